@@ -1,0 +1,32 @@
+# spots: solve Sprouts positions, emit and verify proof certificates.
+GO      ?= go
+BIN     := bin
+FUZZTIME ?= 20s
+
+.PHONY: all build test race bench fuzz lint clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+# The whole test suite, as CI runs it (.ci/run). Long or timing runs live in
+# bench, never here.
+test: lint
+	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race -run 'Concurrent' ./...
+
+bench:
+	$(GO) test -run '^$$' -bench BenchmarkChildren -benchtime 4000x ./sprouts
+
+# Short runs of every fuzz target; set FUZZTIME for longer ones.
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./sprouts
+	$(GO) test -run '^$$' -fuzz '^FuzzFromKey$$' -fuzztime $(FUZZTIME) ./sprouts
+
+lint:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean:
+	rm -rf $(BIN)

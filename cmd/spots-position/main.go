@@ -1,0 +1,175 @@
+// Command spots-position reads Sprouts positions and prints their canonical
+// form, lives, lands and, on request, children.
+//
+// Usage:
+//
+//	spots-position canon|children|lands [--pretty] [POSITION...]
+//
+// With no POSITION arguments it reads one position per line from standard
+// input (blank lines are skipped). For each input it prints one JSON object
+// per line:
+//
+//	{"input":"0*3","canonical":"0*3","lives":9,"terminal":false,"lands":["0*3"]}
+//
+// and, for children, a "children" array of the canonical children sorted as
+// text. A position that does not parse gives {"input":...,"error":...}
+// on its line; the others are still processed and the exit status is 2.
+// --pretty prints the same facts for people instead of JSON.
+//
+// Example:
+//
+//	$ echo '0*3' | spots-position children
+//	{"input":"0*3","canonical":"0*3","lives":9,"terminal":false,"lands":["0*3"],"children":["0*2.AB|AB","0.1a1a","0.AB|0.AB"]}
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/spots-dev/spots/sprouts"
+)
+
+const usage = `usage: spots-position canon|children|lands [--pretty] [POSITION...]
+
+Prints the canonical form, lives and lands of Sprouts positions (and their
+children with the children command), one JSON object per position. With no
+POSITION it reads one position per line from standard input.
+
+Commands:
+  canon      canonical form, lives, terminal, lands
+  children   the same, plus the sorted canonical children
+  lands      the same as canon; --pretty lists each land with its lives
+
+Flags:
+`
+
+// report is the JSON object printed for one input.
+type report struct {
+	Input     string    `json:"input"`
+	Canonical string    `json:"canonical,omitempty"`
+	Lives     *int      `json:"lives,omitempty"`
+	Terminal  *bool     `json:"terminal,omitempty"`
+	Lands     *[]string `json:"lands,omitempty"`
+	Children  *[]string `json:"children,omitempty"`
+	Error     string    `json:"error,omitempty"`
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	flags := pflag.NewFlagSet("spots-position", pflag.ContinueOnError)
+	flags.SetOutput(stderr)
+	pretty := flags.Bool("pretty", false, "print for people instead of JSON")
+	flags.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args); err != nil {
+		if err == pflag.ErrHelp {
+			return 0
+		}
+		fmt.Fprintf(stderr, "spots-position: %v\n", err)
+		return 2
+	}
+	if flags.NArg() == 0 {
+		fmt.Fprintln(stderr, "spots-position: missing command (canon, children or lands)")
+		flags.Usage()
+		return 2
+	}
+	cmd := flags.Arg(0)
+	if cmd != "canon" && cmd != "children" && cmd != "lands" {
+		fmt.Fprintf(stderr, "spots-position: unknown command %q (want canon, children or lands)\n", cmd)
+		return 2
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	status := 0
+	handle := func(input string) {
+		r := describe(cmd, input)
+		if r.Error != "" {
+			status = 2
+		}
+		if *pretty {
+			writePretty(out, cmd, r)
+		} else {
+			line, _ := json.Marshal(r)
+			out.Write(line)
+			out.WriteByte('\n')
+		}
+	}
+	if flags.NArg() > 1 {
+		for _, input := range flags.Args()[1:] {
+			handle(input)
+		}
+		return status
+	}
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64*1024), sprouts.MaxInput+2)
+	for sc.Scan() {
+		input := strings.TrimSpace(sc.Text())
+		if input == "" {
+			continue
+		}
+		handle(input)
+	}
+	if err := sc.Err(); err != nil {
+		out.Flush()
+		fmt.Fprintf(stderr, "spots-position: reading standard input: %v\n", err)
+		return 2
+	}
+	return status
+}
+
+func describe(cmd, input string) report {
+	p, err := sprouts.Parse(input)
+	if err != nil {
+		return report{Input: input, Error: err.Error()}
+	}
+	lives, terminal := p.Lives(), p.IsTerminal()
+	lands := []string{}
+	for _, land := range p.Lands() {
+		lands = append(lands, land.String())
+	}
+	r := report{Input: input, Canonical: p.String(), Lives: &lives, Terminal: &terminal, Lands: &lands}
+	if cmd == "children" {
+		children := []string{}
+		for _, c := range p.Children() {
+			children = append(children, c.String())
+		}
+		slices.Sort(children)
+		r.Children = &children
+	}
+	return r
+}
+
+func writePretty(w io.Writer, cmd string, r report) {
+	if r.Error != "" {
+		fmt.Fprintf(w, "%s\n  error: %s\n", r.Input, r.Error)
+		return
+	}
+	state := "moves remain"
+	if *r.Terminal {
+		state = "terminal: the player to move loses"
+	}
+	fmt.Fprintf(w, "%s\n  canonical  %s\n  lives      %d\n  lands      %d (%s)\n", r.Input, r.Canonical, *r.Lives, len(*r.Lands), state)
+	switch cmd {
+	case "lands":
+		for _, land := range *r.Lands {
+			fmt.Fprintf(w, "    %-30s %d lives\n", land, sprouts.MustParse(land).Lives())
+		}
+	case "children":
+		fmt.Fprintf(w, "  children   %d\n", len(*r.Children))
+		for _, c := range *r.Children {
+			fmt.Fprintf(w, "    %s\n", c)
+		}
+	}
+}

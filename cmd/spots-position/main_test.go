@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		stdin  string
+		status int
+		stdout string // exact, unless contains is set
+		stderr string // a part of standard error
+	}{
+		{
+			name:   "children of the 3-spot game from stdin",
+			args:   []string{"children"},
+			stdin:  "0*3\n",
+			stdout: `{"input":"0*3","canonical":"0*3","lives":9,"terminal":false,"lands":["0*3"],"children":["0*2.AB|AB","0.1a1a","0.AB|0.AB"]}` + "\n",
+		},
+		{
+			name:   "canon of arguments",
+			args:   []string{"canon", "BA|BA", "0*18|1a1a", "!"},
+			stdout: `{"input":"BA|BA","canonical":"AB|AB","lives":2,"terminal":false,"lands":["AB|AB"]}` + "\n" + `{"input":"0*18|1a1a","canonical":"0*18+1a1a","lives":59,"terminal":false,"lands":["0*18","1a1a"]}` + "\n" + `{"input":"!","canonical":"!","lives":0,"terminal":true,"lands":[]}` + "\n",
+		},
+		{
+			name:   "a bad line is reported and the rest goes on",
+			args:   []string{"canon"},
+			stdin:  "0*2\n\n0.A|0\n  1.2 \r\n",
+			status: 2,
+			stdout: `{"input":"0*2","canonical":"0*2","lives":6,"terminal":false,"lands":["0*2"]}` + "\n" + `{"input":"0.A|0","error":"parse \"0.A|0\": at byte 2: uppercase letter A occurs once in its land; an uppercase letter marks a spot seen in exactly two regions"}` + "\n" + `{"input":"1.2","canonical":"12","lives":3,"terminal":false,"lands":["12"]}` + "\n",
+		},
+		{
+			name:   "terminal children",
+			args:   []string{"children", "2AB|AB"},
+			stdout: `{"input":"2AB|AB","canonical":"2AB|AB","lives":3,"terminal":false,"lands":["2AB|AB"],"children":["!","22"]}` + "\n",
+		},
+		{
+			name:   "pretty lands",
+			args:   []string{"lands", "--pretty", "1a1a+0*3"},
+			stdout: "1a1a+0*3\n  canonical  0*3+1a1a\n  lives      14\n  lands      2 (moves remain)\n    0*3                            9 lives\n    1a1a                           5 lives\n",
+		},
+		{name: "no command", args: nil, status: 2, stderr: "missing command"},
+		{name: "unknown command", args: []string{"solve", "0*3"}, status: 2, stderr: `unknown command "solve"`},
+		{name: "unknown flag", args: []string{"canon", "--json"}, status: 2, stderr: "unknown flag"},
+		{name: "help", args: []string{"--help"}, status: 0, stderr: "usage: spots-position"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			status := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if status != tt.status {
+				t.Errorf("status %d, want %d (stderr %q)", status, tt.status, stderr.String())
+			}
+			if tt.stdout != "" && stdout.String() != tt.stdout {
+				t.Errorf("stdout\n%s\nwant\n%s", stdout.String(), tt.stdout)
+			}
+			if !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("stderr %q, want it to contain %q", stderr.String(), tt.stderr)
+			}
+		})
+	}
+}

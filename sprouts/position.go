@@ -1,0 +1,265 @@
+package sprouts
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Position is a canonical Sprouts position: a sum of lands, each reduced and
+// written in canonical form, the lands sorted. Two Positions are equal (==)
+// exactly when they are the same game up to the symmetries listed in the
+// package documentation. The zero Position is the empty position, in which
+// the player to move loses. A Position is an immutable value, safe to share
+// between goroutines.
+type Position struct {
+	code string
+}
+
+// Empty is the position without lands.
+var Empty = Position{}
+
+// Key returns a compact byte string that identifies the position: equal keys
+// mean equal positions. It is not meant to be read by people; use String.
+func (p Position) Key() string { return p.code }
+
+// FromKey returns the position whose Key is key. It accepts only keys made
+// by Key; anything else is an error.
+func FromKey(key string) (Position, error) {
+	if err := checkCode(key); err != nil {
+		return Position{}, err
+	}
+	return Position{key}, nil
+}
+
+// IsTerminal reports whether no move is possible, which for a reduced
+// position means it has no lands.
+func (p Position) IsTerminal() bool { return p.code == "" }
+
+// NumLands returns the number of lands.
+func (p Position) NumLands() int {
+	if p.code == "" {
+		return 0
+	}
+	return strings.Count(p.code, string(rune(cLand))) + 1
+}
+
+// Lands returns the lands of p, each as a one-land Position, in canonical
+// order. The game p is the sum of the games of its lands.
+func (p Position) Lands() []Position {
+	if p.code == "" {
+		return nil
+	}
+	out := make([]Position, 0, p.NumLands())
+	for land := range strings.SplitSeq(p.code, string(rune(cLand))) {
+		out = append(out, Position{land})
+	}
+	return out
+}
+
+// Sum returns the position made of all lands of the given positions.
+func Sum(ps ...Position) Position {
+	var lands []string
+	for _, p := range ps {
+		if p.code != "" {
+			lands = append(lands, strings.Split(p.code, string(rune(cLand)))...)
+		}
+	}
+	slices.Sort(lands)
+	return Position{strings.Join(lands, string(rune(cLand)))}
+}
+
+// Lives returns the number of lives of p: three for a spot without lines,
+// two for a spot with one line, one for a spot with two lines (a letter
+// counts half a life at each of its corners). Every move
+// costs exactly one life, and reduction only drops lives that no move can
+// use, so every child has fewer lives than its parent.
+func (p Position) Lives() int {
+	n := 0
+	for i := 0; i < len(p.code); {
+		switch p.code[i] {
+		case cBoundary, cRegion, cLand:
+			i++
+			continue
+		}
+		kind, _, next := readSymbol(p.code, i)
+		switch kind {
+		case kSpot0:
+			n += 6
+		case kSpot1:
+			n += 4
+		case kSpot2:
+			n += 2
+		case kLower, kUpper:
+			n++ // one of the two corners of a one-life spot
+		}
+		i = next
+	}
+	return n / 2
+}
+
+// EstimateChildren returns a quick estimate of the number of moves, the one
+// the reference solver uses to order children: for each region, the sum
+// over pairs of boundaries of the product of their lengths, plus for each
+// boundary of length L in a region of b boundaries ⌊L²·2^(b−1)/2⌋.
+func (p Position) EstimateChildren() int {
+	total := 0
+	for land := range strings.SplitSeq(p.code, string(rune(cLand))) {
+		for region := range strings.SplitSeq(land, string(rune(cRegion))) {
+			var lens []int
+			for b := range strings.SplitSeq(region, string(rune(cBoundary))) {
+				lens = append(lens, symbolCount(b))
+			}
+			nb := len(lens)
+			for i, a := range lens {
+				for _, c := range lens[i+1:] {
+					total += a * c
+				}
+				shift := min(nb-1, 40)
+				total += a * a * (1 << shift) / 2
+			}
+		}
+	}
+	return total
+}
+
+func symbolCount(code string) int {
+	n := 0
+	for i := 0; i < len(code); {
+		_, _, next := readSymbol(code, i)
+		i = next
+		n++
+	}
+	return n
+}
+
+// generator holds the scratch space of move generation and
+// canonicalisation. Generators are pooled: one per goroutine at a time.
+type generator struct {
+	land, child sketch
+	red         reducer
+	can         canonizer
+	buf         []byte
+	ends        []int
+	order       []int
+	owner       []int32
+	uf          []int32
+	regs        []int32
+	children    []string
+	others      []string
+	lowMap      []int32
+	bCode       []string // code of each boundary of g.land
+	nUp         int32    // uppercase letters of g.land: vertices 0..nUp-1
+	class       []int32
+	period      []int32
+	members     []int32
+	groupEnd    []int32
+	taken       []int32
+}
+
+var generators = sync.Pool{New: func() any { return new(generator) }}
+
+// finish reduces s, splits it into lands and writes their canonical codes,
+// joined with the codes in others, as a position code.
+func (g *generator) finish(s *sketch, others []string) string {
+	s.reduce(&g.red)
+	kind := g.red.kind
+	nr := len(s.rEnd)
+	// Lands: regions joined by uppercase vertices.
+	g.uf = resize(g.uf, nr)
+	for i := range g.uf {
+		g.uf[i] = int32(i)
+	}
+	find := func(a int32) int32 {
+		for g.uf[a] != a {
+			g.uf[a] = g.uf[g.uf[a]]
+			a = g.uf[a]
+		}
+		return a
+	}
+	g.owner = resize(g.owner, len(s.lives))
+	for i := range g.owner {
+		g.owner[i] = -1
+	}
+	for reg := range nr {
+		b0, b1 := s.regionBounds(reg)
+		for b := b0; b < b1; b++ {
+			for _, v := range s.boundary(b) {
+				if kind[v] != vUpper {
+					continue
+				}
+				if o := g.owner[v]; o < 0 {
+					g.owner[v] = int32(reg)
+				} else if ra, rb := find(o), find(int32(reg)); ra != rb {
+					g.uf[ra] = rb
+				}
+			}
+		}
+	}
+	g.buf = g.buf[:0]
+	g.ends = g.ends[:0]
+	for reg := range nr {
+		if find(int32(reg)) != int32(reg) {
+			continue
+		}
+		g.regs = g.regs[:0]
+		for r2 := range nr {
+			if find(int32(r2)) == int32(reg) {
+				g.regs = append(g.regs, int32(r2))
+			}
+		}
+		g.can.load(s, kind, g.regs)
+		g.buf = g.can.canonical(g.buf)
+		g.ends = append(g.ends, len(g.buf))
+	}
+	return g.join(others)
+}
+
+// join merges the land codes in g.buf (ends in g.ends) with others, all
+// sorted, into one position code.
+func (g *generator) join(others []string) string {
+	n := len(g.ends)
+	g.order = g.order[:0]
+	for i := range n {
+		g.order = append(g.order, i)
+	}
+	land := func(i int) []byte {
+		start := 0
+		if i > 0 {
+			start = g.ends[i-1]
+		}
+		return g.buf[start:g.ends[i]]
+	}
+	slices.SortFunc(g.order, func(a, b int) int { return bytes.Compare(land(a), land(b)) })
+	size := len(others)
+	for _, o := range others {
+		size += len(o)
+	}
+	for i := range n {
+		size += len(land(i)) + 1
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	k := 0
+	put := func(b []byte) {
+		if sb.Len() > 0 {
+			sb.WriteByte(cLand)
+		}
+		sb.Write(b)
+	}
+	for _, o := range others {
+		for k < n && bytes.Compare(land(g.order[k]), []byte(o)) < 0 {
+			put(land(g.order[k]))
+			k++
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte(cLand)
+		}
+		sb.WriteString(o)
+	}
+	for ; k < n; k++ {
+		put(land(g.order[k]))
+	}
+	return sb.String()
+}
