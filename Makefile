@@ -15,6 +15,7 @@ build:
 test: lint
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'Concurrent' ./...
+	$(GO) test -count=1 -tags spotsdebug -run 'TestOctal|TestSproutsGrundy' ./solve
 
 bench:
 	$(GO) test -run '^$$' -bench BenchmarkChildren -benchtime 4000x ./sprouts
@@ -23,6 +24,7 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./sprouts
 	$(GO) test -run '^$$' -fuzz '^FuzzFromKey$$' -fuzztime $(FUZZTIME) ./sprouts
+	$(GO) test -run '^$$' -fuzz '^FuzzReadSPR$$' -fuzztime $(FUZZTIME) ./format
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

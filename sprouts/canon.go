@@ -595,15 +595,80 @@ func (c *canonizer) compute(dst []byte) []byte {
 	c.first.set, c.best.set = false, false
 	c.auts = c.auts[:0]
 	c.path = c.path[:0]
-	c.search(c.colors, 1, 0)
+	cells := c.refine(c.colors, 1)
+	if cells < c.nUp {
+		c.findSwaps(c.colors)
+	}
+	c.search(c.colors, cells, 0, true)
 	return append(dst, c.best.code...)
 }
 
+// findSwaps looks for letters that can be exchanged without changing the
+// land because every boundary holding one holds the other and reads the
+// same, rotated, once they are exchanged (as A and B in AB|AB). Each such
+// exchange is an automorphism, recorded before the search so that it never
+// explores both letters' branches.
+func (c *canonizer) findSwaps(colors []uint64) {
+	for x := range c.nUp {
+		for y := x + 1; y < c.nUp; y++ {
+			if colors[x] == colors[y] && c.swapIsAutomorphism(x, y) {
+				aut := make([]int32, c.nUp)
+				for l := range aut {
+					aut[l] = int32(l)
+				}
+				aut[x], aut[y] = int32(y), int32(x)
+				c.auts = append(c.auts, aut)
+				break // y's own swaps are found from y
+			}
+		}
+	}
+}
+
+func (c *canonizer) swapIsAutomorphism(x, y int) bool {
+	bx0, bx1 := c.cBound[c.corner[x][0]], c.cBound[c.corner[x][1]]
+	by0, by1 := c.cBound[c.corner[y][0]], c.cBound[c.corner[y][1]]
+	if !(bx0 == by0 && bx1 == by1 || bx0 == by1 && bx1 == by0) {
+		return false
+	}
+	for _, b := range [2]int32{bx0, bx1} {
+		s, e := c.span(int(b))
+		seq := c.base[s:e]
+		n := len(seq)
+		swapped := func(t uint64) uint64 {
+			switch t {
+			case tUpper | uint64(x):
+				return tUpper | uint64(y)
+			case tUpper | uint64(y):
+				return tUpper | uint64(x)
+			}
+			return t
+		}
+		found := false
+		for r := 1; r < n && !found; r++ {
+			found = true
+			for i, t := range seq {
+				if swapped(t) != seq[wrap(i+r, n)] {
+					found = false
+					break
+				}
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
 // search explores the individualisation tree below a node at the given
-// depth, whose coloring has the given number of cells. It returns the depth
-// to which the search should jump back, or depth itself to go on normally.
-func (c *canonizer) search(colors []uint64, cells, depth int) int {
-	if c.refine(colors, cells) == c.nUp {
+// depth, whose coloring has the given number of cells (already refined if
+// refined is set). It returns the depth to which the search should jump
+// back, or depth itself to go on normally.
+func (c *canonizer) search(colors []uint64, cells, depth int, refined bool) int {
+	if !refined {
+		cells = c.refine(colors, cells)
+	}
+	if cells == c.nUp {
 		return c.atLeaf(colors, depth)
 	}
 	// The cell to split: the first one of more than one letter.
@@ -640,7 +705,7 @@ func (c *canonizer) search(colors []uint64, cells, depth int) int {
 			}
 		}
 		c.path = append(c.path[:depth], int32(x))
-		if j := c.search(child, cells, depth+1); j < depth {
+		if j := c.search(child, cells, depth+1, false); j < depth {
 			return j
 		}
 	}

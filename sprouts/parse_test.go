@@ -163,3 +163,22 @@ func FuzzFromKey(f *testing.F) {
 		p.Children()
 	})
 }
+
+func TestEstimateChildren(t *testing.T) {
+	// Σ over boundary pairs of |Bi|·|Bj| + Σ ⌊|B|²·2^(b−1)/2⌋, per region.
+	tests := []struct {
+		pos  string
+		want int
+	}{
+		{"0", 0},           // one boundary of 1: ⌊1·1/2⌋
+		{"0*2", 1 + 1 + 1}, // 1·1 + 2·⌊1·2/2⌋
+		{"1a1a", 8},        // ⌊16/2⌋
+		{"0.AB|AB", 2 + 1 + 4 + 2},
+		{"0+1a1a", 8},
+	}
+	for _, tt := range tests {
+		if got := MustParse(tt.pos).EstimateChildren(); got != tt.want {
+			t.Errorf("EstimateChildren(%s) = %d, want %d", tt.pos, got, tt.want)
+		}
+	}
+}

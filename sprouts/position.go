@@ -104,34 +104,47 @@ func (p Position) Lives() int {
 // over pairs of boundaries of the product of their lengths, plus for each
 // boundary of length L in a region of b boundaries ⌊L²·2^(b−1)/2⌋.
 func (p Position) EstimateChildren() int {
-	total := 0
-	for land := range strings.SplitSeq(p.code, string(rune(cLand))) {
-		for region := range strings.SplitSeq(land, string(rune(cRegion))) {
-			var lens []int
-			for b := range strings.SplitSeq(region, string(rune(cBoundary))) {
-				lens = append(lens, symbolCount(b))
-			}
-			nb := len(lens)
-			for i, a := range lens {
-				for _, c := range lens[i+1:] {
-					total += a * c
-				}
-				shift := min(nb-1, 40)
-				total += a * a * (1 << shift) / 2
-			}
+	var lens [64]int // boundary lengths of the current region
+	total, nb, cur := 0, 0, 0
+	endRegion := func() {
+		if nb > len(lens) {
+			nb = len(lens)
 		}
+		shift := min(nb-1, 40)
+		for i, a := range lens[:nb] {
+			for _, c := range lens[i+1 : nb] {
+				total += a * c
+			}
+			total += a * a * (1 << shift) / 2
+		}
+		nb = 0
+	}
+	code := p.code
+	for i := 0; i < len(code); {
+		switch code[i] {
+		case cBoundary, cRegion, cLand:
+			if nb < len(lens) {
+				lens[nb] = cur
+			}
+			nb++
+			cur = 0
+			if code[i] != cBoundary {
+				endRegion()
+			}
+			i++
+			continue
+		}
+		_, _, i = readSymbol(code, i)
+		cur++
+	}
+	if code != "" {
+		if nb < len(lens) {
+			lens[nb] = cur
+		}
+		nb++
+		endRegion()
 	}
 	return total
-}
-
-func symbolCount(code string) int {
-	n := 0
-	for i := 0; i < len(code); {
-		_, _, next := readSymbol(code, i)
-		i = next
-		n++
-	}
-	return n
 }
 
 // generator holds the scratch space of move generation and

@@ -1,0 +1,388 @@
+// Command spots-solve solves Sprouts positions with proof-number search.
+//
+// Usage:
+//
+//	spots-solve [flags] POSITION...
+//
+// For each position it prints who wins, as in
+//
+//	0*12  L  (second player wins)
+//
+// or with --nimber its Grundy value. With --json it prints one JSON object
+// per position instead:
+//
+//	{"position":"0*12","canonical":"0*12","outcome":"L","nimber":null,
+//	 "algorithm":"dfpn","seconds":4.1,"iterations":41205,
+//	 "grundy_numbers":1189,"tt_entries":32845}
+//
+// While a position takes longer than a second, a status line on standard
+// error shows the elapsed time, iterations, iterations per second, the
+// root's proof and disproof numbers, the nimbers known and how full the
+// transposition table is (a line every 10 s when standard error is not a
+// terminal; none with --no-progress).
+//
+// The positions share one search: what is proved for one is reused by the
+// next. Exit status: 0 when every position was solved, 1 when a limit
+// (--timeout, --max-iterations, an interrupt) left one unknown, 2 for bad
+// usage or input, in which case nothing is solved or written.
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+const usage = `usage: spots-solve [flags] POSITION...
+
+Solves Sprouts positions (e.g. 0*12) with proof-number search and prints
+who wins, or with --nimber the Grundy value.
+
+Flags:
+`
+
+// config holds the parsed flags.
+type config struct {
+	algorithm     string
+	nimber        bool
+	capacity      int
+	dbIn, dbOut   string
+	statsPath     string
+	json          bool
+	seed          uint64
+	timeout       time.Duration
+	maxIterations uint64
+	noProgress    bool
+	lenient       bool
+}
+
+// searcher is what the command needs of a search.
+type searcher interface {
+	Solve(context.Context, sprouts.Position, uint32) solve.Outcome
+	Grundy(context.Context, sprouts.Position) (uint32, bool)
+	Stats() solve.Stats
+	DB() *solve.NimberDB
+}
+
+// result is one solved position, as printed with --json.
+type result struct {
+	Position      string  `json:"position"`
+	Canonical     string  `json:"canonical"`
+	Outcome       string  `json:"outcome"`
+	Nimber        *uint32 `json:"nimber"`
+	Algorithm     string  `json:"algorithm"`
+	Seconds       float64 `json:"seconds"`
+	Iterations    uint64  `json:"iterations"`
+	GrundyNumbers int     `json:"grundy_numbers"`
+	TTEntries     int64   `json:"tt_entries"`
+
+	stats solve.Stats // the search's counters for this position
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, positions, status := parseFlags(args, stderr)
+	if status >= 0 {
+		return status
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "spots-solve: "+format+"\n", a...)
+		return 2
+	}
+	var roots []sprouts.Position
+	for _, in := range positions {
+		p, err := sprouts.Parse(in)
+		if err != nil {
+			return fail("%v", err)
+		}
+		roots = append(roots, p)
+	}
+	db := solve.NewNimberDB()
+	if cfg.dbIn != "" {
+		if err := loadDB(db, cfg.dbIn, cfg.lenient, stderr); err != nil {
+			return fail("--db-in %s: %v", cfg.dbIn, err)
+		}
+	}
+	var prog *progress
+	if !cfg.noProgress {
+		prog = newProgress(stderr, cfg.capacity)
+	}
+	s := newSearcher(cfg, db, prog)
+	var results []result
+	status = 0
+	for i, root := range roots {
+		r := solveOne(ctx, cfg, s, positions[i], root)
+		prog.clear()
+		results = append(results, r)
+		if r.Outcome == solve.Unknown.String() {
+			status = 1
+		}
+		printResult(stdout, cfg, r)
+	}
+	if cfg.statsPath != "" {
+		if err := writeStats(cfg.statsPath, results); err != nil {
+			return fail("--stats %s: %v", cfg.statsPath, err)
+		}
+	}
+	if cfg.dbOut != "" {
+		if err := saveDB(s.DB(), cfg.dbOut); err != nil {
+			return fail("--db-out %s: %v", cfg.dbOut, err)
+		}
+	}
+	return status
+}
+
+// parseFlags returns the configuration and positions, or an exit status
+// (not negative) when the command should stop.
+func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
+	var cfg config
+	flags := pflag.NewFlagSet("spots-solve", pflag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.StringVar(&cfg.algorithm, "algorithm", "dfpn", "search: dfpn (depth-first, memory bounded by --capacity) or pns (keeps its whole DAG)")
+	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
+	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
+	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
+	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
+	flags.StringVar(&cfg.statsPath, "stats", "", "write one CSV row of statistics per position to `FILE` (columns: position, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes)")
+	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
+	flags.Uint64Var(&cfg.seed, "seed", 0, "break ties between equal children at random with this seed (0: in heuristic order)")
+	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; 0: never)")
+	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (0: never)")
+	flags.BoolVar(&cfg.noProgress, "no-progress", false, "do not show progress on standard error")
+	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
+	flags.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return cfg, nil, 0
+		}
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return cfg, nil, 2
+	}
+	switch {
+	case cfg.algorithm != "dfpn" && cfg.algorithm != "pns":
+		fmt.Fprintf(stderr, "spots-solve: unknown --algorithm %q (want dfpn or pns)\n", cfg.algorithm)
+		return cfg, nil, 2
+	case cfg.capacity < ttMinimum:
+		fmt.Fprintf(stderr, "spots-solve: --capacity %d is too small (at least %d)\n", cfg.capacity, ttMinimum)
+		return cfg, nil, 2
+	case cfg.timeout < 0:
+		fmt.Fprintf(stderr, "spots-solve: --timeout %v is negative\n", cfg.timeout)
+		return cfg, nil, 2
+	case flags.NArg() == 0:
+		fmt.Fprintln(stderr, "spots-solve: no position given (e.g. spots-solve 0*12)")
+		flags.Usage()
+		return cfg, nil, 2
+	}
+	return cfg, flags.Args(), -1
+}
+
+// ttMinimum is the smallest --capacity: one bucket of the table.
+const ttMinimum = 4
+
+func newSearcher(cfg config, db *solve.NimberDB, prog *progress) searcher {
+	opt := solve.Options{Capacity: cfg.capacity, Seed: cfg.seed, MaxIterations: cfg.maxIterations}
+	if prog != nil {
+		opt.Progress, opt.ProgressEvery = prog.show, prog.every
+	}
+	if cfg.algorithm == "pns" {
+		return solve.NewPNS(sprouts.Rules{}, db, opt)
+	}
+	return solve.NewDFPN(sprouts.Rules{}, db, opt)
+}
+
+func solveOne(ctx context.Context, cfg config, s searcher, input string, root sprouts.Position) result {
+	if cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+	}
+	before := s.Stats()
+	r := result{Position: input, Canonical: root.String(), Algorithm: cfg.algorithm}
+	var out solve.Outcome
+	if cfg.nimber {
+		if g, ok := s.Grundy(ctx, root); ok {
+			r.Nimber = &g
+			out = solve.Win
+			if g == 0 {
+				out = solve.Loss
+			}
+		}
+	} else {
+		out = s.Solve(ctx, root, 0)
+	}
+	after := s.Stats()
+	r.Outcome = out.String()
+	r.Seconds = after.Seconds - before.Seconds
+	r.Iterations = after.Iterations - before.Iterations
+	r.GrundyNumbers = after.GrundyNumbers - before.GrundyNumbers
+	r.TTEntries = after.TTEntries
+	r.stats = after
+	r.stats.Iterations, r.stats.Seconds, r.stats.GrundyNumbers = r.Iterations, r.Seconds, r.GrundyNumbers
+	r.stats.Expansions = after.Expansions - before.Expansions
+	return r
+}
+
+func printResult(w io.Writer, cfg config, r result) {
+	if cfg.json {
+		b, _ := json.Marshal(r)
+		fmt.Fprintf(w, "%s\n", b)
+		return
+	}
+	who := map[string]string{"W": "first player wins", "L": "second player wins"}
+	switch {
+	case r.Outcome == solve.Unknown.String():
+		fmt.Fprintf(w, "%s  unknown  (stopped after %.1f s, %d iterations)\n", r.Position, r.Seconds, r.Iterations)
+	case r.Nimber != nil:
+		fmt.Fprintf(w, "%s  %d  (Grundy value; %s)\n", r.Position, *r.Nimber, who[r.Outcome])
+	default:
+		fmt.Fprintf(w, "%s  %s  (%s)\n", r.Position, r.Outcome, who[r.Outcome])
+	}
+}
+
+func writeStats(path string, results []result) error {
+	return format.WriteFileAtomic(path, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"position", "canonical", "algorithm", "outcome", "nimber", "seconds", "iterations", "expansions",
+			"grundy_numbers", "nimber_db", "tt_entries", "tt_capacity", "tt_evictions", "nodes"})
+		for _, r := range results {
+			nimber := ""
+			if r.Nimber != nil {
+				nimber = strconv.FormatUint(uint64(*r.Nimber), 10)
+			}
+			st := r.stats
+			cw.Write([]string{r.Position, r.Canonical, r.Algorithm, r.Outcome, nimber,
+				strconv.FormatFloat(r.Seconds, 'f', 3, 64), u(st.Iterations), u(st.Expansions),
+				strconv.Itoa(st.GrundyNumbers), strconv.Itoa(st.NimberDB), strconv.FormatInt(st.TTEntries, 10),
+				strconv.Itoa(st.TTCapacity), strconv.FormatInt(st.TTEvictions, 10), strconv.Itoa(st.Nodes)})
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+}
+
+func u(x uint64) string { return strconv.FormatUint(x, 10) }
+
+// loadDB reads a [Positions+Nimber] database into db, re-keying its
+// positions under the canonical form.
+func loadDB(db *solve.NimberDB, path string, lenient bool, stderr io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	warn := func(e *format.LineError) { fmt.Fprintf(stderr, "spots-solve: --db-in %s: skipping %v\n", path, e) }
+	entries, err := format.ReadSPR(f, format.SPROptions{Lenient: lenient, Warn: warn})
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p, err := sprouts.Parse(e.Position)
+		if err != nil {
+			le := &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
+			if lenient {
+				warn(le)
+				continue
+			}
+			return le
+		}
+		if p.NumLands() != 1 {
+			warn(&format.LineError{Line: e.Line, Text: e.Position, Reason: fmt.Sprintf("%s is not one land", p)})
+			continue
+		}
+		if g, ok := db.Get(p.Key()); ok && g != e.Grundy {
+			return &format.LineError{Line: e.Line, Text: e.Position,
+				Reason: fmt.Sprintf("gives %s the Grundy value %d, but an earlier line gives it %d", p, e.Grundy, g)}
+		}
+		db.Put(p.Key(), e.Grundy)
+	}
+	return nil
+}
+
+func saveDB(db *solve.NimberDB, path string) error {
+	var entries []format.SPREntry
+	var err error
+	db.Range(func(key string, g uint32) bool {
+		var p sprouts.Position
+		if p, err = sprouts.FromKey(key); err != nil {
+			return false
+		}
+		entries = append(entries, format.SPREntry{Position: p.String(), Grundy: g})
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	return format.WriteSPRFile(path, entries)
+}
+
+// progress shows the search's status on standard error: one refreshing line
+// on a terminal, a line every 10 s otherwise.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	shown    bool // a refreshing line is on the screen
+	every    time.Duration
+	capacity int
+}
+
+func newProgress(w io.Writer, capacity int) *progress {
+	p := &progress{w: w, every: 10 * time.Second, capacity: capacity}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.terminal, p.every = true, time.Second
+		}
+	}
+	return p
+}
+
+func (p *progress) show(s solve.Progress) {
+	rate := float64(s.Iterations) / max(s.Elapsed.Seconds(), 1e-9)
+	fill := ""
+	if s.TTCapacity > 0 {
+		fill = fmt.Sprintf("  TT %d%%", 100*s.TTEntries/int64(s.TTCapacity))
+	}
+	line := fmt.Sprintf("%6.1fs  %d it  %.0f it/s  root pn/dn %s/%s  nimbers %d%s",
+		s.Elapsed.Seconds(), s.Iterations, rate, num(s.RootPN), num(s.RootDN), s.Nimbers, fill)
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r%s\x1b[K", line)
+		p.shown = true
+		return
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+func num(x uint64) string {
+	if x == solve.Inf {
+		return "∞"
+	}
+	return strconv.FormatUint(x, 10)
+}
+
+// clear removes the refreshing line before results are printed.
+func (p *progress) clear() {
+	if p != nil && p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	status := run(context.Background(), args, &stdout, &stderr)
+	return status, stdout.String(), stderr.String()
+}
+
+func TestSolveLines(t *testing.T) {
+	tests := []struct {
+		args   []string
+		status int
+		stdout string
+		stderr string
+	}{
+		{[]string{"0*7", "0*9"}, 0, "0*7  L  (second player wins)\n0*9  W  (first player wins)\n", ""},
+		{[]string{"--algorithm", "pns", "0*6"}, 0, "0*6  L  (second player wins)\n", ""},
+		{[]string{"--nimber", "0*9"}, 0, "0*9  1  (Grundy value; first player wins)\n", ""},
+		{[]string{"--nimber", "0*3+1a1a"}, 0, "0*3+1a1a  3  (Grundy value; first player wins)\n", ""},
+		{[]string{"--max-iterations", "10", "0*12"}, 1, "0*12  unknown  (stopped after", ""},
+		{[]string{"--timeout", "1ms", "0*14"}, 1, "0*14  unknown", ""},
+		{[]string{"0*3", "0.A|0"}, 2, "", `uppercase letter A occurs once`},
+		{[]string{}, 2, "", "no position given"},
+		{[]string{"--algorithm", "mcts", "0*3"}, 2, "", `unknown --algorithm "mcts"`},
+		{[]string{"--capacity", "2", "0*3"}, 2, "", "--capacity 2 is too small"},
+		{[]string{"--db-in", "/nonexistent/db.spr", "0*3"}, 2, "", "/nonexistent/db.spr"},
+		{[]string{"--help"}, 0, "", "usage: spots-solve"},
+	}
+	for _, tt := range tests {
+		status, stdout, stderr := runCmd(t, append(tt.args, "--no-progress")...)
+		if status != tt.status || !strings.HasPrefix(stdout, tt.stdout) || !strings.Contains(stderr, tt.stderr) {
+			t.Errorf("spots-solve %v: status %d, stdout %q, stderr %q; want %d, %q, %q",
+				tt.args, status, stdout, stderr, tt.status, tt.stdout, tt.stderr)
+		}
+	}
+}
+
+func TestSolveJSON(t *testing.T) {
+	status, stdout, _ := runCmd(t, "--json", "--no-progress", "0*8", "--nimber")
+	if status != 0 {
+		t.Fatalf("status %d", status)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%q: %v", stdout, err)
+	}
+	for _, k := range []string{"position", "canonical", "outcome", "nimber", "algorithm", "seconds", "iterations", "grundy_numbers", "tt_entries"} {
+		if _, ok := r[k]; !ok {
+			t.Errorf("no %q in %s", k, stdout)
+		}
+	}
+	if r["outcome"] != "L" || r["nimber"] != 0.0 || r["algorithm"] != "dfpn" {
+		t.Errorf("got %s", stdout)
+	}
+}
+
+func TestDatabaseRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	db, stats := filepath.Join(dir, "db.spr"), filepath.Join(dir, "stats.csv")
+	if status, _, stderr := runCmd(t, "--no-progress", "--db-out", db, "--stats", stats, "0*8"); status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	data, err := os.ReadFile(db)
+	if err != nil || !strings.HasPrefix(string(data), "[Positions+Nimber]\n") {
+		t.Fatalf("database %q, %v", data, err)
+	}
+	csv, _ := os.ReadFile(stats)
+	if lines := strings.Split(strings.TrimSpace(string(csv)), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "0*8,0*8,dfpn,L,,") {
+		t.Errorf("stats %q", csv)
+	}
+	// A preloaded database proves the position without search.
+	status, stdout, _ := runCmd(t, "--no-progress", "--json", "--db-in", db, "0*8")
+	if status != 0 || !strings.Contains(stdout, `"iterations":0`) || !strings.Contains(stdout, `"outcome":"L"`) {
+		t.Errorf("with --db-in: %d %s", status, stdout)
+	}
+	// Contradicting entries are refused, naming the line.
+	bad := filepath.Join(dir, "bad.spr")
+	os.WriteFile(bad, []byte("[Positions+Nimber]\n0*2 0\n0.0 1\n"), 0o644)
+	if status, _, stderr := runCmd(t, "--no-progress", "--db-in", bad, "0*3"); status != 2 || !strings.Contains(stderr, "line 3") {
+		t.Errorf("conflicting database: %d %q", status, stderr)
+	}
+	// Bad input writes no file.
+	out := filepath.Join(dir, "none.spr")
+	if status, _, _ := runCmd(t, "--no-progress", "--db-out", out, "0*3", "4"); status != 2 {
+		t.Errorf("bad position: status %d", status)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a file was written for bad input: %v", err)
+	}
+}

@@ -1,0 +1,230 @@
+package format
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// SPRHeader is the first line of a nimber database of a normal-play
+// impartial game in the format of GLOP and SPOTS.
+const SPRHeader = "[Positions+Nimber]"
+
+// MaxSPRLine is the longest line ReadSPR accepts, in bytes.
+const MaxSPRLine = 1 << 20
+
+// MaxSPRGrundy is the largest Grundy value the format holds: SPOTS stores
+// them in 8 bits.
+const MaxSPRGrundy = 255
+
+// SPREntry is one line of a nimber database: gn(Position) = Grundy.
+type SPREntry struct {
+	Position string // as written in the file
+	Grundy   uint32
+	Line     int // line number in the file read, 1-based; 0 when not read
+}
+
+// LineError is a malformed line of a text database.
+type LineError struct {
+	Line   int    // 1-based
+	Text   string // the line, cut short if long
+	Reason string
+}
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("line %d: %s: %q", e.Line, e.Reason, e.Text)
+}
+
+// SPROptions controls ReadSPR.
+type SPROptions struct {
+	// Lenient skips malformed lines instead of failing, reporting each to
+	// Warn (if set), as the reference solver does.
+	Lenient bool
+	Warn    func(*LineError)
+}
+
+// ReadSPR reads a [Positions+Nimber] database: the header line, then one
+// "<position> <grundy value>" line per entry (one space, a decimal value
+// 0…255). Empty lines are allowed. Anything else is a *LineError, unless
+// opt.Lenient, which skips the line; a missing header is always an error.
+func ReadSPR(r io.Reader, opt SPROptions) ([]SPREntry, error) {
+	br := bufio.NewReaderSize(r, 64*1024)
+	var out []SPREntry
+	for line := 1; ; line++ {
+		text, err := readLine(br)
+		if err == io.EOF {
+			if line == 1 {
+				return nil, &LineError{Line: 1, Reason: "empty file: the first line must be " + SPRHeader}
+			}
+			return out, nil
+		}
+		if err != nil {
+			if le, ok := err.(*LineError); ok {
+				le.Line = line
+				if opt.Lenient && line > 1 {
+					warn(opt, le)
+					continue
+				}
+			}
+			return nil, err
+		}
+		if line == 1 {
+			if string(text) != SPRHeader {
+				return nil, &LineError{Line: 1, Text: cut(text), Reason: "the first line must be " + SPRHeader}
+			}
+			continue
+		}
+		if len(text) == 0 {
+			continue
+		}
+		e, lerr := parseSPRLine(text, line)
+		if lerr != nil {
+			if opt.Lenient {
+				warn(opt, lerr)
+				continue
+			}
+			return nil, lerr
+		}
+		out = append(out, e)
+	}
+}
+
+func warn(opt SPROptions, e *LineError) {
+	if opt.Warn != nil {
+		opt.Warn(e)
+	}
+}
+
+// readLine returns the next line without its '\n', refusing lines longer
+// than MaxSPRLine (the rest of such a line is skipped).
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(buf)+len(chunk) > MaxSPRLine+1 {
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
+			}
+			return nil, &LineError{Text: cut(append(buf, chunk...)), Reason: fmt.Sprintf("line longer than %d bytes", MaxSPRLine)}
+		}
+		buf = append(buf, chunk...)
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && len(buf) == 0:
+			return nil, io.EOF
+		case err != nil && err != io.EOF:
+			return nil, err
+		}
+		return bytes.TrimSuffix(buf, []byte("\n")), nil
+	}
+}
+
+func parseSPRLine(text []byte, line int) (SPREntry, *LineError) {
+	fail := func(reason string) (SPREntry, *LineError) {
+		return SPREntry{}, &LineError{Line: line, Text: cut(text), Reason: reason}
+	}
+	i := bytes.IndexByte(text, ' ')
+	switch {
+	case bytes.HasSuffix(text, []byte("\r")):
+		return fail("line ends with a carriage return")
+	case i < 0:
+		return fail("no space between position and Grundy value")
+	case i == 0:
+		return fail("empty position")
+	}
+	pos, val := text[:i], text[i+1:]
+	for _, c := range pos {
+		if c < 0x20 || c == 0x7F {
+			return fail(fmt.Sprintf("control character 0x%02x in the position", c))
+		}
+	}
+	if len(val) == 0 || bytes.ContainsAny(val, " \t") {
+		return fail("want one space, then the Grundy value")
+	}
+	for _, c := range val {
+		if c < '0' || c > '9' {
+			return fail(fmt.Sprintf("Grundy value %q is not a decimal number", val))
+		}
+	}
+	g, err := strconv.ParseUint(string(val), 10, 32)
+	if err != nil || g > MaxSPRGrundy {
+		return fail(fmt.Sprintf("Grundy value %s is more than %d", val, MaxSPRGrundy))
+	}
+	return SPREntry{Position: string(pos), Grundy: uint32(g), Line: line}, nil
+}
+
+func cut(b []byte) string {
+	if len(b) > 120 {
+		return string(b[:120]) + "…"
+	}
+	return string(b)
+}
+
+// WriteSPR writes a [Positions+Nimber] database with the entries sorted
+// bytewise by position, so equal databases are equal files.
+func WriteSPR(w io.Writer, entries []SPREntry) error {
+	sorted := slices.Clone(entries)
+	slices.SortFunc(sorted, func(a, b SPREntry) int { return cmp.Compare(a.Position, b.Position) })
+	bw := bufio.NewWriter(w)
+	bw.WriteString(SPRHeader + "\n")
+	for _, e := range sorted {
+		if e.Grundy > MaxSPRGrundy {
+			return fmt.Errorf("%s: Grundy value %d does not fit the format (at most %d)", e.Position, e.Grundy, MaxSPRGrundy)
+		}
+		if e.Position == "" || strings.ContainsFunc(e.Position, func(r rune) bool { return r <= ' ' || r == 0x7F }) {
+			return fmt.Errorf("position %q cannot be written on one line", e.Position)
+		}
+		bw.WriteString(e.Position)
+		bw.WriteByte(' ')
+		bw.WriteString(strconv.FormatUint(uint64(e.Grundy), 10))
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// WriteSPRFile writes a database to path through a temporary file in the
+// same directory, renamed into place once complete: a reader never sees a
+// partial file, and a failure leaves any old file as it was.
+func WriteSPRFile(path string, entries []SPREntry) error {
+	return WriteFileAtomic(path, func(w io.Writer) error { return WriteSPR(w, entries) })
+}
+
+// WriteFileAtomic creates path with the bytes write produces, through a
+// temporary file renamed into place after a successful write and sync.
+func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// IsLineError reports whether err is (or wraps) a *LineError.
+func IsLineError(err error) bool {
+	var le *LineError
+	return errors.As(err, &le)
+}

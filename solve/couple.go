@@ -1,0 +1,127 @@
+package solve
+
+import (
+	"cmp"
+	"strings"
+)
+
+// base holds what every search needs: the game, the nimber database and
+// the counters.
+type base[P any] struct {
+	game  Game[P]
+	db    *NimberDB
+	stats Stats
+	comps []P // scratch for fold
+	// kids remembers the children of positions expanded before: DFPN
+	// enters the same couples again and again, and generating children is
+	// most of the cost of an iteration.
+	kids    map[string][]P
+	kidsCap int
+}
+
+// children returns the children of the atomic position of c.
+func (b *base[P]) children(c *couple[P]) []P {
+	if kids, ok := b.kids[c.key]; ok {
+		return kids
+	}
+	kids := b.game.Children(c.pos)
+	if b.kidsCap > 0 {
+		if b.kids == nil || len(b.kids) >= b.kidsCap {
+			b.kids = make(map[string][]P, min(b.kidsCap, 1<<16))
+		}
+		b.kids[c.key] = kids
+	}
+	return kids
+}
+
+// makeCouple describes the couple (pos, n); comps is the number of
+// components of pos.
+func (b *base[P]) makeCouple(pos P, n uint32, comps int) couple[P] {
+	return couple[P]{pos: pos, key: b.game.Key(pos), n: n, decomp: comps > 1, size: b.game.Size(pos), est: -1, comps: comps}
+}
+
+// fold removes from the couple (pos, n) every component whose Grundy value
+// is known, adding the value to the heap. It reports empty when nothing is
+// left: the couple is then the heap alone, a Loss exactly when n is 0.
+func (b *base[P]) fold(pos P, n uint32) (c couple[P], empty bool) {
+	comps := b.game.Components(pos)
+	b.comps = b.comps[:0]
+	for _, q := range comps {
+		if g, ok := b.db.Get(b.game.Key(q)); ok {
+			n ^= g
+		} else {
+			b.comps = append(b.comps, q)
+		}
+	}
+	switch len(b.comps) {
+	case 0:
+		return couple[P]{n: n}, true
+	case 1:
+		return b.makeCouple(b.comps[0], n, 1), false
+	}
+	if len(b.comps) < len(comps) {
+		pos = b.game.Combine(b.comps)
+	}
+	return b.makeCouple(pos, n, len(b.comps)), false
+}
+
+// known returns the outcome of an atomic couple when the nimber database
+// holds its position.
+func (b *base[P]) known(c *couple[P]) Outcome {
+	if c.decomp {
+		return Unknown
+	}
+	g, ok := b.db.Get(c.key)
+	switch {
+	case !ok:
+		return Unknown
+	case g == c.n:
+		return Loss
+	}
+	return Win
+}
+
+func (b *base[P]) estimate(c *couple[P]) int {
+	if c.est < 0 {
+		c.est = b.game.EstimateChildren(c.pos)
+	}
+	return c.est
+}
+
+// order is the Lemoine–Viennot order of the children of an atomic couple:
+// fewer lives plus four per heap unit first, then more components, then
+// fewer estimated children, then by key.
+func (b *base[P]) order(x, y *couple[P]) int {
+	if d := cmp.Compare(x.size+4*int(x.n), y.size+4*int(y.n)); d != 0 {
+		return d
+	}
+	if d := cmp.Compare(y.comps, x.comps); d != 0 {
+		return d
+	}
+	if d := cmp.Compare(b.estimate(x), b.estimate(y)); d != 0 {
+		return d
+	}
+	if d := strings.Compare(x.key, y.key); d != 0 {
+		return d
+	}
+	return cmp.Compare(x.n, y.n)
+}
+
+// componentOrder orders the components of a sum: fewer lives, fewer
+// estimated children, then by key.
+func (b *base[P]) componentOrder(x, y *couple[P]) int {
+	if d := cmp.Compare(x.size, y.size); d != 0 {
+		return d
+	}
+	if d := cmp.Compare(b.estimate(x), b.estimate(y)); d != 0 {
+		return d
+	}
+	return strings.Compare(x.key, y.key)
+}
+
+// record notes that the atomic couple c is a Loss: gn(c.pos) = c.n.
+func (b *base[P]) record(c *couple[P]) {
+	if !c.decomp && b.db.Put(c.key, c.n) {
+		b.stats.GrundyNumbers++
+	}
+}

@@ -1,0 +1,60 @@
+package solve
+
+// Game is what the solver needs to know of a normal-play impartial game:
+// the player who cannot move loses, both players have the same moves, and a
+// position may be a sum of independent components. P is the game's position
+// type; values are treated as immutable and may be shared between
+// goroutines.
+//
+// The solver relies on these contracts:
+//   - Key is injective on positions: equal keys mean the same game. Keys of
+//     canonical forms make transpositions meet.
+//   - Components returns the atomic summands of a position (none for the
+//     empty position, itself for an atomic one), and Combine is its inverse.
+//   - Children returns every position one move away from an atomic,
+//     non-terminal position, each once; a child may be a sum.
+//   - Size is positive for every non-empty atomic position, adds up over
+//     components, and strictly decreases along every move. It orders the
+//     search and bounds its depth.
+//   - EstimateChildren is a cheap guess of the number of children, used only
+//     to order them.
+type Game[P any] interface {
+	Key(P) string
+	Components(P) []P
+	Combine([]P) P
+	Children(P) []P
+	Size(P) int
+	EstimateChildren(P) int
+}
+
+// Outcome is the result of a couple for the player to move.
+type Outcome int8
+
+// The outcomes. Unknown is what a search that stopped early reports.
+const (
+	Unknown Outcome = iota
+	Win
+	Loss
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case Win:
+		return "W"
+	case Loss:
+		return "L"
+	}
+	return "unknown"
+}
+
+// A couple is a position plus one Nim heap of size N: the sum P + *N. It is
+// a Loss for the player to move exactly when the Grundy value of P is N.
+type couple[P any] struct {
+	pos    P
+	key    string // Key(pos)
+	n      uint32
+	decomp bool // pos has two or more components
+	size   int  // Size(pos)
+	est    int  // EstimateChildren(pos), -1 until needed
+	comps  int  // number of components
+}

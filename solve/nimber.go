@@ -1,0 +1,85 @@
+package solve
+
+import (
+	"hash/maphash"
+	"sync"
+)
+
+// NimberDB maps the keys of atomic positions to their Grundy values. It only
+// grows: an entry is added when the solver proves a couple (P, g) with P
+// atomic to be a Loss, which says gn(P) = g, and is never evicted. It is safe
+// for concurrent use.
+type NimberDB struct {
+	seed   maphash.Seed
+	shards [nimberShards]nimberShard
+}
+
+const nimberShards = 32
+
+type nimberShard struct {
+	mu sync.RWMutex
+	m  map[string]uint32
+}
+
+// NewNimberDB returns an empty database.
+func NewNimberDB() *NimberDB {
+	db := &NimberDB{seed: maphash.MakeSeed()}
+	for i := range db.shards {
+		db.shards[i].m = make(map[string]uint32)
+	}
+	return db
+}
+
+func (db *NimberDB) shard(key string) *nimberShard {
+	return &db.shards[maphash.String(db.seed, key)%nimberShards]
+}
+
+// Get returns the Grundy value of the atomic position with the given key.
+func (db *NimberDB) Get(key string) (uint32, bool) {
+	s := db.shard(key)
+	s.mu.RLock()
+	g, ok := s.m[key]
+	s.mu.RUnlock()
+	return g, ok
+}
+
+// Put records gn(key) = g and reports whether the entry is new. An existing
+// entry is kept: a second proof of the same position gives the same value.
+func (db *NimberDB) Put(key string, g uint32) bool {
+	s := db.shard(key)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[key]; ok {
+		return false
+	}
+	s.m[key] = g
+	return true
+}
+
+// Len returns the number of entries.
+func (db *NimberDB) Len() int {
+	n := 0
+	for i := range db.shards {
+		s := &db.shards[i]
+		s.mu.RLock()
+		n += len(s.m)
+		s.mu.RUnlock()
+	}
+	return n
+}
+
+// Range calls f for every entry, in no particular order, until f returns
+// false. f must not modify the database.
+func (db *NimberDB) Range(f func(key string, g uint32) bool) {
+	for i := range db.shards {
+		s := &db.shards[i]
+		s.mu.RLock()
+		for k, g := range s.m {
+			if !f(k, g) {
+				s.mu.RUnlock()
+				return
+			}
+		}
+		s.mu.RUnlock()
+	}
+}

@@ -1,0 +1,32 @@
+package solve
+
+import "math"
+
+// Proof and disproof numbers are unsigned with Inf standing for ∞. Sums
+// saturate at Inf-1 rather than wrap: a sum that large only means "very
+// hard", and Inf keeps its meaning of "proven".
+const Inf = math.MaxUint64
+
+func add(a, b uint64) uint64 {
+	if a == Inf || b == Inf {
+		return Inf
+	}
+	if s := a + b; s >= a && s != Inf {
+		return s
+	}
+	return Inf - 1
+}
+
+// sub returns a-b for b finite and b <= a; Inf-b is Inf. A negative result
+// (a bug in the threshold arithmetic) is clamped to 0 and reported by assert
+// in debug builds.
+func sub(a, b uint64) uint64 {
+	if a == Inf {
+		return Inf
+	}
+	if b > a {
+		assert(false, "threshold underflow")
+		return 0
+	}
+	return a - b
+}

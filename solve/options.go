@@ -1,0 +1,71 @@
+package solve
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Options configures a search. The zero value is usable: heuristic
+// tie-breaking, estimator (1, 1), no limits, and for DFPN a transposition
+// table of DefaultCapacity entries.
+type Options struct {
+	// Capacity is the number of transposition-table entries (DFPN). Memory
+	// for the table is bounded by it; the nimber database is not bounded.
+	Capacity int
+	// ChildrenCache is the number of positions whose children DFPN keeps to
+	// avoid generating them again when it re-enters a couple (0: the
+	// default, negative: none). It is emptied when full.
+	ChildrenCache int
+	// Replacement chooses the entry a full table bucket gives up.
+	Replacement Replacement
+	// Seed, if not 0, breaks ties between equally good children at random
+	// (seeded); with 0 the first in the Lemoine–Viennot order wins.
+	Seed uint64
+	// DepthEstimator initialises new leaves with 1 + Size + n instead of
+	// (1, 1).
+	DepthEstimator bool
+	// MaxIterations stops each call of Solve after so many iterations (0:
+	// none). A stopped search reports Unknown.
+	MaxIterations uint64
+	// Progress, if set, is called from the searching goroutine about every
+	// ProgressEvery with a snapshot of the search.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// DefaultCapacity is the transposition-table size used when
+// Options.Capacity is 0: a million entries, as in the reference's runs.
+const DefaultCapacity = 1_000_000
+
+// DefaultChildrenCache is the default of Options.ChildrenCache.
+const DefaultChildrenCache = 1 << 16
+
+// Progress is a snapshot of a running search.
+type Progress struct {
+	Elapsed    time.Duration
+	Iterations uint64
+	RootPN     uint64
+	RootDN     uint64
+	Nimbers    int // entries in the nimber database
+	TTEntries  int64
+	TTCapacity int
+}
+
+// Stats are the counters of a search, as the paper reports them.
+type Stats struct {
+	Iterations    uint64  `json:"iterations"`     // node entries (DFPN) or expansions (PNS)
+	Expansions    uint64  `json:"expansions"`     // children generated for a node
+	GrundyNumbers int     `json:"grundy_numbers"` // entries the search added to the nimber database
+	NimberDB      int     `json:"nimber_db"`      // entries in the database at the end, preloaded ones included
+	TTEntries     int64   `json:"tt_entries"`     // DFPN: table entries in use
+	TTCapacity    int     `json:"tt_capacity"`
+	TTEvictions   int64   `json:"tt_evictions"`
+	Nodes         int     `json:"nodes"` // PNS: nodes of the DAG
+	Seconds       float64 `json:"seconds"`
+}
+
+// JSON returns the statistics as a JSON object.
+func (s Stats) JSON() []byte {
+	b, _ := json.Marshal(s)
+	return b
+}

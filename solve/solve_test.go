@@ -1,0 +1,213 @@
+package solve_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/solve/internal/octal"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// searcher is what the tests need of both searches.
+type searcher[P any] interface {
+	Solve(context.Context, P, uint32) solve.Outcome
+	Grundy(context.Context, P) (uint32, bool)
+	Stats() solve.Stats
+}
+
+// makers builds every configuration the tests compare.
+func makers[P any](g solve.Game[P]) map[string]func() searcher[P] {
+	return map[string]func() searcher[P]{
+		"pns":       func() searcher[P] { return solve.NewPNS(g, nil, solve.Options{}) },
+		"pns-seed":  func() searcher[P] { return solve.NewPNS(g, nil, solve.Options{Seed: 3}) },
+		"dfpn":      func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{}) },
+		"dfpn-tt64": func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{Capacity: 64, ChildrenCache: -1}) },
+		"dfpn-tt64-keep": func() searcher[P] {
+			return solve.NewDFPN(g, nil, solve.Options{Capacity: 64, Replacement: solve.KeepSolved})
+		},
+		"dfpn-seed":  func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{Seed: 5, Capacity: 1000}) },
+		"dfpn-depth": func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{DepthEstimator: true}) },
+	}
+}
+
+// TestOctalGames checks the searches on a second game against plain mex:
+// single heaps and sums of heaps, which exercise folding and the
+// bookkeeping of sums.
+func TestOctalGames(t *testing.T) {
+	ctx := context.Background()
+	for _, code := range []string{"0.77", "0.07", "0.137", "0.6", "0.51", "0.4"} {
+		g, err := octal.New(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := g.Grundy(30)
+		rng := rand.New(rand.NewPCG(1, 1))
+		for name, mk := range makers[string](g) {
+			s := mk()
+			for n := 1; n <= 22; n++ {
+				if got, ok := s.Grundy(ctx, octal.Heaps(n)); !ok || got != want[n] {
+					t.Errorf("%s %s: gn(%d) = %d, %v; want %d", code, name, n, got, ok, want[n])
+				}
+			}
+			for range 15 {
+				a, b, c := rng.IntN(12)+1, rng.IntN(12)+1, rng.IntN(8)
+				x := want[a] ^ want[b] ^ want[c]
+				pos := octal.Heaps(a, b, c)
+				if got, ok := s.Grundy(ctx, pos); !ok || got != x {
+					t.Errorf("%s %s: gn(%s) = %d, want %d", code, name, pos, got, x)
+				}
+				for n := range uint32(4) {
+					wantO := solve.Win
+					if n == x {
+						wantO = solve.Loss
+					}
+					if got := s.Solve(ctx, pos, n); got != wantO {
+						t.Errorf("%s %s: %s + *%d is %v, want %v", code, name, pos, n, got, wantO)
+					}
+				}
+			}
+		}
+	}
+}
+
+type outcomeRow struct {
+	n       int
+	outcome string
+}
+
+func readOutcomes(t *testing.T) []outcomeRow {
+	f, err := os.Open(filepath.Join("..", "..", "shared", "testdata", "outcomes.csv"))
+	if err != nil {
+		t.Skipf("outcomes table not available: %v", err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []outcomeRow
+	for _, r := range rows[1:] {
+		var n int
+		fmt.Sscan(r[0], &n)
+		out = append(out, outcomeRow{n, r[1]})
+	}
+	return out
+}
+
+// TestSproutsOutcomes solves the n-spot games and compares with the
+// literature.
+func TestSproutsOutcomes(t *testing.T) {
+	maxN := 14
+	if testing.Short() {
+		maxN = 11
+	}
+	ctx := context.Background()
+	for _, row := range readOutcomes(t) {
+		if row.n > maxN {
+			break
+		}
+		for _, alg := range []string{"pns", "dfpn"} {
+			s := makers[sprouts.Position](sprouts.Rules{})[alg]()
+			start := time.Now()
+			got := s.Solve(ctx, sprouts.MustParse(fmt.Sprintf("0*%d", row.n)), 0)
+			if got.String() != row.outcome {
+				t.Errorf("0*%d %s: %v, want %s", row.n, alg, got, row.outcome)
+			}
+			if row.n >= 12 {
+				t.Logf("0*%d %s: %v in %.1fs, %d iterations", row.n, alg, got, time.Since(start).Seconds(), s.Stats().Iterations)
+			}
+		}
+	}
+}
+
+// TestSproutsGrundyConjecture checks the extended Sprouts conjecture on
+// 0*1 … 0*11: the Grundy value is 0 when n mod 6 is 0, 1 or 2, else 1.
+func TestSproutsGrundyConjecture(t *testing.T) {
+	ctx := context.Background()
+	s := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{})
+	for n := 1; n <= 11; n++ {
+		want := uint32(0)
+		if n%6 >= 3 {
+			want = 1
+		}
+		if got, ok := s.Grundy(ctx, sprouts.MustParse(fmt.Sprintf("0*%d", n))); !ok || got != want {
+			t.Errorf("gn(0*%d) = %d, %v; want %d", n, got, ok, want)
+		}
+	}
+}
+
+// TestVectorsAgree compares every search and a plain recursive solver on
+// the golden vectors that carry a Grundy value computed by the reference.
+func TestVectorsAgree(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "shared", "testdata", "notation_vectors.jsonl"))
+	if err != nil {
+		t.Skipf("vectors not available: %v", err)
+	}
+	defer f.Close()
+	var positions []sprouts.Position
+	var values []uint32
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var v struct {
+			Kind   string `json:"kind"`
+			Pos    string `json:"pos"`
+			Grundy *int   `json:"grundy"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.Kind == "position" && v.Grundy != nil {
+			positions = append(positions, sprouts.MustParse(v.Pos))
+			values = append(values, uint32(*v.Grundy))
+		}
+	}
+	ctx := context.Background()
+	plain := newPlain[sprouts.Position](sprouts.Rules{})
+	searches := makers[sprouts.Position](sprouts.Rules{})
+	for _, name := range []string{"pns", "dfpn", "dfpn-tt64"} {
+		s := searches[name]()
+		for i, p := range positions {
+			got, ok := s.Grundy(ctx, p)
+			if !ok || got != values[i] {
+				t.Errorf("%s: gn(%s) = %d, %v; reference %d", name, p, got, ok, values[i])
+			}
+		}
+	}
+	for i, p := range positions {
+		if got := plain.grundy(p); got != values[i] {
+			t.Errorf("plain: gn(%s) = %d; reference %d", p, got, values[i])
+		}
+	}
+	t.Logf("%d positions", len(positions))
+}
+
+func TestStops(t *testing.T) {
+	pos := sprouts.MustParse("0*14")
+	for name, mk := range makers[sprouts.Position](sprouts.Rules{}) {
+		s := mk()
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		got := s.Solve(ctx, pos, 0)
+		cancel()
+		if got != solve.Unknown {
+			t.Errorf("%s: %v after 50ms, want unknown", name, got)
+		}
+	}
+	d := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{MaxIterations: 100})
+	if got := d.Solve(context.Background(), pos, 0); got != solve.Unknown || d.Stats().Iterations > 100 {
+		t.Errorf("dfpn with 100 iterations: %v after %d", got, d.Stats().Iterations)
+	}
+	p := solve.NewPNS(sprouts.Rules{}, nil, solve.Options{MaxIterations: 100})
+	if got := p.Solve(context.Background(), pos, 0); got != solve.Unknown || p.Stats().Iterations > 100 {
+		t.Errorf("pns with 100 iterations: %v after %d", got, p.Stats().Iterations)
+	}
+}

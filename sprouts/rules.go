@@ -1,0 +1,24 @@
+package sprouts
+
+// Rules presents Sprouts to game-agnostic searches (package solve): keys,
+// lands as components, children, lives as size. Its methods are those of
+// Position under the names a search expects.
+type Rules struct{}
+
+// Key returns p.Key().
+func (Rules) Key(p Position) string { return p.code }
+
+// Components returns the lands of p.
+func (Rules) Components(p Position) []Position { return p.Lands() }
+
+// Combine returns the sum of the lands.
+func (Rules) Combine(lands []Position) Position { return Sum(lands...) }
+
+// Children returns p.Children().
+func (Rules) Children(p Position) []Position { return p.Children() }
+
+// Size returns the lives of p.
+func (Rules) Size(p Position) int { return p.Lives() }
+
+// EstimateChildren returns p.EstimateChildren().
+func (Rules) EstimateChildren(p Position) int { return p.EstimateChildren() }
