@@ -84,9 +84,16 @@ outer:
 	return n
 }
 
-func hashSeq(s []uint64) uint64 {
+func hashSeq(s []uint64) uint64 { return hashRot(s, 0) }
+
+// hashRot hashes the rotation of s that starts at k.
+func hashRot(s []uint64, k int) uint64 {
 	h := uint64(len(s))
-	for _, t := range s {
+	for _, t := range s[k:] {
+		h = (h ^ t) * 0x100000001b3
+		h ^= h >> 29
+	}
+	for _, t := range s[:k] {
 		h = (h ^ t) * 0x100000001b3
 		h ^= h >> 29
 	}
@@ -136,6 +143,8 @@ type canonizer struct {
 	stack       [][]uint64 // colors of the node at each depth of the search
 	code        []byte
 	key         []byte // the land as loaded: the landCache key
+	refinedKey  []byte // the land under refined colors, when the search ran
+	keyBuf      []byte
 }
 
 type leaf struct {
@@ -248,6 +257,7 @@ func (c *canonizer) prepare() {
 	for b := range nb {
 		if !c.bUp[b] {
 			c.rotate(b, nil, true)
+			c.rotate(b, nil, false)
 		}
 	}
 }
@@ -256,9 +266,10 @@ func (c *canonizer) prepare() {
 // without lines, then each boundary's tokens (class, then for letters the
 // value in little-endian base 128), boundaries and regions ended by marks.
 // Each token's length follows from its class, so the bytes decode back to
-// the land: equal keys mean equal lands.
+// the land: equal keys mean equal lands. A 0 byte first keeps these keys
+// apart from the refined keys of canonical, which no code begins with.
 func (c *canonizer) makeKey() {
-	k := c.key[:0]
+	k := append(c.key[:0], 0) // raw keys start with 0, refined ones with 0xFD
 	for r := range c.nRegions() {
 		k = appendVarint(k, uint64(c.single[r]))
 		for b := c.rStart[r]; b < c.rStart[r+1]; b++ {
@@ -289,8 +300,11 @@ func (c *canonizer) nRegions() int    { return len(c.rStart) - 1 }
 
 func (c *canonizer) span(b int) (int, int) { return int(c.bStart[b]), int(c.bStart[b+1]) }
 
-// rotate fills rf, rr, sF and sR for boundary b, with uppercase letters
-// written as their colors, and with stats also qF, qR, hF and hR.
+// rotate finds the least rotations of boundary b forwards and backwards,
+// with uppercase letters written as their colors (sF, sR); with stats it
+// also computes the rotation period (qF = qR: reversing keeps it) and the
+// hash of each least rotation (hF, hR), which refinement uses. Encoding
+// (stats false) also needs the rotated tokens themselves (rf, rr).
 func (c *canonizer) rotate(b int, colors []uint64, stats bool) {
 	s, e := c.span(b)
 	n := e - s
@@ -319,21 +333,19 @@ func (c *canonizer) rotate(b int, colors []uint64, stats bool) {
 		fwd[i] = t
 		rev[n-1-i] = t
 	}
-	st := leastRotation(fwd)
-	copy(c.rf[s:e], fwd[st:])
-	copy(c.rf[s+n-st:e], fwd[:st])
-	c.sF[b] = int32(st)
-	st = leastRotation(rev)
-	copy(c.rr[s:e], rev[st:])
-	copy(c.rr[s+n-st:e], rev[:st])
-	c.sR[b] = int32(st)
-	if !stats {
+	sf, sr := leastRotation(fwd), leastRotation(rev)
+	c.sF[b], c.sR[b] = int32(sf), int32(sr)
+	if stats {
+		q := int32(period(fwd))
+		c.qF[b], c.qR[b] = q, q
+		c.hF[b] = hashRot(fwd, sf)
+		c.hR[b] = hashRot(rev, sr)
 		return
 	}
-	c.qF[b] = int32(period(c.rf[s:e]))
-	c.qR[b] = int32(period(c.rr[s:e]))
-	c.hF[b] = hashSeq(c.rf[s:e])
-	c.hR[b] = hashSeq(c.rr[s:e])
+	copy(c.rf[s:e], fwd[sf:])
+	copy(c.rf[s+n-sf:e], fwd[:sf])
+	copy(c.rr[s:e], rev[sr:])
+	copy(c.rr[s+n-sr:e], rev[:sr])
 }
 
 // color rotates every boundary that holds uppercase letters under colors.
@@ -379,20 +391,21 @@ func (c *canonizer) round(colors []uint64) int {
 			i := int(p) - s
 			offF := (i - int(c.sF[b]) + n) % int(c.qF[b])
 			offR := (n - 1 - i - int(c.sR[b]) + n) % int(c.qR[b])
-			f := mix(c.hF[b] + uint64(offF))
-			r := mix(c.hR[b] + uint64(offR))
+			f := c.hF[b] + uint64(offF)*0x9E3779B97F4A7C15
+			r := c.hR[b] + uint64(offR)*0x9E3779B97F4A7C15
 			// Where the region's two directions differ, the least one is
 			// how the region reads, and a corner is seen in that direction.
-			switch reg := c.bReg[b]; c.rDir[reg] {
+			reg := c.bReg[b]
+			switch c.rDir[reg] {
 			case -1:
-				ctx[k] = mix3(c.rHash[reg], f, 1)
+				ctx[k] = mix(c.rHash[reg] ^ f)
 			case 1:
-				ctx[k] = mix3(c.rHash[reg], r, 1)
+				ctx[k] = mix(c.rHash[reg] ^ r)
 			default:
-				ctx[k] = mix3(c.rHash[reg], min(f, r), max(f, r))
+				ctx[k] = mix(c.rHash[reg] ^ (f + r) ^ (f * r))
 			}
 		}
-		c.next[l] = mix3(0, min(ctx[0], ctx[1]), max(ctx[0], ctx[1]))
+		c.next[l] = mix(ctx[0]+ctx[1]) ^ (ctx[0] ^ ctx[1])
 	}
 	return c.split(colors, c.next)
 }
@@ -572,21 +585,35 @@ func (c *canonizer) compareRegions(a, b int32) int {
 }
 
 // canonical returns the code of the land loaded by load, appended to dst.
+//
+// The cache is tried twice: first with the land exactly as loaded, then,
+// when refinement leaves classes of several letters (and the costly search
+// would follow), with the land written under the refined colors. That
+// second key is the same for many writings of one land (it no longer
+// depends on region order, rotations or reading direction, only on how
+// letters of one class were named), and like the first it is a faithful
+// description of the land, so a hit is always right.
 func (c *canonizer) canonical(dst []byte) []byte {
-	if !cacheLands {
-		return c.compute(dst)
-	}
-	if code, ok := lands.get(c.key); ok {
-		return append(dst, code...)
+	if cacheLands {
+		if code, ok := lands.get(c.key); ok {
+			return append(dst, code...)
+		}
 	}
 	start := len(dst)
 	dst = c.compute(dst)
-	lands.put(c.key, string(dst[start:]))
+	if cacheLands {
+		code := string(dst[start:])
+		lands.put(c.key, code)
+		if c.refinedKey != nil {
+			lands.put(c.refinedKey, code)
+		}
+	}
 	return dst
 }
 
 func (c *canonizer) compute(dst []byte) []byte {
 	c.prepare()
+	c.refinedKey = nil
 	c.colors = resize(c.colors, c.nUp)
 	clear(c.colors)
 	if c.nUp <= 1 {
@@ -596,18 +623,28 @@ func (c *canonizer) compute(dst []byte) []byte {
 	c.auts = c.auts[:0]
 	c.path = c.path[:0]
 	cells := c.refine(c.colors, 1)
-	if cells < c.nUp {
-		c.findSwaps(c.colors)
+	if cells == c.nUp {
+		return c.encode(c.colors, dst)
 	}
+	if cacheLands {
+		c.keyBuf = c.encode(c.colors, append(c.keyBuf[:0], 0xFD))
+		c.refinedKey = c.keyBuf
+		if code, ok := lands.get(c.refinedKey); ok {
+			c.refinedKey = nil
+			return append(dst, code...)
+		}
+	}
+	c.findSwaps(c.colors)
 	c.search(c.colors, cells, 0, true)
 	return append(dst, c.best.code...)
 }
 
 // findSwaps looks for letters that can be exchanged without changing the
-// land because every boundary holding one holds the other and reads the
-// same, rotated, once they are exchanged (as A and B in AB|AB). Each such
-// exchange is an automorphism, recorded before the search so that it never
-// explores both letters' branches.
+// land: x and y lie in the same regions, and each such region reads the
+// same once they are exchanged, its boundaries rotated or the whole region
+// read backwards (as A and B in AB|AB, or C and D in 0.A|2AB|CD|CDB). Each
+// such exchange is an automorphism, recorded before the search so that it
+// never explores both letters' branches.
 func (c *canonizer) findSwaps(colors []uint64) {
 	for x := range c.nUp {
 		for y := x + 1; y < c.nUp; y++ {
@@ -625,29 +662,54 @@ func (c *canonizer) findSwaps(colors []uint64) {
 }
 
 func (c *canonizer) swapIsAutomorphism(x, y int) bool {
-	bx0, bx1 := c.cBound[c.corner[x][0]], c.cBound[c.corner[x][1]]
-	by0, by1 := c.cBound[c.corner[y][0]], c.cBound[c.corner[y][1]]
-	if !(bx0 == by0 && bx1 == by1 || bx0 == by1 && bx1 == by0) {
+	rx0, rx1 := c.bReg[c.cBound[c.corner[x][0]]], c.bReg[c.cBound[c.corner[x][1]]]
+	ry0, ry1 := c.bReg[c.cBound[c.corner[y][0]]], c.bReg[c.cBound[c.corner[y][1]]]
+	if !(rx0 == ry0 && rx1 == ry1 || rx0 == ry1 && rx1 == ry0) {
 		return false
 	}
-	for _, b := range [2]int32{bx0, bx1} {
+	swap := func(t uint64) uint64 {
+		switch t {
+		case tUpper | uint64(x):
+			return tUpper | uint64(y)
+		case tUpper | uint64(y):
+			return tUpper | uint64(x)
+		}
+		return t
+	}
+	for _, r := range [2]int32{rx0, rx1} {
+		if !c.regionSwaps(r, swap, false) && !c.regionSwaps(r, swap, true) {
+			return false
+		}
+	}
+	return true
+}
+
+// regionSwaps reports whether every boundary of region r, with letters
+// exchanged by swap, is a rotation of itself (back false) or of itself read
+// backwards (back true, the whole region mirrored).
+func (c *canonizer) regionSwaps(r int32, swap func(uint64) uint64, back bool) bool {
+	for b := c.rStart[r]; b < c.rStart[r+1]; b++ {
 		s, e := c.span(int(b))
 		seq := c.base[s:e]
 		n := len(seq)
-		swapped := func(t uint64) uint64 {
-			switch t {
-			case tUpper | uint64(x):
-				return tUpper | uint64(y)
-			case tUpper | uint64(y):
-				return tUpper | uint64(x)
+		target := seq
+		if back {
+			c.tmp = resize(c.tmp, n)
+			for i, t := range seq {
+				if t&tClass == tLower {
+					t = tLower | uint64(n-int(t&tValue))
+				}
+				c.tmp[n-1-i] = t
 			}
-			return t
+			target = c.tmp
+		} else if !c.bUp[b] {
+			continue
 		}
 		found := false
-		for r := 1; r < n && !found; r++ {
+		for rot := 0; rot < n && !found; rot++ {
 			found = true
 			for i, t := range seq {
-				if swapped(t) != seq[wrap(i+r, n)] {
+				if swap(t) != target[wrap(i+rot, n)] {
 					found = false
 					break
 				}

@@ -64,6 +64,7 @@ type reducer struct {
 	stamp []int32 // last region (plus one) that counted a vertex
 	first []int32 // region of a vertex's first corner, -1 if none
 	kind  []int8
+	lives []int32 // lives of each region kept by rule 4
 
 	// spare arrays that mergeSmallRegions swaps with the sketch's
 	occ, bEnd, rEnd []int32
@@ -92,6 +93,7 @@ func (s *sketch) reduce(r *reducer) {
 		r.stamp[i] = 0
 		r.count[i] = 0
 	}
+	r.lives = resize(r.lives, len(s.rEnd))
 	// Rules 1-4, compacting occ, bEnd and rEnd in place.
 	w, bw, rw := 0, 0, 0
 	bStart := int32(0)
@@ -134,6 +136,7 @@ func (s *sketch) reduce(r *reducer) {
 			continue
 		}
 		s.rEnd[rw] = int32(bw)
+		r.lives[rw] = int32(lives)
 		rw++
 	}
 	s.occ, s.bEnd, s.rEnd = s.occ[:w], s.bEnd[:bw], s.rEnd[:rw]
@@ -179,9 +182,10 @@ func (s *sketch) reduce(r *reducer) {
 // mergeSmallRegions applies rule 5 of reduce. A merged region keeps each of
 // its vertices once; lowercase pairs become spots 2.
 func (s *sketch) mergeSmallRegions(r *reducer) {
+	small := func(reg int) bool { return r.lives[reg] == 2 || r.lives[reg] == 3 }
 	need := false
 	for reg := range s.rEnd {
-		if l := s.regionLives(r, reg); l == 2 || l == 3 {
+		if small(reg) {
 			need = true
 			break
 		}
@@ -192,7 +196,7 @@ func (s *sketch) mergeSmallRegions(r *reducer) {
 	out, bEnd, rEnd := r.occ[:0], r.bEnd[:0], r.rEnd[:0]
 	for reg := range s.rEnd {
 		b0, b1 := s.regionBounds(reg)
-		if l := s.regionLives(r, reg); l != 2 && l != 3 {
+		if !small(reg) {
 			for b := b0; b < b1; b++ {
 				out = append(out, s.boundary(b)...)
 				bEnd = append(bEnd, int32(len(out)))
@@ -216,26 +220,4 @@ func (s *sketch) mergeSmallRegions(r *reducer) {
 	}
 	r.occ, r.bEnd, r.rEnd = s.occ[:0], s.bEnd[:0], s.rEnd[:0]
 	s.occ, s.bEnd, s.rEnd = out, bEnd, rEnd
-}
-
-// regionLives counts the lives of the distinct vertices of region reg after
-// reduction: a lowercase pair counts once.
-func (s *sketch) regionLives(r *reducer, reg int) int {
-	b0, b1 := s.regionBounds(reg)
-	half := 0
-	for b := b0; b < b1; b++ {
-		for _, v := range s.boundary(b) {
-			switch r.kind[v] {
-			case vSpot0:
-				half += 6
-			case vSpot1:
-				half += 4
-			case vLower:
-				half++ // one of the pair's two corners
-			default:
-				half += 2
-			}
-		}
-	}
-	return half / 2
 }
