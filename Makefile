@@ -14,17 +14,22 @@ build:
 # bench, never here.
 test: lint
 	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race -run 'Concurrent' ./...
+	$(GO) test -count=1 -race -run 'Concurrent' ./sprouts ./solve
 	$(GO) test -count=1 -tags spotsdebug -run 'TestOctal|TestSproutsGrundy' ./solve
 
-bench:
+# Benchmarks (minutes): children generation, then solving n-spot games.
+BENCH_N ?= 8,10,12,13,14
+bench: build
 	$(GO) test -run '^$$' -bench BenchmarkChildren -benchtime 4000x ./sprouts
+	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(BENCH_N) -alg dfpn,pns
 
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./sprouts
 	$(GO) test -run '^$$' -fuzz '^FuzzFromKey$$' -fuzztime $(FUZZTIME) ./sprouts
 	$(GO) test -run '^$$' -fuzz '^FuzzReadSPR$$' -fuzztime $(FUZZTIME) ./format
+	$(GO) test -run '^$$' -fuzz '^FuzzReadCertificate$$' -fuzztime $(FUZZTIME) ./format
+	$(GO) test -run '^$$' -fuzz '^FuzzParseClaim$$' -fuzztime $(FUZZTIME) ./format
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -1,9 +1,6 @@
 package solve
 
-import (
-	"hash/maphash"
-	"sync"
-)
+import "sync"
 
 // Replacement chooses which entry a full bucket of the transposition table
 // gives up for a new one.
@@ -27,7 +24,6 @@ const ttWays = 4
 // Entries live in buckets of ttWays; a bucket is locked only when the table
 // is shared between threads.
 type tt struct {
-	seed    maphash.Seed
 	buckets []ttBucket
 	policy  Replacement
 	shared  bool
@@ -53,12 +49,11 @@ type ttEntry struct {
 
 func newTT(capacity int, policy Replacement, shared bool) *tt {
 	nb := max(1, capacity/ttWays)
-	return &tt{seed: maphash.MakeSeed(), buckets: make([]ttBucket, nb), policy: policy, shared: shared}
+	return &tt{buckets: make([]ttBucket, nb), policy: policy, shared: shared}
 }
 
 func (t *tt) bucket(key string, n uint32) *ttBucket {
-	h := maphash.String(t.seed, key) ^ (uint64(n) * 0x9E3779B97F4A7C15)
-	b := &t.buckets[h%uint64(len(t.buckets))]
+	b := &t.buckets[hashKey(key, n)%uint64(len(t.buckets))]
 	if t.shared {
 		b.mu.Lock()
 	}

@@ -41,9 +41,11 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
 )
 
 const usage = `usage: spots-solve [flags] POSITION...
@@ -67,6 +69,7 @@ type config struct {
 	maxIterations uint64
 	noProgress    bool
 	lenient       bool
+	certDir       string
 }
 
 // searcher is what the command needs of a search.
@@ -88,6 +91,8 @@ type result struct {
 	Iterations    uint64  `json:"iterations"`
 	GrundyNumbers int     `json:"grundy_numbers"`
 	TTEntries     int64   `json:"tt_entries"`
+	Certificate   string  `json:"certificate,omitempty"`
+	CertEntries   int     `json:"certificate_entries,omitempty"`
 
 	stats solve.Stats // the search's counters for this position
 }
@@ -128,9 +133,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s := newSearcher(cfg, db, prog)
 	var results []result
 	status = 0
+	if cfg.certDir != "" {
+		if err := os.MkdirAll(cfg.certDir, 0o755); err != nil {
+			return fail("--cert: %v", err)
+		}
+	}
 	for i, root := range roots {
 		r := solveOne(ctx, cfg, s, positions[i], root)
 		prog.clear()
+		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
+			if err := certifyOne(cfg, s, root, &r); err != nil {
+				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+				status = 1
+			}
+		}
 		results = append(results, r)
 		if r.Outcome == solve.Unknown.String() {
 			status = 1
@@ -168,6 +184,7 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (0: never)")
 	flags.BoolVar(&cfg.noProgress, "no-progress", false, "do not show progress on standard error")
 	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
+	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		flags.PrintDefaults()
@@ -243,6 +260,24 @@ func solveOne(ctx context.Context, cfg config, s searcher, input string, root sp
 	return r
 }
 
+// certifyOne writes and verifies the certificate of a solved position.
+func certifyOne(cfg config, s searcher, root sprouts.Position, r *result) error {
+	out := solve.Win
+	if r.Outcome == solve.Loss.String() {
+		out = solve.Loss
+	}
+	claim, err := certify.Claim(root, 0, out, r.Nimber)
+	if err != nil {
+		return err
+	}
+	path, res, err := certify.Write(cfg.certDir, s.DB(), claim, verify.Options{})
+	if err != nil {
+		return err
+	}
+	r.Certificate, r.CertEntries = path, res.Entries
+	return nil
+}
+
 func printResult(w io.Writer, cfg config, r result) {
 	if cfg.json {
 		b, _ := json.Marshal(r)
@@ -257,6 +292,9 @@ func printResult(w io.Writer, cfg config, r result) {
 		fmt.Fprintf(w, "%s  %d  (Grundy value; %s)\n", r.Position, *r.Nimber, who[r.Outcome])
 	default:
 		fmt.Fprintf(w, "%s  %s  (%s)\n", r.Position, r.Outcome, who[r.Outcome])
+	}
+	if r.Certificate != "" {
+		fmt.Fprintf(w, "    certificate %s  (%d entries, verified)\n", r.Certificate, r.CertEntries)
 	}
 }
 

@@ -1,0 +1,76 @@
+// Package certify turns a solve into a certificate: from the nimber
+// database a search filled and the claim it proved, it keeps only the
+// entries the claim needs, chooses witnesses for every entry, sorts and
+// hashes them, writes the file and checks it again.
+//
+// It chooses witnesses with the unhinted checker of package verify, so an
+// entry enters a certificate only once that checker has re-derived it from
+// the rules; the written file is then verified once more in hinted mode.
+package certify
+
+import (
+	"fmt"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
+)
+
+// Producer is the name written into certificates made here.
+const Producer = "spots"
+
+// Version is the producer version written into certificates.
+var Version = "dev"
+
+// Claim returns the claim a search result makes about root: its outcome
+// with heap n (Win or Loss), or with grundy set its Grundy value.
+func Claim(root sprouts.Position, n uint32, out solve.Outcome, grundy *uint32) (format.Claim, error) {
+	c := format.Claim{Root: root.String(), N: n}
+	switch {
+	case grundy != nil:
+		c.Kind, c.N = format.ClaimGrundy, *grundy
+	case out == solve.Win:
+		c.Kind = format.ClaimWin
+	case out == solve.Loss:
+		c.Kind = format.ClaimLoss
+	default:
+		return c, fmt.Errorf("%s + *%d was not solved: nothing to certify", root, n)
+	}
+	return c, nil
+}
+
+// Build returns the trimmed, hinted certificate of claim from the values in
+// db. It fails (with an error wrapping verify.ErrInvalidCertificate) if the
+// values do not prove the claim, which for a solver's database would be a
+// bug in the solver.
+func Build(db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
+	d, err := verify.FromValues(db.Range)
+	if err != nil {
+		return nil, fmt.Errorf("certify %s: nimber database: %w", claim, err)
+	}
+	proof, err := d.Check(claim, opt)
+	if err != nil {
+		return nil, fmt.Errorf("certify %s: %w", claim, err)
+	}
+	return proof.Certificate(Producer, Version), nil
+}
+
+// Write builds the certificate of claim, writes it into dir as
+// <address>.arrow and verifies the written file. It returns the file's path
+// and what the verifier found.
+func Write(dir string, db *solve.NimberDB, claim format.Claim, opt verify.Options) (string, verify.Result, error) {
+	cert, err := Build(db, claim, opt)
+	if err != nil {
+		return "", verify.Result{}, err
+	}
+	path, err := format.WriteCertificate(dir, cert, format.WriteOptions{})
+	if err != nil {
+		return "", verify.Result{}, fmt.Errorf("certify %s: %w", claim, err)
+	}
+	res, err := verify.File(path, opt)
+	if err != nil {
+		return path, res, fmt.Errorf("certify %s: the written certificate does not verify: %w", claim, err)
+	}
+	return path, res, nil
+}

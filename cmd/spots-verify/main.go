@@ -1,0 +1,274 @@
+// Command spots-verify checks proofs of Sprouts results.
+//
+// Usage:
+//
+//	spots-verify [--json] FILE.arrow...
+//	spots-verify --spr DB --claim CLAIM [--convert DIR] [--json]
+//
+// The first form checks certificates written by spots (hinted: one pass,
+// no search). The second checks a GLOP/SPOTS [Positions+Nimber] text
+// database against a claim such as '0*12=L', '0*12+*1=W' or 'gn(0*9)=1',
+// searching for the witnesses the database leaves out; with --convert it
+// then writes them, with only the entries the claim needs, as a certificate
+// in DIR.
+//
+// Each input gives one line:
+//
+//	VALID    0*12=L  350383a8d4a2…  885 entries  0.10 s  certs/3503….arrow
+//	INVALID  certs/bad.arrow: row 17 (0.AB|AB): reach: value 1: child 3 (…) has the value 0
+//
+// or with --json one object. Exit status: 0 when everything is valid, 1
+// when something is invalid, 2 for bad usage or an input that cannot be
+// read.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
+)
+
+const usage = `usage: spots-verify [--json] FILE.arrow...
+       spots-verify --spr DB --claim CLAIM [--convert DIR] [--json]
+
+Checks certificates of Sprouts results, or a [Positions+Nimber] database
+(GLOP, SPOTS) against a claim: POS=W, POS=L, POS+*N=W, POS+*N=L or gn(POS)=N.
+
+Flags:
+`
+
+// report is what is printed for one input.
+type report struct {
+	Input     string  `json:"input"`
+	Valid     bool    `json:"valid"`
+	Claim     string  `json:"claim,omitempty"`
+	Address   string  `json:"address,omitempty"`
+	Entries   int     `json:"entries,omitempty"`
+	Seconds   float64 `json:"seconds"`
+	Converted string  `json:"converted,omitempty"`
+	Error     string  `json:"error,omitempty"`
+	Row       int     `json:"row,omitempty"`
+	Position  string  `json:"position,omitempty"`
+	Rule      string  `json:"rule,omitempty"`
+
+	unreadable bool
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	flags := pflag.NewFlagSet("spots-verify", pflag.ContinueOnError)
+	flags.SetOutput(stderr)
+	spr := flags.String("spr", "", "check the [Positions+Nimber] database `DB` (needs --claim)")
+	claimText := flags.String("claim", "", "the claim the database must prove, e.g. '0*12=L' or 'gn(0*9)=1'")
+	convert := flags.String("convert", "", "with --spr: write the proof as a hinted certificate into `DIR`")
+	lenient := flags.Bool("lenient", false, "with --spr: skip malformed lines with a warning")
+	asJSON := flags.Bool("json", false, "print one JSON object per input")
+	noProgress := flags.Bool("no-progress", false, "do not show progress on standard error")
+	flags.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "spots-verify: %v\n", err)
+		return 2
+	}
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "spots-verify: "+format+"\n", a...)
+		return 2
+	}
+	opt := verify.Options{}
+	prog := newProgress(stderr)
+	if !*noProgress {
+		opt.Progress = prog.show
+	}
+	var reports []report
+	switch {
+	case *spr != "":
+		if flags.NArg() > 0 {
+			return bad("--spr checks one database; certificate files (%s) are checked without it", flags.Arg(0))
+		}
+		if *claimText == "" {
+			return bad("--spr needs --claim, e.g. --claim '0*12=L'")
+		}
+		claim, err := canonicalClaim(*claimText)
+		if err != nil {
+			return bad("--claim: %v", err)
+		}
+		reports = append(reports, checkDatabase(*spr, claim, *convert, *lenient, opt))
+	case *claimText != "" || *convert != "":
+		return bad("--claim and --convert go with --spr")
+	case flags.NArg() == 0:
+		fmt.Fprintln(stderr, "spots-verify: nothing to check: give certificate files, or --spr DB --claim CLAIM")
+		flags.Usage()
+		return 2
+	default:
+		for _, path := range flags.Args() {
+			reports = append(reports, checkFile(path, opt))
+			prog.clear()
+		}
+	}
+	prog.clear()
+	status := 0
+	for _, r := range reports {
+		print(stdout, r, *asJSON)
+		switch {
+		case r.unreadable:
+			status = 2
+		case !r.Valid && status == 0:
+			status = 1
+		}
+	}
+	return status
+}
+
+// canonicalClaim parses a claim and writes its root in canonical form, so
+// users may type any notation of the position.
+func canonicalClaim(s string) (format.Claim, error) {
+	c, err := format.ParseClaim(s)
+	if err != nil {
+		return c, err
+	}
+	p, err := sprouts.Parse(c.Root)
+	if err != nil {
+		return c, err
+	}
+	c.Root = p.String()
+	return c, nil
+}
+
+func checkFile(path string, opt verify.Options) report {
+	start := time.Now()
+	res, err := verify.File(path, opt)
+	r := report{Input: path, Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries, Seconds: time.Since(start).Seconds()}
+	if res.Claim.Kind == 0 {
+		r.Claim = ""
+	}
+	return finish(r, err)
+}
+
+func checkDatabase(path string, claim format.Claim, convert string, lenient bool, opt verify.Options) report {
+	start := time.Now()
+	r := report{Input: path, Claim: claim.String()}
+	f, err := os.Open(path)
+	if err != nil {
+		r.unreadable, r.Error = true, err.Error()
+		return r
+	}
+	defer f.Close()
+	warn := func(e *format.LineError) { fmt.Fprintf(os.Stderr, "spots-verify: %s: skipping %v\n", path, e) }
+	entries, err := format.ReadSPR(f, format.SPROptions{Lenient: lenient, Warn: warn})
+	if err != nil {
+		r.unreadable, r.Error = true, fmt.Sprintf("%s: %v", path, err)
+		return r
+	}
+	db, err := verify.NewDatabase(entries)
+	if err != nil {
+		r.Seconds = time.Since(start).Seconds()
+		if verify.IsInvalid(err) {
+			return finish(r, err)
+		}
+		r.unreadable, r.Error = true, fmt.Sprintf("%s: %v", path, err)
+		return r
+	}
+	proof, err := db.Check(claim, opt)
+	r.Seconds = time.Since(start).Seconds()
+	if err != nil {
+		return finish(r, err)
+	}
+	cert := proof.Certificate("spots-verify", "dev")
+	r.Entries, r.Address = len(cert.Entries), cert.Address()
+	if convert != "" {
+		out, err := format.WriteCertificate(convert, cert, format.WriteOptions{})
+		if err != nil {
+			r.unreadable, r.Error = true, fmt.Sprintf("--convert: %v", err)
+			return r
+		}
+		if _, err := verify.File(out, opt); err != nil {
+			return finish(r, fmt.Errorf("the converted certificate %s does not verify: %w", out, err))
+		}
+		r.Converted = out
+	}
+	return finish(r, nil)
+}
+
+// finish records the verdict: valid, invalid (with the failing row), or an
+// input that could not be read.
+func finish(r report, err error) report {
+	if err == nil {
+		r.Valid = true
+		return r
+	}
+	r.Error = err.Error()
+	var f *verify.Failure
+	if errors.As(err, &f) {
+		r.Row, r.Position, r.Rule = f.Row, f.Position, f.Rule
+	}
+	if !verify.IsInvalid(err) {
+		r.unreadable = true
+	}
+	return r
+}
+
+func print(w io.Writer, r report, asJSON bool) {
+	if asJSON {
+		b, _ := json.Marshal(r)
+		fmt.Fprintf(w, "%s\n", b)
+		return
+	}
+	switch {
+	case r.Valid:
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input)
+		if r.Converted != "" {
+			fmt.Fprintf(w, "         written as %s\n", r.Converted)
+		}
+	case r.unreadable:
+		fmt.Fprintf(w, "UNREADABLE  %s: %s\n", r.Input, r.Error)
+	default:
+		fmt.Fprintf(w, "INVALID  %s: %s\n", r.Input, r.Error)
+	}
+}
+
+// progress shows how far a long check is, on standard error.
+type progress struct {
+	w     io.Writer
+	start time.Time
+	last  time.Time
+	shown bool
+}
+
+func newProgress(w io.Writer) *progress { return &progress{w: w, start: time.Now(), last: time.Now()} }
+
+func (p *progress) show(done, total int) {
+	if time.Since(p.last) < time.Second {
+		return
+	}
+	p.last = time.Now()
+	of := ""
+	if total > 0 {
+		of = fmt.Sprintf(" of %d", total)
+	}
+	fmt.Fprintf(p.w, "\r%6.1fs  %d entries checked%s\x1b[K", time.Since(p.start).Seconds(), done, of)
+	p.shown = true
+}
+
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
+	}
+}

@@ -1,0 +1,237 @@
+package format
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/ipc"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+)
+
+// The metadata keys of a certificate file's Arrow schema. A file holds
+// exactly these keys.
+const (
+	metaFormat   = "spots.format"   // FormatVersion
+	metaGame     = "spots.game"     // Certificate.Game
+	metaNotation = "spots.notation" // Certificate.Notation
+	metaClaim    = "spots.claim"    // Claim.String()
+	metaAddress  = "spots.address"  // Certificate.Address()
+	metaEntries  = "spots.entries"  // number of entries, decimal
+	metaProducer = "spots.producer" // Certificate.Producer
+	metaVersion  = "spots.version"  // Certificate.Version
+	metaCreated  = "spots.created"  // Certificate.Created, RFC 3339 in UTC
+)
+
+// The columns of a certificate file, in this order.
+const (
+	colPosition = "position" // utf8
+	colGrundy   = "grundy"   // uint32
+	colReach    = "reach"    // list<uint32>
+	colWin      = "win"      // list<int32>
+)
+
+// DefaultBatchRows is the number of entries per record batch when
+// WriteOptions.BatchRows is 0.
+const DefaultBatchRows = 65536
+
+// WriteOptions controls how a certificate is encoded. No option changes the
+// content address, only the bytes of the file.
+type WriteOptions struct {
+	// BatchRows is the number of entries per record batch (0:
+	// DefaultBatchRows). Larger batches compress better and take more
+	// memory to write and read. A batch is also cut early to keep its
+	// decoded size under MaxBatchBytes.
+	BatchRows int
+	// CompressionLevel is a zstd level, 1…22, or 0 for the default. It is
+	// validated but has no effect yet: Arrow Go v17 offers zstd body
+	// compression (ipc.WithZstd) without a level, and always compresses
+	// at klauspost/compress's default speed (comparable to zstd level 3).
+	CompressionLevel int
+}
+
+func (opt WriteOptions) check() error {
+	if opt.BatchRows < 0 {
+		return fmt.Errorf("batch rows %d: want 0 (default) or more", opt.BatchRows)
+	}
+	if opt.CompressionLevel < 0 || opt.CompressionLevel > 22 {
+		return fmt.Errorf("compression level %d: want 0 (default) or 1…22", opt.CompressionLevel)
+	}
+	return nil
+}
+
+func (opt WriteOptions) batchRows() int {
+	if opt.BatchRows == 0 {
+		return DefaultBatchRows
+	}
+	return opt.BatchRows
+}
+
+// WriteCertificate writes c into dir as <address>.arrow, where address is
+// c.Address(), and returns the file's path. The file is written to a
+// temporary file in dir and renamed into place once complete, so no reader
+// sees a partial certificate. If a file of that name already exists it is
+// left untouched and its path returned: its name promises the same logical
+// content. (Two writers racing on the same certificate may both rename;
+// the survivor holds the same content either way.) An invalid certificate
+// or a missing dir is an error.
+func WriteCertificate(dir string, c *Certificate, opt WriteOptions) (string, error) {
+	if err := checkCertificate(c); err != nil {
+		return "", fmt.Errorf("write certificate: %w", err)
+	}
+	path := filepath.Join(dir, c.Address()+".arrow")
+	if _, err := os.Lstat(path); err == nil {
+		return path, nil
+	}
+	err := WriteFileAtomic(path, func(w io.Writer) error { return EncodeCertificate(w, c, opt) })
+	if err != nil {
+		return "", fmt.Errorf("write certificate %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// EncodeCertificate writes c to w as an Arrow IPC file: the schema and its
+// metadata (see the meta* keys), then the entries in record batches whose
+// bodies are zstd-compressed. A certificate without entries gives a file
+// with the schema and no batch. It refuses a certificate that a reader
+// would refuse, so whatever it writes reads back.
+func EncodeCertificate(w io.Writer, c *Certificate, opt WriteOptions) error {
+	if err := opt.check(); err != nil {
+		return fmt.Errorf("encode certificate: %w", err)
+	}
+	if err := checkCertificate(c); err != nil {
+		return fmt.Errorf("encode certificate: %w", err)
+	}
+	schema := certSchema(certMetadata(c))
+	mem := memory.NewGoAllocator()
+	fw, err := ipc.NewFileWriter(&offsetWriter{w: w}, ipc.WithSchema(schema), ipc.WithZstd(), ipc.WithAllocator(mem))
+	if err != nil {
+		return fmt.Errorf("encode certificate: %w", err)
+	}
+	rows := opt.batchRows()
+	for start, batches := 0, 0; start < len(c.Entries); batches++ {
+		if batches == maxBatches {
+			return fmt.Errorf("encode certificate: more than %d record batches: raise BatchRows", maxBatches)
+		}
+		end := batchEnd(c.Entries, start, rows)
+		if err := writeBatch(fw, schema, mem, c.Entries[start:end]); err != nil {
+			return fmt.Errorf("encode certificate: entries %d…%d: %w", start+1, end, err)
+		}
+		start = end
+	}
+	if err := fw.Close(); err != nil {
+		return fmt.Errorf("encode certificate: %w", err)
+	}
+	return nil
+}
+
+// checkCertificate returns why c cannot be written, or nil.
+func checkCertificate(c *Certificate) error {
+	if err := checkHeader(c); err != nil {
+		return err
+	}
+	if y := c.Created.UTC().Year(); y < 0 || y > 9999 {
+		return fmt.Errorf("creation time %v is not in years 0…9999, which RFC 3339 cannot write", c.Created)
+	}
+	for i := range c.Entries {
+		if reason := checkEntry(&c.Entries[i]); reason != "" {
+			return fmt.Errorf("entry %d: %s", i+1, reason)
+		}
+	}
+	return nil
+}
+
+// certSchema is the schema of every certificate file, with the given
+// metadata.
+func certSchema(md arrow.Metadata) *arrow.Schema {
+	return arrow.NewSchema([]arrow.Field{
+		{Name: colPosition, Type: arrow.BinaryTypes.String},
+		{Name: colGrundy, Type: arrow.PrimitiveTypes.Uint32},
+		{Name: colReach, Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint32)},
+		{Name: colWin, Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Int32)},
+	}, &md)
+}
+
+func certMetadata(c *Certificate) arrow.Metadata {
+	return arrow.MetadataFrom(map[string]string{
+		metaFormat:   FormatVersion,
+		metaGame:     c.Game,
+		metaNotation: c.Notation,
+		metaClaim:    c.Claim.String(),
+		metaAddress:  c.Address(),
+		metaEntries:  strconv.Itoa(len(c.Entries)),
+		metaProducer: c.Producer,
+		metaVersion:  c.Version,
+		metaCreated:  c.Created.UTC().Format(time.RFC3339Nano),
+	})
+}
+
+// batchEnd returns the end of the batch that starts at entries[start]: at
+// most rows entries, and no more than fit MaxBatchBytes (but at least one).
+func batchEnd(entries []Entry, start, rows int) int {
+	const budget = MaxBatchBytes - 1<<16 // room for the last offsets and the padding of buffers
+	size, end := 0, start
+	for end < len(entries) && end-start < rows {
+		size += entryBytes(&entries[end])
+		if end > start && size > budget {
+			break
+		}
+		end++
+	}
+	return end
+}
+
+// entryBytes is what e adds to the decoded column buffers of a batch: its
+// position, its lists and four 32-bit offsets or values.
+func entryBytes(e *Entry) int {
+	return len(e.Position) + 4*(len(e.Reach)+len(e.Win)) + 16
+}
+
+func writeBatch(fw *ipc.FileWriter, schema *arrow.Schema, mem memory.Allocator, entries []Entry) error {
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	pos := b.Field(0).(*array.StringBuilder)
+	grundy := b.Field(1).(*array.Uint32Builder)
+	reach := b.Field(2).(*array.ListBuilder)
+	reachValues := reach.ValueBuilder().(*array.Uint32Builder)
+	win := b.Field(3).(*array.ListBuilder)
+	winValues := win.ValueBuilder().(*array.Int32Builder)
+	for i := range entries {
+		e := &entries[i]
+		pos.Append(e.Position)
+		grundy.Append(e.Grundy)
+		reach.Append(true)
+		reachValues.AppendValues(e.Reach, nil)
+		win.Append(true)
+		winValues.AppendValues(e.Win, nil)
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	return fw.Write(rec)
+}
+
+// offsetWriter gives an io.Writer the one Seek that Arrow's file writer
+// makes, to learn the current offset, counted from the first byte written.
+type offsetWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (o *offsetWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	o.n += int64(n)
+	return n, err
+}
+
+func (o *offsetWriter) Seek(offset int64, whence int) (int64, error) {
+	if offset != 0 || whence != io.SeekCurrent {
+		return 0, errors.New("certificate writer: cannot seek")
+	}
+	return o.n, nil
+}

@@ -1,0 +1,118 @@
+package format
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// nodeSummary is what testdata/node/read.mjs prints about a certificate.
+type nodeSummary struct {
+	Rows          int     `json:"rows"`
+	Batches       int     `json:"batches"`
+	Claim         string  `json:"claim"`
+	FirstPosition *string `json:"firstPosition"`
+	GrundySum     int64   `json:"grundySum"`
+	ReachItems    int64   `json:"reachItems"`
+	WinSum        int64   `json:"winSum"`
+}
+
+// TestNodeReadsCertificate proves that another Arrow implementation, Arrow
+// JS under node, reads our files: zstd bodies, several batches, metadata
+// and list columns. It installs the packages pinned by
+// testdata/node/package-lock.json (npm ci) when node_modules is missing.
+func TestNodeReadsCertificate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in short mode: runs node")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed, so no non-Go Arrow reader can be tried")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "node"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	installNodePackages(t, dir)
+
+	rng := rand.New(rand.NewPCG(3, 4))
+	c := randomCert(rng, 1000)
+	c.Claim = Claim{Root: "0*12", Kind: ClaimWin, N: 3}
+	path, err := WriteCertificate(t.TempDir(), c, WriteOptions{BatchRows: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "read.mjs", path)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node read.mjs: %v\n%s", err, stderr(err))
+	}
+	var got nodeSummary
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("node printed %q: %v", out, err)
+	}
+	if want := summarize(c); !sameSummary(got, want) {
+		t.Errorf("node read %+v, want %+v", got, want)
+	}
+	if got.Batches != 10 {
+		t.Errorf("node read %d batches, want 10", got.Batches)
+	}
+}
+
+// installNodePackages runs npm ci in dir unless its packages are there.
+func installNodePackages(t *testing.T, dir string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "apache-arrow", "package.json")); err == nil {
+		return
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not installed, so Arrow JS cannot be installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+	}
+}
+
+// summarize computes what read.mjs should print about c.
+func summarize(c *Certificate) nodeSummary {
+	s := nodeSummary{Rows: len(c.Entries), Claim: c.Claim.String()}
+	if len(c.Entries) > 0 {
+		s.FirstPosition = &c.Entries[0].Position
+	}
+	for _, e := range c.Entries {
+		s.GrundySum += int64(e.Grundy)
+		s.ReachItems += int64(len(e.Reach))
+		for _, w := range e.Win {
+			s.WinSum += int64(w)
+		}
+	}
+	return s
+}
+
+func sameSummary(a, b nodeSummary) bool {
+	if (a.FirstPosition == nil) != (b.FirstPosition == nil) || a.FirstPosition != nil && *a.FirstPosition != *b.FirstPosition {
+		return false
+	}
+	a.FirstPosition, b.FirstPosition, a.Batches, b.Batches = nil, nil, 0, 0
+	return a == b
+}
+
+func stderr(err error) []byte {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.Stderr
+	}
+	return nil
+}

@@ -1,0 +1,30 @@
+// Package verify is the independent checker of Sprouts proofs.
+//
+// It trusts only the rules of the game (package sprouts: parsing, the
+// canonical form, Children, Lands), the Sprague–Grundy theorem (the value
+// of a sum is the xor of its parts' values), and the decoders of package
+// format. It does not import the solver, the swarm or the certificate
+// builder, so a bug there cannot make a false claim pass here.
+//
+// A proof is a set of entries gn(Q) = g for atomic positions Q. An entry is
+// valid when
+//
+//  1. every smaller value is reached: for each m < g some child of Q has
+//     components that are all valid entries, with values xoring to m; and
+//  2. no child has value g: for each child C, either C's components are all
+//     valid entries whose values xor to something other than g, or some
+//     move from C reaches a position whose components are valid entries
+//     xoring to g (a winning reply in C + *g).
+//
+// A claim "R + *n is a Loss" holds when R's components are valid entries
+// xoring to n; "Win" when they xor to something else or a move from R
+// reaches such a position xoring to n; "gn(R) = g" as the Loss of R + *g.
+//
+// Hinted certificates (our .arrow files) name, for each entry, the child for
+// each m < g and the winning reply for each child, so File checks them in one
+// streaming pass, generating each entry's children once and never
+// searching. Unhinted databases (GLOP/SPOTS [Positions+Nimber] text) are
+// checked by Database.Check with the memoised search of the design notes,
+// which also chooses the witnesses that turn such a database into a hinted
+// certificate.
+package verify

@@ -1,0 +1,225 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// Result describes a certificate that was checked.
+type Result struct {
+	Claim   format.Claim
+	Address string // the content address recomputed from the entries
+	Entries int
+}
+
+// Options controls a check.
+type Options struct {
+	// Progress, if set, is called about every 1,000 entries with the number
+	// checked and the number in all (0 when unknown).
+	Progress func(done, total int)
+}
+
+// File checks the certificate at path in one streaming pass. An invalid
+// certificate (a broken rule, a corrupted file, a claim it does not prove,
+// an address that does not match) gives an error wrapping
+// ErrInvalidCertificate, usually a *Failure naming the first bad row; an
+// unreadable file gives another error.
+func File(path string, opt Options) (Result, error) {
+	r, err := format.OpenCertificate(path)
+	if err != nil {
+		return Result{}, fileError(err)
+	}
+	defer r.Close()
+	res, err := Stream(r, opt)
+	if err != nil {
+		return res, err
+	}
+	if base := filepath.Base(path); strings.HasSuffix(base, ".arrow") && isHex(strings.TrimSuffix(base, ".arrow")) &&
+		strings.TrimSuffix(base, ".arrow") != res.Address {
+		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file is named %s but its content address is %s", base, res.Address)}
+	}
+	return res, nil
+}
+
+func isHex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// fileError sorts a decoding error: a corrupt file is an invalid
+// certificate; anything else (a missing file) is returned as it is.
+func fileError(err error) error {
+	if errors.Is(err, format.ErrCorrupt) {
+		return fmt.Errorf("%w: %w", ErrInvalidCertificate, err)
+	}
+	return err
+}
+
+// Stream checks a certificate read row by row.
+func Stream(r *format.CertReader, opt Options) (Result, error) {
+	h := r.Header()
+	res := Result{Claim: h.Claim}
+	if h.Game != sprouts.Game {
+		return res, &Failure{Rule: "header", Detail: fmt.Sprintf("the certificate is for the game %q, not %q", h.Game, sprouts.Game)}
+	}
+	if h.Notation != sprouts.Notation {
+		return res, &Failure{Rule: "header", Detail: fmt.Sprintf("the certificate's hints use the notation %q; this checker knows %q", h.Notation, sprouts.Notation)}
+	}
+	root, err := claimRoot(h.Claim)
+	if err != nil {
+		return res, err
+	}
+	c := newHinted()
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return res, fileError(err)
+		}
+		if err := c.entry(r.Row(), &e); err != nil {
+			return res, err
+		}
+		res.Entries++
+		if opt.Progress != nil && res.Entries%1000 == 0 {
+			opt.Progress(res.Entries, 0)
+		}
+	}
+	addr, err := r.Address()
+	if err != nil {
+		return res, fileError(err)
+	}
+	res.Address = addr
+	if declared := r.DeclaredAddress(); declared != addr {
+		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file declares the address %s but its content hashes to %s", declared, addr)}
+	}
+	return res, checkClaim(h.Claim, root, c.known)
+}
+
+// Certificate checks a certificate held in memory, as File does a file.
+func Certificate(cert *format.Certificate) (Result, error) {
+	res := Result{Claim: cert.Claim, Address: cert.Address()}
+	if cert.Game != sprouts.Game || cert.Notation != sprouts.Notation {
+		return res, &Failure{Rule: "header", Detail: fmt.Sprintf("game %q, notation %q: want %q, %q", cert.Game, cert.Notation, sprouts.Game, sprouts.Notation)}
+	}
+	root, err := claimRoot(cert.Claim)
+	if err != nil {
+		return res, err
+	}
+	c := newHinted()
+	for i := range cert.Entries {
+		if err := c.entry(i+1, &cert.Entries[i]); err != nil {
+			return res, err
+		}
+		res.Entries++
+	}
+	return res, checkClaim(cert.Claim, root, c.known)
+}
+
+// hinted checks entries one at a time, each against those before it.
+type hinted struct {
+	known    values
+	moves    landMoves
+	prev     string // text of the previous entry
+	prevLife int
+}
+
+func newHinted() *hinted { return &hinted{known: values{}} }
+
+// entry checks one row: its position is canonical and atomic, it comes
+// after the previous row in (lives, text) order, every hint names a move
+// that exists, and every hint holds by the values of earlier rows.
+func (c *hinted) entry(row int, e *format.Entry) error {
+	fail := func(rule, detail string, args ...any) error {
+		return &Failure{Row: row, Position: e.Position, Rule: rule, Detail: fmt.Sprintf(detail, args...)}
+	}
+	p, err := sprouts.Parse(e.Position)
+	switch {
+	case err != nil:
+		return fail("position", "%v", err)
+	case p.String() != e.Position:
+		return fail("position", "not in canonical form (it is %s)", p)
+	case p.NumLands() != 1:
+		return fail("position", "not a single land")
+	}
+	lives := p.Lives()
+	if row > 1 && (lives < c.prevLife || lives == c.prevLife && e.Position <= c.prev) {
+		return fail("order", "rows must be in increasing order of lives, then text; the previous row is %s", c.prev)
+	}
+	c.prev, c.prevLife = e.Position, lives
+	g := e.Grundy
+	kids := c.moves.of(p)
+	if len(e.Reach) != int(g) {
+		return fail("reach", "%d reach hints for the value %d", len(e.Reach), g)
+	}
+	for m, i := range e.Reach {
+		if int(i) >= len(kids) {
+			return fail("reach", "value %d: child %d of %d does not exist", m, i, len(kids))
+		}
+		x, ok := c.known.of(kids[i])
+		switch {
+		case !ok:
+			return fail("reach", "value %d: child %d (%s) has a land that is not an earlier entry", m, i, kids[i])
+		case x != uint32(m):
+			return fail("reach", "value %d: child %d (%s) has the value %d", m, i, kids[i], x)
+		}
+	}
+	if len(e.Win) != len(kids) {
+		return fail("win", "%d win hints for %d children", len(e.Win), len(kids))
+	}
+	for i, w := range e.Win {
+		child := kids[i]
+		if w < 0 {
+			x, ok := c.known.of(child)
+			switch {
+			case w != -1:
+				return fail("win", "child %d: hint %d is not a move", i, w)
+			case !ok:
+				return fail("win", "child %d (%s) has a land that is not an earlier entry", i, child)
+			case x == g:
+				return fail("win", "child %d (%s) has the value %d, the entry's own", i, child, x)
+			}
+			continue
+		}
+		comp, move := format.SplitWin(w)
+		lands := child.Lands()
+		if comp >= len(lands) {
+			return fail("win", "child %d (%s): hint %d names land %d of %d", i, child, w, comp, len(lands))
+		}
+		replies := c.moves.of(lands[comp])
+		if move >= len(replies) {
+			return fail("win", "child %d (%s): move %d of land %s does not exist (it has %d)", i, child, move, lands[comp], len(replies))
+		}
+		reply := replies[move]
+		x, ok := c.known.of(reply)
+		for k, land := range lands {
+			if k == comp || !ok {
+				continue
+			}
+			y, found := c.known[land.Key()]
+			x, ok = x^y, found
+		}
+		switch {
+		case !ok:
+			return fail("win", "child %d (%s): the reply %s in land %s leaves a land that is not an earlier entry", i, child, reply, lands[comp])
+		case x != g:
+			return fail("win", "child %d (%s): the reply %s in land %s reaches the value %d, not %d", i, child, reply, lands[comp], x, g)
+		}
+	}
+	c.known[p.Key()] = g
+	return nil
+}
