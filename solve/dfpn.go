@@ -2,41 +2,93 @@ package solve
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // DFPN is depth-first proof-number search with Grundy numbers: PNS with GN
 // in the memory-bounded form of the paper (thresholds pt, dt, mt and shifts
 // ps, ds), a transposition table of fixed capacity and a nimber database
-// that is never evicted. A DFPN keeps its table and database between calls,
-// so the couples of a Grundy computation reuse each other's work. It is not
-// safe for concurrent use.
+// that is never evicted.
+//
+// With Options.Threads ≥ 2 it is PDFPN (Kaneko 2010 as adapted in the
+// paper): that many threads run DFPN from the root at once, sharing the
+// table and the database. A thread counts the threads working below each
+// child and adds that number to the child's complexity when it chooses
+// where to go (and takes it off its switching threshold), so threads spread
+// over the tree; a thread that solves a couple tells the others inside it to
+// back out. With one thread it is plain DFPN, move for move.
+//
+// A DFPN keeps its table and database between calls, so the couples of a
+// Grundy computation reuse each other's work. Its methods must not be
+// called concurrently.
 type DFPN[P any] struct {
-	base[P]
-	opt   Options
-	tt    *tt
-	rng   *rand.Rand
+	game    Game[P]
+	db      *NimberDB
+	opt     Options
+	tt      *tt
+	workers []*worker[P]
+
+	// per call
 	ctx   context.Context
-	stop  bool
-	check uint64 // iteration count at which to look at the context and clock next
-	// budgetEnd is the iteration count at which this call stops.
-	budgetEnd uint64
-	start     time.Time
-	last      time.Time
-	root      *dnode[P]
-	// switching lets a sum's search move between its components (land
-	// switching); sequential DFPN does not.
-	switching bool
+	halt  atomic.Bool // a thread has returned from the root: all stop
+	start time.Time
+	total Stats // counters of finished calls
 }
 
-// dnode is a couple on the current path, with its children while it is
-// open.
+// worker is one thread of the search, with its own path, counters, random
+// ties and mailbox.
+type worker[P any] struct {
+	base[P]
+	s         *DFPN[P]
+	id        int
+	parallel  bool // more than one thread: register, re-read, notify
+	switching bool // a sum's search may move between components
+	rng       *rand.Rand
+	stop      bool
+	check     uint64 // iteration count at which to look at the context and clock next
+	budgetEnd uint64 // iteration count at which this call stops
+	last      time.Time
+	root      *dnode[P]
+	iters     atomic.Uint64 // Iterations, readable by the progress report
+
+	path   []*dnode[P] // open nodes, root first
+	unwind int         // index in path to back out to, -1 if none
+	box    mailbox
+}
+
+// mailbox holds the couples other threads solved while this thread may be
+// inside them.
+type mailbox struct {
+	mu   sync.Mutex
+	keys []ckey
+}
+
+func (m *mailbox) post(k ckey) {
+	m.mu.Lock()
+	m.keys = append(m.keys, k)
+	m.mu.Unlock()
+}
+
+func (m *mailbox) take(into []ckey) []ckey {
+	m.mu.Lock()
+	into = append(into[:0], m.keys...)
+	m.keys = m.keys[:0]
+	m.mu.Unlock()
+	return into
+}
+
+// dnode is a couple on a thread's current path, with its children while it
+// is open.
 type dnode[P any] struct {
 	c      couple[P]
 	pn, dn uint64
 	work   uint64 // work below this couple, as stored in the table
+	th     int    // threads working below this couple (PDFPN)
 	merged uint32 // sums: the heap with every resolved component folded in
 	kids   []*dnode[P]
 }
@@ -50,6 +102,10 @@ type thresholds struct {
 
 var rootThresholds = thresholds{pt: Inf, dt: Inf, mt: Inf}
 
+// MaxThreads is the most threads a DFPN may run: the table marks the
+// threads inside a couple with one bit each.
+const MaxThreads = 64
+
 // NewDFPN returns a DFPN search of game using the nimber database db (a new
 // one if nil), which it fills as it proves couples.
 func NewDFPN[P any](game Game[P], db *NimberDB, opt Options) *DFPN[P] {
@@ -62,10 +118,22 @@ func NewDFPN[P any](game Game[P], db *NimberDB, opt Options) *DFPN[P] {
 	if opt.ChildrenCache == 0 {
 		opt.ChildrenCache = DefaultChildrenCache
 	}
-	s := &DFPN[P]{base: base[P]{game: game, db: db, kidsCap: opt.ChildrenCache}, opt: opt}
-	s.tt = newTT(opt.Capacity, opt.Replacement, false)
-	if opt.Seed != 0 {
-		s.rng = rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x5DEECE66D))
+	opt.Threads = min(max(opt.Threads, 1), MaxThreads)
+	s := &DFPN[P]{game: game, db: db, opt: opt}
+	s.tt = newTT(opt.Capacity, opt.Replacement, opt.Threads > 1)
+	for i := range opt.Threads {
+		w := &worker[P]{base: base[P]{game: game, db: db, kidsCap: opt.ChildrenCache}, s: s, id: i, unwind: -1}
+		w.parallel = opt.Threads > 1
+		w.switching = w.parallel
+		switch {
+		case opt.Seed != 0:
+			seed := opt.Seed + uint64(i)
+			w.rng = rand.New(rand.NewPCG(seed, seed^0x5DEECE66D))
+		case w.parallel:
+			// Threads that broke ties alike would crowd the same subtree.
+			w.rng = rand.New(rand.NewPCG(uint64(i)+1, 0x5DEECE66D))
+		}
+		s.workers = append(s.workers, w)
 	}
 	return s
 }
@@ -73,37 +141,72 @@ func NewDFPN[P any](game Game[P], db *NimberDB, opt Options) *DFPN[P] {
 // DB returns the nimber database the search fills.
 func (s *DFPN[P]) DB() *NimberDB { return s.db }
 
-// Stats returns the counters of all calls so far.
+// Stats returns the counters of all calls so far, summed over threads.
 func (s *DFPN[P]) Stats() Stats {
-	st := s.stats
+	st := s.total
+	for _, w := range s.workers {
+		st.Iterations += w.stats.Iterations
+		st.Expansions += w.stats.Expansions
+		st.GrundyNumbers += w.stats.GrundyNumbers
+		st.TTLookups += w.stats.TTLookups
+		st.TTHits += w.stats.TTHits
+		st.Notifications += w.stats.Notifications
+		st.PerThread = append(st.PerThread, w.stats.Iterations)
+	}
+	if len(s.workers) == 1 {
+		st.PerThread = nil
+	}
 	st.NimberDB = s.db.Len()
-	st.TTEntries = s.tt.entries
+	st.TTEntries = s.tt.entries.Load()
 	st.TTCapacity = len(s.tt.buckets) * ttWays
-	st.TTEvictions = s.tt.evictions
+	st.TTEvictions = s.tt.evictions.Load()
+	st.LockWaits = s.tt.waits.Load()
+	st.LockWaitSeconds = time.Duration(s.tt.waitNanos.Load()).Seconds()
 	return st
 }
 
 // Solve returns the outcome of pos + *n for the player to move, or Unknown
-// if ctx ends or the iteration budget runs out first.
+// if ctx ends or the iteration budget (per thread) runs out first.
 func (s *DFPN[P]) Solve(ctx context.Context, pos P, n uint32) Outcome {
-	s.ctx, s.stop, s.check = ctx, false, 0
-	s.budgetEnd = s.stats.Iterations + s.opt.MaxIterations
+	s.ctx = ctx
 	s.start = time.Now()
-	s.last = s.start
-	defer func() { s.stats.Seconds += time.Since(s.start).Seconds() }()
-	c, empty := s.fold(pos, n)
+	s.halt.Store(false)
+	defer func() { s.total.Seconds += time.Since(s.start).Seconds() }()
+	w0 := s.workers[0]
+	c, empty := w0.fold(pos, n)
 	if empty {
 		if c.n == 0 {
 			return Loss
 		}
 		return Win
 	}
-	root := s.newNode(c)
-	s.root = root
-	for !solved(root.pn, root.dn) && !s.stopped() {
-		s.dfpn(root, rootThresholds)
+	if len(s.workers) == 1 {
+		return w0.run(c)
 	}
-	return outcome(root.pn, root.dn)
+	var wg sync.WaitGroup
+	outs := make([]Outcome, len(s.workers))
+	for i, w := range s.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = w.run(c)
+			s.halt.Store(true) // the first thread back from the root stops the rest
+		}()
+	}
+	wg.Wait()
+	// The root's value as the table holds it: any thread's proof counts.
+	if pn, dn, _, _, ok := s.tt.get(c.key, c.n); ok && solved(pn, dn) {
+		return outcome(pn, dn)
+	}
+	if out := w0.known(&c); out != Unknown {
+		return out
+	}
+	for _, o := range outs {
+		if o != Unknown {
+			return o
+		}
+	}
+	return Unknown
 }
 
 // Grundy returns the Grundy value of pos: the first n for which pos + *n is
@@ -129,30 +232,53 @@ func outcome(pn, dn uint64) Outcome {
 	return Unknown
 }
 
-// stopped checks the budget, and now and then the context and the clock.
-func (s *DFPN[P]) stopped() bool {
-	if s.stop {
+// run searches from the root couple c until it is solved or the thread must
+// stop.
+func (w *worker[P]) run(c couple[P]) Outcome {
+	w.stop, w.check = false, 0
+	w.budgetEnd = w.stats.Iterations + w.s.opt.MaxIterations
+	w.last = w.s.start
+	w.path, w.unwind = w.path[:0], -1
+	w.box.take(nil)
+	root := w.newNode(c)
+	w.root = root
+	for !solved(root.pn, root.dn) && !w.stopped() {
+		w.dfpn(root, rootThresholds)
+		w.unwind = -1
+	}
+	return outcome(root.pn, root.dn)
+}
+
+// stopped checks the budget, the other threads, and now and then the
+// context and the clock.
+func (w *worker[P]) stopped() bool {
+	if w.stop {
 		return true
 	}
-	if s.opt.MaxIterations > 0 && s.stats.Iterations >= s.budgetEnd {
-		s.stop = true
+	if w.parallel && w.s.halt.Load() {
+		w.stop = true
 		return true
 	}
-	if s.stats.Iterations >= s.check {
-		s.check = s.stats.Iterations + 1024
-		if s.ctx.Err() != nil {
-			s.stop = true
+	if w.s.opt.MaxIterations > 0 && w.stats.Iterations >= w.budgetEnd {
+		w.stop = true
+		return true
+	}
+	if w.stats.Iterations >= w.check {
+		w.check = w.stats.Iterations + 1024
+		w.iters.Store(w.stats.Iterations)
+		if w.s.ctx.Err() != nil {
+			w.stop = true
 			return true
 		}
-		if s.opt.Progress != nil {
+		if w.id == 0 && w.s.opt.Progress != nil {
 			now := time.Now()
-			every := s.opt.ProgressEvery
+			every := w.s.opt.ProgressEvery
 			if every <= 0 {
 				every = time.Second
 			}
-			if now.Sub(s.last) >= every {
-				s.last = now
-				s.opt.Progress(s.progress(now))
+			if now.Sub(w.last) >= every {
+				w.last = now
+				w.s.opt.Progress(w.s.progress(now))
 			}
 		}
 	}
@@ -160,19 +286,22 @@ func (s *DFPN[P]) stopped() bool {
 }
 
 func (s *DFPN[P]) progress(now time.Time) Progress {
-	p := Progress{Elapsed: now.Sub(s.start), Iterations: s.stats.Iterations, Nimbers: s.db.Len(),
-		TTEntries: s.tt.entries, TTCapacity: len(s.tt.buckets) * ttWays}
-	if s.root != nil {
-		p.RootPN, p.RootDN = s.root.pn, s.root.dn
+	p := Progress{Elapsed: now.Sub(s.start), Nimbers: s.db.Len(),
+		TTEntries: s.tt.entries.Load(), TTCapacity: len(s.tt.buckets) * ttWays}
+	for _, w := range s.workers {
+		p.Iterations += w.iters.Load()
+	}
+	if r := s.workers[0].root; r != nil {
+		p.RootPN, p.RootDN = r.pn, r.dn
 	}
 	return p
 }
 
-// newNode returns a node for couple c with the values the table or the
-// nimber database knows, or the estimator's.
-func (s *DFPN[P]) newNode(c couple[P]) *dnode[P] {
+// newNode returns a node for couple c with the values the nimber database
+// or the table knows, or the estimator's.
+func (w *worker[P]) newNode(c couple[P]) *dnode[P] {
 	v := &dnode[P]{c: c}
-	switch s.known(&v.c) {
+	switch w.known(&v.c) {
 	case Win:
 		v.pn, v.dn = 0, Inf
 		return v
@@ -180,66 +309,151 @@ func (s *DFPN[P]) newNode(c couple[P]) *dnode[P] {
 		v.pn, v.dn = Inf, 0
 		return v
 	}
-	if pn, dn, work, _, ok := s.tt.get(c.key, c.n); ok {
-		v.pn, v.dn, v.work = pn, dn, work
+	w.stats.TTLookups++
+	if pn, dn, work, threads, ok := w.s.tt.get(c.key, c.n); ok {
+		w.stats.TTHits++
+		v.pn, v.dn, v.work, v.th = pn, dn, work, bits.OnesCount64(threads)
 		return v
 	}
 	v.pn, v.dn = 1, 1
-	if s.opt.DepthEstimator {
+	if w.s.opt.DepthEstimator {
 		d := uint64(1 + c.size + int(c.n))
 		v.pn, v.dn = d, d
 	}
 	return v
 }
 
+// reread refreshes v's children from the database and the table, where
+// other threads may have made progress.
+func (w *worker[P]) reread(v *dnode[P]) {
+	for _, c := range v.kids {
+		if solved(c.pn, c.dn) {
+			continue
+		}
+		switch w.known(&c.c) {
+		case Win:
+			c.pn, c.dn = 0, Inf
+			continue
+		case Loss:
+			c.pn, c.dn = Inf, 0
+			continue
+		}
+		if pn, dn, work, threads, ok := w.s.tt.get(c.c.key, c.c.n); ok {
+			c.pn, c.dn, c.work, c.th = pn, dn, work, bits.OnesCount64(threads)
+		} else {
+			c.th = 0
+		}
+	}
+}
+
 // dfpn searches below v while the thresholds hold and returns the number of
 // iterations it spent.
-func (s *DFPN[P]) dfpn(v *dnode[P], th thresholds) uint64 {
-	s.stats.Iterations++
+func (w *worker[P]) dfpn(v *dnode[P], th thresholds) uint64 {
+	w.stats.Iterations++
 	work := uint64(1)
-	s.expand(v)
-	s.recompute(v)
-	for s.holds(v, th) && !s.stopped() {
-		w, next := s.choose(v, th)
-		work += s.dfpn(w, next)
-		s.recompute(v)
+	w.expand(v)
+	w.recompute(v)
+	if w.parallel {
+		w.s.tt.put(v.c.key, v.c.n, v.pn, v.dn, v.work)
+		w.s.tt.register(v.c.key, v.c.n, w.id, true)
+		w.path = append(w.path, v)
+	}
+	for w.holds(v, th) && !w.stopped() {
+		c, next := w.choose(v, th)
+		work += w.dfpn(c, next)
+		if w.parallel {
+			if w.unwind >= 0 && w.unwind < len(w.path) {
+				break // another thread solved a couple on this path
+			}
+			w.reread(v)
+		}
+		w.recompute(v)
+		if w.parallel {
+			w.publish(v)
+			w.readMail()
+		}
 	}
 	v.work += work
-	s.tt.put(v.c.key, v.c.n, v.pn, v.dn, v.work)
+	threads, wasUnsolved := w.s.tt.put(v.c.key, v.c.n, v.pn, v.dn, v.work)
 	if v.dn == 0 {
-		s.record(&v.c)
+		w.record(&v.c)
+	}
+	if w.parallel {
+		if wasUnsolved && solved(v.pn, v.dn) {
+			w.notify(v, threads)
+		}
+		w.s.tt.register(v.c.key, v.c.n, w.id, false)
+		w.path = w.path[:len(w.path)-1]
+		if w.unwind == len(w.path) {
+			w.unwind = -1 // v was the shallowest solved couple: its parent goes on
+		}
 	}
 	v.kids = nil
 	return work
 }
 
-func (s *DFPN[P]) holds(v *dnode[P], th thresholds) bool {
+// publish stores v's new values and tells the threads inside v when v has
+// just been solved.
+func (w *worker[P]) publish(v *dnode[P]) {
+	threads, wasUnsolved := w.s.tt.put(v.c.key, v.c.n, v.pn, v.dn, v.work)
+	if wasUnsolved && solved(v.pn, v.dn) {
+		w.notify(v, threads)
+	}
+}
+
+func (w *worker[P]) notify(v *dnode[P], threads uint64) {
+	threads &^= 1 << w.id
+	for threads != 0 {
+		i := bits.TrailingZeros64(threads)
+		threads &^= 1 << i
+		w.s.workers[i].box.post(ckey{v.c.key, v.c.n})
+		w.stats.Notifications++
+	}
+}
+
+// readMail looks for couples other threads solved on this thread's path,
+// and marks the shallowest for backing out to.
+func (w *worker[P]) readMail() {
+	keys := w.box.take(nil)
+	for _, k := range keys {
+		for i, u := range w.path {
+			if u.c.n == k.n && u.c.key == k.key {
+				if w.unwind < 0 || i < w.unwind {
+					w.unwind = i
+				}
+				break
+			}
+		}
+	}
+}
+
+func (w *worker[P]) holds(v *dnode[P], th thresholds) bool {
 	return v.pn < th.pt && v.dn < th.dt && min(add(v.pn, th.ps), add(v.dn, th.ds)) < th.mt
 }
 
 // expand gives v its children.
-func (s *DFPN[P]) expand(v *dnode[P]) {
+func (w *worker[P]) expand(v *dnode[P]) {
 	if solved(v.pn, v.dn) {
 		return
 	}
-	s.stats.Expansions++
+	w.stats.Expansions++
 	if v.c.decomp {
 		v.merged = v.c.n
-		comps := s.game.Components(v.c.pos)
+		comps := w.game.Components(v.c.pos)
 		v.kids = make([]*dnode[P], 0, len(comps))
 		for _, q := range comps {
-			v.kids = append(v.kids, s.newNode(s.makeCouple(q, 0, 1)))
+			v.kids = append(v.kids, w.newNode(w.makeCouple(q, 0, 1)))
 		}
-		slices.SortFunc(v.kids, func(x, y *dnode[P]) int { return s.componentOrder(&x.c, &y.c) })
+		slices.SortFunc(v.kids, func(x, y *dnode[P]) int { return w.componentOrder(&x.c, &y.c) })
 		return
 	}
-	children := s.children(&v.c)
+	children := w.children(&v.c)
 	v.kids = make([]*dnode[P], 0, int(v.c.n)+len(children))
 	for m := range v.c.n {
-		v.kids = append(v.kids, s.newNode(s.makeCouple(v.c.pos, m, 1)))
+		v.kids = append(v.kids, w.newNode(w.makeCouple(v.c.pos, m, 1)))
 	}
 	for _, q := range children {
-		c, empty := s.fold(q, v.c.n)
+		c, empty := w.fold(q, v.c.n)
 		if empty {
 			if c.n == 0 {
 				// A move to a lost position: v is won.
@@ -249,21 +463,21 @@ func (s *DFPN[P]) expand(v *dnode[P]) {
 			}
 			continue // a move to a won position is no use
 		}
-		v.kids = append(v.kids, s.newNode(c))
+		v.kids = append(v.kids, w.newNode(c))
 	}
-	slices.SortFunc(v.kids, func(x, y *dnode[P]) int { return s.order(&x.c, &y.c) })
+	slices.SortFunc(v.kids, func(x, y *dnode[P]) int { return w.order(&x.c, &y.c) })
 	v.kids = slices.CompactFunc(v.kids, func(x, y *dnode[P]) bool { return x.c.n == y.c.n && x.c.key == y.c.key })
 }
 
 // recompute brings v's proof and disproof numbers up to date with its
 // children.
-func (s *DFPN[P]) recompute(v *dnode[P]) {
+func (w *worker[P]) recompute(v *dnode[P]) {
 	if solved(v.pn, v.dn) {
 		v.kids = nil
 		return
 	}
 	if v.c.decomp {
-		s.recomputeSum(v)
+		w.recomputeSum(v)
 		return
 	}
 	pn, dn := uint64(Inf), uint64(0)
@@ -293,10 +507,10 @@ func (s *DFPN[P]) recompute(v *dnode[P]) {
 // known leaves, its value folded into merged; a component couple (Q, j) that
 // is won says gn(Q) > j, so the next candidate (Q, j+1) takes its place.
 // When one component is left, the sum's value is that of (Q, merged).
-func (s *DFPN[P]) recomputeSum(v *dnode[P]) {
+func (w *worker[P]) recomputeSum(v *dnode[P]) {
 	for i := 0; i < len(v.kids); {
 		c := v.kids[i]
-		if g, ok := s.db.Get(c.c.key); ok {
+		if g, ok := w.db.Get(c.c.key); ok {
 			v.merged ^= g
 			v.kids = slices.Delete(v.kids, i, i+1)
 			continue
@@ -308,7 +522,7 @@ func (s *DFPN[P]) recomputeSum(v *dnode[P]) {
 		case c.pn == 0:
 			q := c.c
 			q.n++
-			v.kids[i] = s.newNode(q)
+			v.kids[i] = w.newNode(q)
 		default:
 			i++
 		}
@@ -325,7 +539,7 @@ func (s *DFPN[P]) recomputeSum(v *dnode[P]) {
 		if c := v.kids[0]; c.c.n != v.merged {
 			q := c.c
 			q.n = v.merged
-			v.kids[0] = s.newNode(q)
+			v.kids[0] = w.newNode(q)
 		}
 		v.pn, v.dn = v.kids[0].pn, v.kids[0].dn
 		if solved(v.pn, v.dn) {
@@ -340,62 +554,67 @@ func (s *DFPN[P]) recomputeSum(v *dnode[P]) {
 	v.pn, v.dn = sum, sum
 }
 
-// choose selects the child to search next and its thresholds.
-func (s *DFPN[P]) choose(v *dnode[P], th thresholds) (*dnode[P], thresholds) {
+// choose selects the child to search next and its thresholds. In parallel
+// search a child's complexity is raised by the number of threads below it
+// (vcx), which steers this thread elsewhere; the switching threshold S
+// counts the second child virtually and takes the chosen child's threads
+// off, so it never falls below the chosen child's own complexity.
+func (w *worker[P]) choose(v *dnode[P], th thresholds) (*dnode[P], thresholds) {
 	if v.c.decomp {
 		if len(v.kids) == 1 {
 			return v.kids[0], th
 		}
-		w, second := v.kids[0], -1
-		if s.switching {
-			var wi int
-			wi, second = s.best(v.kids, func(c *dnode[P]) uint64 { return min(c.pn, c.dn) })
-			w = v.kids[wi]
+		c, second := v.kids[0], -1
+		if w.switching {
+			var ci int
+			ci, second = w.best(v.kids, func(c *dnode[P]) uint64 { return add(min(c.pn, c.dn), uint64(c.th)) })
+			c = v.kids[ci]
 		}
 		t := min(th.pt, th.dt, sub(th.mt, min(th.ps, th.ds)))
 		assert(t > v.pn, "sum: t(v) > pn(v)")
-		next := thresholds{pt: Inf, dt: Inf, mt: add(sub(t, v.pn), min(w.pn, w.dn))}
+		next := thresholds{pt: Inf, dt: Inf, mt: add(sub(t, v.pn), min(c.pn, c.dn))}
 		if second >= 0 {
-			c := v.kids[second]
-			next.mt = min(next.mt, add(min(c.pn, c.dn), 1))
+			d := v.kids[second]
+			next.mt = min(next.mt, sub(add(add(min(d.pn, d.dn), uint64(d.th)), 1), uint64(c.th)))
 		}
-		return w, next
+		return c, next
 	}
-	wi, second := s.best(v.kids, func(c *dnode[P]) uint64 { return c.dn })
-	w := v.kids[wi]
+	ci, second := w.best(v.kids, func(c *dnode[P]) uint64 { return add(c.dn, uint64(c.th)) })
+	c := v.kids[ci]
 	sTh := uint64(Inf)
 	if second >= 0 {
-		sTh = add(v.kids[second].dn, 1)
+		d := v.kids[second]
+		sTh = sub(add(add(d.dn, uint64(d.th)), 1), uint64(c.th))
 	}
 	next := thresholds{
-		pt: add(sub(th.dt, v.dn), w.pn),
+		pt: add(sub(th.dt, v.dn), c.pn),
 		dt: min(th.pt, sTh),
 		mt: th.mt,
-		ps: sub(add(th.ds, v.dn), w.pn),
+		ps: sub(add(th.ds, v.dn), c.pn),
 		ds: th.ps,
 	}
-	if debugChecks {
-		assert(add(w.pn, next.ps) == add(v.dn, th.ds), "atomic: pn(w)+ps(w) = dn(v)+ds(v)")
-		assert(add(w.dn, next.ds) == add(v.pn, th.ps), "atomic: dn(w)+ds(w) = pn(v)+ps(v)")
+	if debugChecks && !w.parallel {
+		assert(add(c.pn, next.ps) == add(v.dn, th.ds), "atomic: pn(w)+ps(w) = dn(v)+ds(v)")
+		assert(add(c.dn, next.ds) == add(v.pn, th.ps), "atomic: dn(w)+ds(w) = pn(v)+ps(v)")
 	}
-	return w, next
+	return c, next
 }
 
 // best returns the index of the child with the least cx, and of a second
 // one with the least cx among the rest (-1 if there is none). Ties go to the
-// first in order, or with a seed to a random one of them.
-func (s *DFPN[P]) best(kids []*dnode[P], cx func(*dnode[P]) uint64) (int, int) {
-	w, second := 0, -1
+// first in order, or with a random source to a random one of them.
+func (w *worker[P]) best(kids []*dnode[P], cx func(*dnode[P]) uint64) (int, int) {
+	b, second := 0, -1
 	ties := 1
 	for i := 1; i < len(kids); i++ {
 		x := cx(kids[i])
 		switch {
-		case x < cx(kids[w]):
-			w, second, ties = i, w, 1
-		case x == cx(kids[w]):
+		case x < cx(kids[b]):
+			b, second, ties = i, b, 1
+		case x == cx(kids[b]):
 			ties++
-			if s.rng != nil && s.rng.IntN(ties) == 0 {
-				w, second = i, w
+			if w.rng != nil && w.rng.IntN(ties) == 0 {
+				b, second = i, b
 			} else if second < 0 || cx(kids[second]) > x {
 				second = i
 			}
@@ -403,5 +622,5 @@ func (s *DFPN[P]) best(kids []*dnode[P], cx func(*dnode[P]) uint64) (int, int) {
 			second = i
 		}
 	}
-	return w, second
+	return b, second
 }

@@ -12,6 +12,18 @@ import (
 type NimberDB struct {
 	seed   maphash.Seed
 	shards [nimberShards]nimberShard
+
+	// The journal lists the entries Put added, for a distributed search to
+	// pass on; Learn adds entries without journaling them.
+	jmu     sync.Mutex
+	journal []NimberEntry
+	track   bool
+}
+
+// NimberEntry is one entry of a nimber database: gn(Key) = G.
+type NimberEntry struct {
+	Key string
+	G   uint32
 }
 
 const nimberShards = 32
@@ -46,6 +58,22 @@ func (db *NimberDB) Get(key string) (uint32, bool) {
 // Put records gn(key) = g and reports whether the entry is new. An existing
 // entry is kept: a second proof of the same position gives the same value.
 func (db *NimberDB) Put(key string, g uint32) bool {
+	if !db.add(key, g) {
+		return false
+	}
+	if db.track {
+		db.jmu.Lock()
+		db.journal = append(db.journal, NimberEntry{key, g})
+		db.jmu.Unlock()
+	}
+	return true
+}
+
+// Learn records gn(key) = g as Put does, but keeps it out of the journal:
+// for entries received from elsewhere.
+func (db *NimberDB) Learn(key string, g uint32) bool { return db.add(key, g) }
+
+func (db *NimberDB) add(key string, g uint32) bool {
 	s := db.shard(key)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -54,6 +82,20 @@ func (db *NimberDB) Put(key string, g uint32) bool {
 	}
 	s.m[key] = g
 	return true
+}
+
+// Track starts journaling the entries Put adds. Call it before the
+// database is shared.
+func (db *NimberDB) Track() { db.track = true }
+
+// TakeNew returns the entries added by Put since the last call and empties
+// the journal.
+func (db *NimberDB) TakeNew() []NimberEntry {
+	db.jmu.Lock()
+	defer db.jmu.Unlock()
+	out := db.journal
+	db.journal = nil
+	return out
 }
 
 // Len returns the number of entries.
@@ -82,4 +124,17 @@ func (db *NimberDB) Range(f func(key string, g uint32) bool) {
 		}
 		s.mu.RUnlock()
 	}
+}
+
+// Clear removes every entry (a distributed search's "state level 2").
+func (db *NimberDB) Clear() {
+	for i := range db.shards {
+		s := &db.shards[i]
+		s.mu.Lock()
+		s.m = make(map[string]uint32)
+		s.mu.Unlock()
+	}
+	db.jmu.Lock()
+	db.journal = nil
+	db.jmu.Unlock()
 }

@@ -9,6 +9,9 @@ import (
 // tie-breaking, estimator (1, 1), no limits, and for DFPN a transposition
 // table of DefaultCapacity entries.
 type Options struct {
+	// Threads is the number of threads DFPN runs (PDFPN when ≥ 2); 0 or 1
+	// is plain sequential DFPN. At most MaxThreads.
+	Threads int
 	// Capacity is the number of transposition-table entries (DFPN). Memory
 	// for the table is bounded by it; the nimber database is not bounded.
 	Capacity int
@@ -24,8 +27,8 @@ type Options struct {
 	// DepthEstimator initialises new leaves with 1 + Size + n instead of
 	// (1, 1).
 	DepthEstimator bool
-	// MaxIterations stops each call of Solve after so many iterations (0:
-	// none). A stopped search reports Unknown.
+	// MaxIterations stops each call of Solve after so many iterations of
+	// each thread (0: none). A stopped search reports Unknown.
 	MaxIterations uint64
 	// Progress, if set, is called from the searching goroutine about every
 	// ProgressEvery with a snapshot of the search.
@@ -62,6 +65,14 @@ type Stats struct {
 	TTEvictions   int64   `json:"tt_evictions"`
 	Nodes         int     `json:"nodes"` // PNS: nodes of the DAG
 	Seconds       float64 `json:"seconds"`
+
+	// Parallel DFPN.
+	PerThread       []uint64 `json:"per_thread_iterations,omitempty"`
+	TTLookups       uint64   `json:"tt_lookups"`
+	TTHits          uint64   `json:"tt_hits"`
+	Notifications   uint64   `json:"notifications,omitempty"`     // solved couples posted to other threads
+	LockWaits       int64    `json:"lock_waits,omitempty"`        // table bucket locks found taken
+	LockWaitSeconds float64  `json:"lock_wait_seconds,omitempty"` // time spent waiting for them
 }
 
 // JSON returns the statistics as a JSON object.

@@ -36,6 +36,10 @@ func makers[P any](g solve.Game[P]) map[string]func() searcher[P] {
 		},
 		"dfpn-seed":  func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{Seed: 5, Capacity: 1000}) },
 		"dfpn-depth": func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{DepthEstimator: true}) },
+		"pdfpn-2":    func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{Threads: 2}) },
+		"pdfpn-3-tt64": func() searcher[P] {
+			return solve.NewDFPN(g, nil, solve.Options{Threads: 3, Capacity: 64, Seed: 9})
+		},
 	}
 }
 
@@ -115,7 +119,7 @@ func TestSproutsOutcomes(t *testing.T) {
 		if row.n > maxN {
 			break
 		}
-		for _, alg := range []string{"pns", "dfpn"} {
+		for _, alg := range []string{"pns", "dfpn", "pdfpn-2"} {
 			s := makers[sprouts.Position](sprouts.Rules{})[alg]()
 			start := time.Now()
 			got := s.Solve(ctx, sprouts.MustParse(fmt.Sprintf("0*%d", row.n)), 0)
@@ -174,7 +178,7 @@ func TestVectorsAgree(t *testing.T) {
 	ctx := context.Background()
 	plain := newPlain[sprouts.Position](sprouts.Rules{})
 	searches := makers[sprouts.Position](sprouts.Rules{})
-	for _, name := range []string{"pns", "dfpn", "dfpn-tt64"} {
+	for _, name := range []string{"pns", "dfpn", "dfpn-tt64", "pdfpn-2"} {
 		s := searches[name]()
 		for i, p := range positions {
 			got, ok := s.Grundy(ctx, p)
@@ -209,5 +213,46 @@ func TestStops(t *testing.T) {
 	p := solve.NewPNS(sprouts.Rules{}, nil, solve.Options{MaxIterations: 100})
 	if got := p.Solve(context.Background(), pos, 0); got != solve.Unknown || p.Stats().Iterations > 100 {
 		t.Errorf("pns with 100 iterations: %v after %d", got, p.Stats().Iterations)
+	}
+}
+
+// TestConcurrentPDFPN runs parallel DFPN on small games and positions (make
+// test runs it under the race detector) and checks its answers.
+func TestConcurrentPDFPN(t *testing.T) {
+	ctx := context.Background()
+	kayles, _ := octal.New("0.77")
+	want := kayles.Grundy(20)
+	for _, threads := range []int{2, 4} {
+		s := solve.NewDFPN(kayles, nil, solve.Options{Threads: threads, Capacity: 256})
+		for n := 1; n <= 20; n++ {
+			if got, ok := s.Grundy(ctx, octal.Heaps(n)); !ok || got != want[n] {
+				t.Errorf("%d threads: Kayles gn(%d) = %d, want %d", threads, n, got, want[n])
+			}
+		}
+		p := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Threads: threads})
+		for n := 1; n <= 9; n++ {
+			want := "L"
+			if n%6 >= 3 {
+				want = "W"
+			}
+			if got := p.Solve(ctx, sprouts.MustParse(fmt.Sprintf("0*%d", n)), 0); got.String() != want {
+				t.Errorf("%d threads: 0*%d is %v, want %s", threads, n, got, want)
+			}
+		}
+		if st := p.Stats(); len(st.PerThread) != threads {
+			t.Errorf("%d threads: per-thread iterations %v", threads, st.PerThread)
+		}
+	}
+}
+
+// TestOneThreadIsDFPN checks that PDFPN with one thread is plain DFPN,
+// iteration for iteration.
+func TestOneThreadIsDFPN(t *testing.T) {
+	ctx := context.Background()
+	a := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{})
+	b := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Threads: 1})
+	pos := sprouts.MustParse("0*10")
+	if a.Solve(ctx, pos, 0) != b.Solve(ctx, pos, 0) || a.Stats().Iterations != b.Stats().Iterations {
+		t.Errorf("iterations %d and %d", a.Stats().Iterations, b.Stats().Iterations)
 	}
 }

@@ -1,6 +1,10 @@
 package solve
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
 
 // Replacement chooses which entry a full bucket of the transposition table
 // gives up for a new one.
@@ -28,9 +32,10 @@ type tt struct {
 	policy  Replacement
 	shared  bool
 
-	// counters, kept per table (approximate when shared)
-	entries   int64
-	evictions int64
+	entries   atomic.Int64
+	evictions atomic.Int64
+	waits     atomic.Int64 // shared: bucket locks found taken
+	waitNanos atomic.Int64 // shared: time spent waiting for them
 }
 
 type ttBucket struct {
@@ -54,8 +59,11 @@ func newTT(capacity int, policy Replacement, shared bool) *tt {
 
 func (t *tt) bucket(key string, n uint32) *ttBucket {
 	b := &t.buckets[hashKey(key, n)%uint64(len(t.buckets))]
-	if t.shared {
+	if t.shared && !b.mu.TryLock() {
+		start := time.Now()
 		b.mu.Lock()
+		t.waits.Add(1)
+		t.waitNanos.Add(int64(time.Since(start)))
 	}
 	return b
 }
@@ -108,9 +116,9 @@ func (t *tt) put(key string, n uint32, pn, dn, work uint64) (threads uint64, was
 	}
 	if victim < 0 {
 		victim = t.victim(b)
-		t.evictions++
+		t.evictions.Add(1)
 	} else {
-		t.entries++
+		t.entries.Add(1)
 	}
 	b.e[victim] = ttEntry{key: key, n: n, used: true, pn: pn, dn: dn, work: work}
 	return 0, false
@@ -159,5 +167,6 @@ func (t *tt) clear() {
 	for i := range t.buckets {
 		t.buckets[i] = ttBucket{}
 	}
-	t.entries, t.evictions = 0, 0
+	t.entries.Store(0)
+	t.evictions.Store(0)
 }

@@ -12,7 +12,7 @@
 // per position instead:
 //
 //	{"position":"0*12","canonical":"0*12","outcome":"L","nimber":null,
-//	 "algorithm":"dfpn","seconds":4.1,"iterations":41205,
+//	 "algorithm":"pdfpn","seconds":4.1,"iterations":41205,
 //	 "grundy_numbers":1189,"tt_entries":32845}
 //
 // While a position takes longer than a second, a status line on standard
@@ -36,6 +36,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -49,9 +50,13 @@ import (
 )
 
 const usage = `usage: spots-solve [flags] POSITION...
+       spots-solve --algorithm swarm [--workers-local N] [flags] POSITION
+       spots-solve worker --join HOST:PORT [flags]
 
 Solves Sprouts positions (e.g. 0*12) with proof-number search and prints
-who wins, or with --nimber the Grundy value.
+who wins, or with --nimber the Grundy value. With --algorithm swarm the
+process is the master of a swarm of worker processes (started here with
+--workers-local, or on other machines with "spots-solve worker").
 
 Flags:
 `
@@ -59,6 +64,7 @@ Flags:
 // config holds the parsed flags.
 type config struct {
 	algorithm     string
+	threads       int
 	nimber        bool
 	capacity      int
 	dbIn, dbOut   string
@@ -70,6 +76,7 @@ type config struct {
 	noProgress    bool
 	lenient       bool
 	certDir       string
+	swarm         swarmFlags
 }
 
 // searcher is what the command needs of a search.
@@ -93,6 +100,12 @@ type result struct {
 	TTEntries     int64   `json:"tt_entries"`
 	Certificate   string  `json:"certificate,omitempty"`
 	CertEntries   int     `json:"certificate_entries,omitempty"`
+	// pdfpn only
+	Threads         int      `json:"threads,omitempty"`
+	PerThread       []uint64 `json:"per_thread_iterations,omitempty"`
+	LockWaits       int64    `json:"lock_waits,omitempty"`
+	LockWaitSeconds float64  `json:"lock_wait_seconds,omitempty"`
+	TTHitRate       float64  `json:"tt_hit_rate,omitempty"`
 
 	stats solve.Stats // the search's counters for this position
 }
@@ -104,6 +117,9 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "worker" {
+		return runWorker(ctx, args[1:], stderr)
+	}
 	cfg, positions, status := parseFlags(args, stderr)
 	if status >= 0 {
 		return status
@@ -120,6 +136,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		roots = append(roots, p)
 	}
+	if cfg.certDir != "" {
+		if err := os.MkdirAll(cfg.certDir, 0o755); err != nil {
+			return fail("--cert: %v", err)
+		}
+	}
+	if cfg.algorithm == "swarm" {
+		if len(roots) != 1 {
+			return fail("the swarm solves one position at a time (got %d)", len(roots))
+		}
+		return runMaster(ctx, cfg, cfg.swarm, positions[0], roots[0], stdout, stderr)
+	}
 	db := solve.NewNimberDB()
 	if cfg.dbIn != "" {
 		if err := loadDB(db, cfg.dbIn, cfg.lenient, stderr); err != nil {
@@ -133,11 +160,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s := newSearcher(cfg, db, prog)
 	var results []result
 	status = 0
-	if cfg.certDir != "" {
-		if err := os.MkdirAll(cfg.certDir, 0o755); err != nil {
-			return fail("--cert: %v", err)
-		}
-	}
 	for i, root := range roots {
 		r := solveOne(ctx, cfg, s, positions[i], root)
 		prog.clear()
@@ -172,7 +194,12 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	var cfg config
 	flags := pflag.NewFlagSet("spots-solve", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
-	flags.StringVar(&cfg.algorithm, "algorithm", "dfpn", "search: dfpn (depth-first, memory bounded by --capacity) or pns (keeps its whole DAG)")
+	defaultAlg := "dfpn"
+	if runtime.NumCPU() > 1 {
+		defaultAlg = "pdfpn"
+	}
+	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity) or pns (keeps its whole DAG); the default is pdfpn when there is more than one CPU")
+	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
 	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
@@ -185,6 +212,7 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	flags.BoolVar(&cfg.noProgress, "no-progress", false, "do not show progress on standard error")
 	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
+	addSwarmFlags(flags, &cfg.swarm, false)
 	flags.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		flags.PrintDefaults()
@@ -197,11 +225,17 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 		return cfg, nil, 2
 	}
 	switch {
-	case cfg.algorithm != "dfpn" && cfg.algorithm != "pns":
-		fmt.Fprintf(stderr, "spots-solve: unknown --algorithm %q (want dfpn or pns)\n", cfg.algorithm)
+	case cfg.algorithm != "dfpn" && cfg.algorithm != "pns" && cfg.algorithm != "pdfpn" && cfg.algorithm != "swarm":
+		fmt.Fprintf(stderr, "spots-solve: unknown --algorithm %q (want pdfpn, dfpn, pns or swarm)\n", cfg.algorithm)
+		return cfg, nil, 2
+	case cfg.threads < 1 || cfg.threads > solve.MaxThreads:
+		fmt.Fprintf(stderr, "spots-solve: --threads %d: want 1 to %d\n", cfg.threads, solve.MaxThreads)
 		return cfg, nil, 2
 	case cfg.capacity < ttMinimum:
 		fmt.Fprintf(stderr, "spots-solve: --capacity %d is too small (at least %d)\n", cfg.capacity, ttMinimum)
+		return cfg, nil, 2
+	case cfg.nimber && cfg.algorithm == "swarm":
+		fmt.Fprintln(stderr, "spots-solve: the swarm solves outcomes; --nimber needs pdfpn, dfpn or pns")
 		return cfg, nil, 2
 	case cfg.timeout < 0:
 		fmt.Fprintf(stderr, "spots-solve: --timeout %v is negative\n", cfg.timeout)
@@ -222,8 +256,11 @@ func newSearcher(cfg config, db *solve.NimberDB, prog *progress) searcher {
 	if prog != nil {
 		opt.Progress, opt.ProgressEvery = prog.show, prog.every
 	}
-	if cfg.algorithm == "pns" {
+	switch cfg.algorithm {
+	case "pns":
 		return solve.NewPNS(sprouts.Rules{}, db, opt)
+	case "pdfpn":
+		opt.Threads = cfg.threads
 	}
 	return solve.NewDFPN(sprouts.Rules{}, db, opt)
 }
@@ -257,6 +294,18 @@ func solveOne(ctx context.Context, cfg config, s searcher, input string, root sp
 	r.stats = after
 	r.stats.Iterations, r.stats.Seconds, r.stats.GrundyNumbers = r.Iterations, r.Seconds, r.GrundyNumbers
 	r.stats.Expansions = after.Expansions - before.Expansions
+	if cfg.algorithm == "pdfpn" {
+		r.Threads = cfg.threads
+		r.PerThread = after.PerThread
+		for i := range min(len(r.PerThread), len(before.PerThread)) {
+			r.PerThread[i] -= before.PerThread[i]
+		}
+		r.LockWaits = after.LockWaits - before.LockWaits
+		r.LockWaitSeconds = after.LockWaitSeconds - before.LockWaitSeconds
+		if n := after.TTLookups - before.TTLookups; n > 0 {
+			r.TTHitRate = float64(after.TTHits-before.TTHits) / float64(n)
+		}
+	}
 	return r
 }
 
@@ -392,6 +441,19 @@ func newProgress(w io.Writer, capacity int) *progress {
 		}
 	}
 	return p
+}
+
+// line shows a status line of the caller's own.
+func (p *progress) line(s string) {
+	if p == nil {
+		return
+	}
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r%s\x1b[K", s)
+		p.shown = true
+		return
+	}
+	fmt.Fprintln(p.w, s)
 }
 
 func (p *progress) show(s solve.Progress) {

@@ -33,6 +33,8 @@ func TestSolveLines(t *testing.T) {
 		{[]string{"0*3", "0.A|0"}, 2, "", `uppercase letter A occurs once`},
 		{[]string{}, 2, "", "no position given"},
 		{[]string{"--algorithm", "mcts", "0*3"}, 2, "", `unknown --algorithm "mcts"`},
+		{[]string{"--algorithm", "pdfpn", "--threads", "2", "0*7"}, 0, "0*7  L  (second player wins)\n", ""},
+		{[]string{"--threads", "0", "0*3"}, 2, "", "--threads 0"},
 		{[]string{"--capacity", "2", "0*3"}, 2, "", "--capacity 2 is too small"},
 		{[]string{"--db-in", "/nonexistent/db.spr", "0*3"}, 2, "", "/nonexistent/db.spr"},
 		{[]string{"--help"}, 0, "", "usage: spots-solve"},
@@ -47,7 +49,7 @@ func TestSolveLines(t *testing.T) {
 }
 
 func TestSolveJSON(t *testing.T) {
-	status, stdout, _ := runCmd(t, "--json", "--no-progress", "0*8", "--nimber")
+	status, stdout, _ := runCmd(t, "--json", "--no-progress", "0*8", "--nimber", "--algorithm", "dfpn")
 	if status != 0 {
 		t.Fatalf("status %d", status)
 	}
@@ -68,7 +70,7 @@ func TestSolveJSON(t *testing.T) {
 func TestDatabaseRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	db, stats := filepath.Join(dir, "db.spr"), filepath.Join(dir, "stats.csv")
-	if status, _, stderr := runCmd(t, "--no-progress", "--db-out", db, "--stats", stats, "0*8"); status != 0 {
+	if status, _, stderr := runCmd(t, "--no-progress", "--algorithm", "dfpn", "--db-out", db, "--stats", stats, "0*8"); status != 0 {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
 	data, err := os.ReadFile(db)

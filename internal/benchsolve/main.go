@@ -34,7 +34,12 @@ func main() {
 	algs := flag.String("alg", "dfpn,pns", "comma-separated algorithms")
 	extra := flag.String("args", "", "more arguments for spots-solve, space-separated")
 	cert := flag.Bool("cert", false, "also write each certificate, verify it with spots-verify (next to -bin) and report its size and check time")
+	threads := flag.String("threads", "", "comma-separated thread counts: compare pdfpn with each against sequential dfpn (search overhead, speedup)")
 	flag.Parse()
+	if *threads != "" {
+		parallelTable(*bin, strings.Split(*ns, ","), strings.Split(*threads, ","))
+		return
+	}
 	if *cert {
 		dir, err := os.MkdirTemp("", "benchsolve")
 		if err != nil {
@@ -129,4 +134,55 @@ func certRow(bin, alg string, n int, outcome string, solveSec float64, path stri
 	}
 	return fmt.Sprintf("| %d | %s | %s | %.2f | %d | %d | %.1f | %.3f | %.1f | %.1f%% |", n, outcome, alg, solveSec, v.Entries,
 		st.Size(), float64(st.Size())/float64(v.Entries), v.Seconds, 1e6*v.Seconds/float64(v.Entries), 100*v.Seconds/solveSec), nil
+}
+
+// parallelTable runs sequential DFPN and PDFPN with each thread count on
+// each position, and prints wall time, search overhead (iterations over
+// those of sequential DFPN) and speedup.
+func parallelTable(bin string, ns, threads []string) {
+	fmt.Println("| n | algorithm | threads | seconds | iterations | per thread | search overhead | speedup | lock waits | wait s | TT hit rate |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, nStr := range ns {
+		seq, err := solveJSON(bin, []string{"--algorithm", "dfpn", "0*" + nStr})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "benchsolve: 0*%s dfpn: %v\n", nStr, err)
+			os.Exit(1)
+		}
+		fmt.Printf("| %s | dfpn | 1 | %.2f | %d | | 1.00 | 1.00× | | | |\n", nStr, seq.Seconds, seq.Iterations)
+		for _, t := range threads {
+			r, err := solveJSON(bin, []string{"--algorithm", "pdfpn", "--threads", t, "0*" + nStr})
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "benchsolve: 0*%s pdfpn %s: %v\n", nStr, t, err)
+				os.Exit(1)
+			}
+			per := make([]string, len(r.PerThread))
+			for i, x := range r.PerThread {
+				per[i] = strconv.FormatUint(x, 10)
+			}
+			fmt.Printf("| %s | pdfpn | %s | %.2f | %d | %s | %.2f | %.2f× | %d | %.3f | %.2f |\n", nStr, t, r.Seconds, r.Iterations,
+				strings.Join(per, " / "), float64(r.Iterations)/float64(seq.Iterations), seq.Seconds/r.Seconds, r.LockWaits, r.LockWaitSeconds, r.TTHitRate)
+		}
+	}
+}
+
+type solveResult struct {
+	Outcome         string   `json:"outcome"`
+	Seconds         float64  `json:"seconds"`
+	Iterations      uint64   `json:"iterations"`
+	PerThread       []uint64 `json:"per_thread_iterations"`
+	LockWaits       int64    `json:"lock_waits"`
+	LockWaitSeconds float64  `json:"lock_wait_seconds"`
+	TTHitRate       float64  `json:"tt_hit_rate"`
+}
+
+func solveJSON(bin string, args []string) (solveResult, error) {
+	cmd := exec.Command(bin, append([]string{"--json", "--no-progress"}, args...)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, os.Stderr
+	var r solveResult
+	if err := cmd.Run(); err != nil {
+		return r, err
+	}
+	err := json.Unmarshal(out.Bytes(), &r)
+	return r, err
 }

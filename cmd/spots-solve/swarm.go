@@ -1,0 +1,394 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/spf13/pflag"
+
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
+	"github.com/spots-dev/spots/verify"
+)
+
+// swarmFlags are the flags of the master (--algorithm swarm) and of the
+// worker command.
+type swarmFlags struct {
+	listen       string
+	gossip       string
+	join         string
+	key          string
+	workersLocal int
+	stateDir     string
+	resumeDir    string
+	params       swarm.Params
+	noVerify     bool
+	simulate     int
+	masterCost   uint64
+}
+
+func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
+	sf.params = swarm.DefaultParams()
+	p := &sf.params
+	flags.StringVar(&sf.key, "key", "", "the swarm's shared key (or $SPOTS_SWARM_KEY); at least 8 characters")
+	flags.IntVar(&p.Grouping, "grouping", p.Grouping, "swarm: solvers per worker process, sharing one nimber database")
+	flags.IntVar(&p.StateLevel, "state-level", p.StateLevel, "swarm: what a solver keeps between jobs: 0 table and values, 1 values, 2 nothing")
+	if worker {
+		flags.StringVar(&sf.join, "join", "", "the master's gossip address (host:port)")
+		flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:0", "this worker's gossip address")
+		return
+	}
+	flags.StringVar(&sf.listen, "listen", "127.0.0.1:7400", "swarm: the master's HTTP address for jobs")
+	flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:7401", "swarm: the master's gossip address, which workers --join")
+	flags.IntVar(&sf.workersLocal, "workers-local", 0, "swarm: start this many worker processes on this machine")
+	flags.StringVar(&sf.stateDir, "state", "", "swarm: write the master's nimber database and state to `DIR` every few seconds")
+	flags.StringVar(&sf.resumeDir, "resume", "", "swarm: continue the solve saved in `DIR` by --state")
+	flags.Uint64Var(&p.Iterations, "iterations", p.Iterations, "swarm: most iterations of a job before its leaf is expanded")
+	flags.Uint64Var(&p.Updates, "updates", p.Updates, "swarm: iterations between a job's reports")
+	flags.BoolVar(&p.NoSharing, "no-sharing", false, "swarm: do not pass Grundy values between groups")
+	flags.DurationVar(&p.Lease, "lease", p.Lease, "swarm: a worker silent this long loses its jobs")
+	flags.BoolVar(&sf.noVerify, "no-verify", false, "swarm: report the result without verifying its certificate first")
+	flags.IntVar(&sf.simulate, "simulate-workers", 0, "swarm: simulate this many workers in one process under a clock counted in iterations")
+	flags.Uint64Var(&sf.masterCost, "master-cost", 10, "with --simulate-workers: the master's cost of one exchange, in iterations")
+}
+
+func (sf *swarmFlags) swarmKey() (swarm.Key, error) {
+	k := sf.key
+	if k == "" {
+		k = os.Getenv("SPOTS_SWARM_KEY")
+	}
+	if k == "" {
+		return swarm.Key{}, errors.New("no swarm key: give --key or set SPOTS_SWARM_KEY")
+	}
+	return swarm.NewKey(k)
+}
+
+// runWorker is `spots-solve worker`: one worker group that joins the swarm
+// and solves jobs until the master says the root is solved.
+func runWorker(ctx context.Context, args []string, stderr io.Writer) int {
+	var sf swarmFlags
+	var threads, capacity int
+	flags := pflag.NewFlagSet("spots-solve worker", pflag.ContinueOnError)
+	flags.SetOutput(stderr)
+	addSwarmFlags(flags, &sf, true)
+	flags.IntVar(&threads, "threads", 0, "PDFPN threads per solver (0: sequential DFPN)")
+	flags.IntVar(&capacity, "capacity", sf.params.Capacity, "transposition-table entries per solver")
+	flags.Usage = func() {
+		fmt.Fprint(stderr, "usage: spots-solve worker --join HOST:PORT [flags]\n\nJoins a swarm and solves its jobs.\n\nFlags:\n")
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "spots-solve worker: "+format+"\n", a...)
+		return 2
+	}
+	if sf.join == "" {
+		return fail("--join is required: the master's gossip address")
+	}
+	key, err := sf.swarmKey()
+	if err != nil {
+		return fail("%v", err)
+	}
+	sf.params.Threads, sf.params.Capacity = threads, capacity
+	host, _ := os.Hostname()
+	name := fmt.Sprintf("worker-%s-%d-%s", host, os.Getpid(), uuid.NewString()[:8])
+	g, err := swarm.NewGroup(name, sf.params)
+	if err != nil {
+		return fail("%v", err)
+	}
+	g.Log = func(format string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+format+"\n", a...) }
+	member, err := swarm.StartMember(swarm.MemberConfig{Name: name, Bind: sf.gossip, Key: key, Join: []string{sf.join}, JoinWait: time.Minute,
+		Meta: swarm.Meta{Role: "worker", Grouping: sf.params.Grouping, Threads: threads, Version: certify.Version}})
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer member.Leave()
+	link := &swarm.HTTPLink{Key: key, Resolve: func(ctx context.Context) (string, error) {
+		for {
+			if meta, ok := member.Master(); ok {
+				return "http://" + meta.HTTP, nil
+			}
+			member.Rejoin([]string{sf.join}) // the master may have restarted
+			select {
+			case <-time.After(500 * time.Millisecond):
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+	}}
+	if err := g.Run(ctx, link); err != nil {
+		if errors.Is(err, swarm.ErrUnauthorized) {
+			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+			return 2
+		}
+		if ctx.Err() != nil {
+			return 1
+		}
+		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// savedState is what --state writes besides the nimber database.
+type savedState struct {
+	Root    string       `json:"root"`
+	Outcome string       `json:"outcome"`
+	Params  swarm.Params `json:"params"`
+	Saved   time.Time    `json:"saved"`
+}
+
+// runMaster is `spots-solve --algorithm swarm POSITION`.
+func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, root sprouts.Position, stdout, stderr io.Writer) int {
+	fail := func(status int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "spots-solve: "+format+"\n", a...)
+		return status
+	}
+	sf.params.Seed, sf.params.Capacity = cfg.seed, cfg.capacity
+	if sf.simulate > 0 {
+		return runSimulation(ctx, cfg, sf, input, root, stdout, stderr)
+	}
+	key, err := sf.swarmKey()
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	db := solve.NewNimberDB()
+	if sf.resumeDir != "" {
+		if err := loadState(sf.resumeDir, root, db, stderr); err != nil {
+			return fail(2, "--resume %s: %v", sf.resumeDir, err)
+		}
+		fmt.Fprintf(stderr, "spots-solve: resumed with %d Grundy values from %s\n", db.Len(), sf.resumeDir)
+	}
+	sf.params.InitNodes = 100 * max(1, sf.workersLocal)
+	m, err := swarm.NewMaster(root, sf.params, db)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	ln, err := net.Listen("tcp", sf.listen)
+	if err != nil {
+		return fail(2, "--listen %s: %v", sf.listen, err)
+	}
+	srv := &http.Server{Handler: swarm.Handler(m, key), ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+	member, err := swarm.StartMember(swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
+		Meta:   swarm.Meta{Role: "master", HTTP: ln.Addr().String(), Version: certify.Version},
+		OnDead: func(name string) { m.DropGroup(name) }})
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	defer member.Leave()
+	workers := startLocalWorkers(sf, member.Addr(), key, stderr)
+	defer stopWorkers(workers)
+
+	start := time.Now()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	var prog *progress
+	if !cfg.noProgress {
+		prog = newProgress(stderr, 0)
+	}
+	lastSave, lastShow := time.Now(), time.Now()
+wait:
+	for {
+		select {
+		case <-m.Done():
+			break wait
+		case <-ctx.Done():
+			break wait
+		case now := <-tick.C:
+			m.Expire()
+			if sf.stateDir != "" && now.Sub(lastSave) >= 5*time.Second {
+				saveState(sf.stateDir, root, m, sf.params)
+				lastSave = now
+			}
+			if prog != nil && (prog.terminal || now.Sub(lastShow) >= 10*time.Second) {
+				lastShow = now
+				st := m.Stats()
+				prog.line(fmt.Sprintf("%6.1fs  jobs %d out, %d done  workers %d  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
+					time.Since(start).Seconds(), st.Assigned-st.Expanded-st.Expired, st.Expanded, member.Workers(),
+					m.DB().Len(), st.NimbersShared, st.Iterations, num(st.RootPN), num(st.RootDN)))
+			}
+		}
+	}
+	prog.clear()
+	// Let the workers hear that the root is solved.
+	time.Sleep(200 * time.Millisecond)
+	if sf.stateDir != "" {
+		saveState(sf.stateDir, root, m, sf.params)
+	}
+	out := m.Outcome()
+	st := m.Stats()
+	r := result{Position: input, Canonical: root.String(), Algorithm: "swarm", Outcome: out.String(),
+		Seconds: time.Since(start).Seconds(), Iterations: st.Iterations, GrundyNumbers: m.DB().Len()}
+	if out == solve.Unknown {
+		printResult(stdout, cfg, r)
+		return 1
+	}
+	claim, err := certify.Claim(root, 0, out, nil)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	switch {
+	case cfg.certDir != "":
+		path, res, err := certify.Write(cfg.certDir, m.DB(), claim, verify.Options{})
+		if err != nil {
+			return fail(1, "certifying %s: %v", claim, err)
+		}
+		r.Certificate, r.CertEntries = path, res.Entries
+	case !sf.noVerify:
+		cert, err := certify.Build(m.DB(), claim, verify.Options{})
+		if err == nil {
+			_, err = verify.Certificate(cert)
+		}
+		if err != nil {
+			return fail(1, "the result %s is not proved by the swarm's values: %v", claim, err)
+		}
+	}
+	printResult(stdout, cfg, r)
+	if cfg.json {
+		b, _ := json.Marshal(st)
+		fmt.Fprintf(stderr, "swarm: %s\n", b)
+	}
+	return 0
+}
+
+func startLocalWorkers(sf swarmFlags, gossip string, key swarm.Key, stderr io.Writer) []*exec.Cmd {
+	if sf.workersLocal <= 0 {
+		return nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "spots-solve: --workers-local: %v\n", err)
+		return nil
+	}
+	pass := sf.key
+	if pass == "" {
+		pass = os.Getenv("SPOTS_SWARM_KEY")
+	}
+	var cmds []*exec.Cmd
+	for range sf.workersLocal {
+		cmd := exec.Command(self, "worker", "--join", gossip, "--grouping", strconv.Itoa(sf.params.Grouping),
+			"--state-level", strconv.Itoa(sf.params.StateLevel))
+		cmd.Env = append(os.Environ(), "SPOTS_SWARM_KEY="+pass)
+		cmd.Stderr = stderr
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintf(stderr, "spots-solve: starting a worker: %v\n", err)
+			continue
+		}
+		cmds = append(cmds, cmd)
+	}
+	return cmds
+}
+
+func stopWorkers(cmds []*exec.Cmd) {
+	for _, c := range cmds {
+		c.Process.Signal(os.Interrupt)
+	}
+	done := make(chan struct{})
+	go func() {
+		for _, c := range cmds {
+			c.Wait()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		for _, c := range cmds {
+			c.Process.Kill()
+		}
+		<-done
+	}
+}
+
+// saveState writes the master's database and state into dir, each through
+// a temporary file and a rename.
+func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.Params) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := saveDB(m.DB(), filepath.Join(dir, "nimbers.spr")); err != nil {
+		return err
+	}
+	st := savedState{Root: root.String(), Outcome: m.Outcome().String(), Params: params, Saved: time.Now().UTC()}
+	return format.WriteFileAtomic(filepath.Join(dir, "state.json"), func(w io.Writer) error {
+		return json.NewEncoder(w).Encode(st)
+	})
+}
+
+func loadState(dir string, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
+	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	if err != nil {
+		return err
+	}
+	var st savedState
+	if err := json.Unmarshal(data, &st); err != nil {
+		return fmt.Errorf("state.json: %w", err)
+	}
+	if st.Root != root.String() {
+		return fmt.Errorf("the saved solve is of %s, not %s", st.Root, root)
+	}
+	return loadDB(db, filepath.Join(dir, "nimbers.spr"), false, stderr)
+}
+
+// runSimulation is --simulate-workers N: the swarm in one process under a
+// clock counted in iterations, compared with sequential DFPN.
+func runSimulation(ctx context.Context, cfg config, sf swarmFlags, input string, root sprouts.Position, stdout, stderr io.Writer) int {
+	var prog *progress
+	if !cfg.noProgress {
+		prog = newProgress(stderr, 0)
+	}
+	seq, seqOut := swarm.SequentialIterations(ctx, root, sf.params)
+	res, err := swarm.Simulate(ctx, root, sf.params, swarm.SimConfig{Workers: sf.simulate, MasterCost: sf.masterCost,
+		Progress: func(now uint64, st swarm.MasterStats) {
+			if prog != nil {
+				prog.line(fmt.Sprintf("virtual time %d  jobs %d  T-It %d  root pn/dn %s/%s", now, st.Assigned, st.Iterations, num(st.RootPN), num(st.RootDN)))
+			}
+		}})
+	prog.clear()
+	if err != nil {
+		fmt.Fprintf(stderr, "spots-solve: simulation: %v\n", err)
+		return 1
+	}
+	if res.Outcome != seqOut.String() {
+		fmt.Fprintf(stderr, "spots-solve: simulation: the swarm says %s, sequential DFPN %s\n", res.Outcome, seqOut)
+		return 1
+	}
+	overhead := float64(res.TIt) / float64(seq)
+	speedup := float64(seq) / float64(res.Time)
+	if cfg.json {
+		b, _ := json.Marshal(struct {
+			Position string `json:"position"`
+			swarm.SimResult
+			Sequential uint64  `json:"sequential_iterations"`
+			Overhead   float64 `json:"search_overhead"`
+			Speedup    float64 `json:"speedup"`
+		}{input, res, seq, overhead, speedup})
+		fmt.Fprintf(stdout, "%s\n", b)
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s  %s  (simulated %d workers: time %d iterations, speedup %.1f×, search overhead %.2f, utilisation %.1f%%)\n",
+		input, res.Outcome, res.Workers, res.Time, speedup, overhead, 100*res.Util)
+	return 0
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spots-dev/spots/verify"
+)
+
+// The swarm tests run real processes on 127.0.0.1: this test binary,
+// started again with SPOTS_TEST_MAIN=1, behaves as spots-solve (and so do
+// the workers a master starts with --workers-local).
+func TestMain(m *testing.M) {
+	if os.Getenv("SPOTS_TEST_MAIN") == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+const testKey = "swarm-test-key"
+
+// proc is a spots-solve process under test.
+type proc struct {
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+	done           chan error
+}
+
+func start(t *testing.T, key string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(os.Args[0], args...), done: make(chan error, 1)}
+	p.cmd.Env = append(os.Environ(), "SPOTS_TEST_MAIN=1", "SPOTS_SWARM_KEY="+key)
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.done <- p.cmd.Wait() }()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.done
+		if t.Failed() {
+			t.Logf("%v\nstdout: %s\nstderr: %s", p.cmd.Args[1:], p.stdout.String(), p.stderr.String())
+		}
+	})
+	return p
+}
+
+// wait returns the exit status, failing the test after timeout.
+func (p *proc) wait(t *testing.T, timeout time.Duration) int {
+	t.Helper()
+	select {
+	case err := <-p.done:
+		p.done <- err // for Cleanup
+		if err == nil {
+			return 0
+		}
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		t.Fatalf("%v: %v", p.cmd.Args, err)
+	case <-time.After(timeout):
+		t.Fatalf("%v still running after %v\nstdout: %s\nstderr: %s", p.cmd.Args, timeout, p.stdout.String(), p.stderr.String())
+	}
+	return -1
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// master starts a master on free ports and returns it with its gossip
+// address.
+func master(t *testing.T, extra ...string) (*proc, string, string) {
+	listen, gossip := freeAddr(t), freeAddr(t)
+	args := append([]string{"--algorithm", "swarm", "--listen", listen, "--gossip", gossip, "--lease", "4s"}, extra...)
+	return start(t, testKey, args...), listen, gossip
+}
+
+func worker(t *testing.T, gossip, key string) *proc {
+	return start(t, key, "worker", "--join", gossip)
+}
+
+// solvedWithCertificate checks the master's result line and certificate.
+func solvedWithCertificate(t *testing.T, p *proc, certs, want string) {
+	t.Helper()
+	if !strings.HasPrefix(p.stdout.String(), want) {
+		t.Fatalf("master printed %q, want %q\nstderr: %s", p.stdout.String(), want, p.stderr.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(certs, "*.arrow"))
+	if len(files) != 1 {
+		t.Fatalf("%d certificates in %s", len(files), certs)
+	}
+	verify.TestCertificate(t, files[0])
+}
+
+func TestSwarmSurvivesKilledWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes for several seconds")
+	}
+	certs := t.TempDir()
+	m, _, gossip := master(t, "--cert", certs, "--iterations", "2000", "0*12")
+	var ws []*proc
+	for range 3 {
+		ws = append(ws, worker(t, gossip, testKey))
+	}
+	time.Sleep(3 * time.Second)
+	ws[1].cmd.Process.Signal(syscall.SIGKILL)
+	if status := m.wait(t, 3*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	}
+	solvedWithCertificate(t, m, certs, "0*12  L  ")
+	for i, w := range ws {
+		if i != 1 {
+			if status := w.wait(t, 30*time.Second); status != 0 {
+				t.Errorf("worker %d exit %d: %s", i, status, w.stderr.String())
+			}
+		}
+	}
+}
+
+func TestSwarmSurvivesHungWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes for several seconds")
+	}
+	certs := t.TempDir()
+	m, _, gossip := master(t, "--cert", certs, "0*12")
+	a, b := worker(t, gossip, testKey), worker(t, gossip, testKey)
+	time.Sleep(2 * time.Second)
+	// A hung process keeps its sockets open but answers nothing: its lease
+	// runs out (and the gossip declares it dead), so its jobs move on.
+	b.cmd.Process.Signal(syscall.SIGSTOP)
+	if status := m.wait(t, 3*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	}
+	solvedWithCertificate(t, m, certs, "0*12  L  ")
+	a.wait(t, 30*time.Second)
+	b.cmd.Process.Signal(syscall.SIGKILL)
+}
+
+func TestSwarmSurvivesMasterRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes for several seconds")
+	}
+	state, certs := t.TempDir(), t.TempDir()
+	listen, gossip := freeAddr(t), freeAddr(t)
+	args := []string{"--algorithm", "swarm", "--listen", listen, "--gossip", gossip, "--lease", "4s", "--state", state}
+	m1 := start(t, testKey, append(args, "0*12")...)
+	var ws []*proc
+	for range 2 {
+		ws = append(ws, worker(t, gossip, testKey))
+	}
+	// Wait for a saved state, then crash the master.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(state, "state.json")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no state saved: %s", m1.stderr.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	m1.cmd.Process.Signal(syscall.SIGKILL)
+	m1.wait(t, 10*time.Second)
+	saved, _ := os.ReadFile(filepath.Join(state, "nimbers.spr"))
+	before := strings.Count(string(saved), "\n") - 1
+	m2 := start(t, testKey, append(args, "--resume", state, "--cert", certs, "0*12")...)
+	if status := m2.wait(t, 3*time.Minute); status != 0 {
+		t.Fatalf("resumed master exit %d: %s", status, m2.stderr.String())
+	}
+	solvedWithCertificate(t, m2, certs, "0*12  L  ")
+	if !strings.Contains(m2.stderr.String(), fmt.Sprintf("resumed with %d Grundy values", before)) || before == 0 {
+		t.Errorf("saved %d values; resumed master said: %s", before, m2.stderr.String())
+	}
+	for i, w := range ws {
+		if status := w.wait(t, 30*time.Second); status != 0 {
+			t.Errorf("worker %d exit %d: %s", i, status, w.stderr.String())
+		}
+	}
+}
+
+func TestSwarmRefusesWrongKey(t *testing.T) {
+	m, _, gossip := master(t, "0*12")
+	w := worker(t, gossip, "a different key")
+	if status := w.wait(t, 30*time.Second); status != 2 {
+		t.Errorf("worker with the wrong key: exit %d, want 2\n%s", status, w.stderr.String())
+	}
+	if !strings.Contains(w.stderr.String(), "key") {
+		t.Errorf("the worker's error does not mention the key: %s", w.stderr.String())
+	}
+	m.cmd.Process.Signal(os.Interrupt)
+	m.wait(t, 30*time.Second)
+}
+
+func TestSwarmLocalWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs processes for several seconds")
+	}
+	certs := t.TempDir()
+	m, _, _ := master(t, "--workers-local", "2", "--cert", certs, "0*9")
+	if status := m.wait(t, 2*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	}
+	solvedWithCertificate(t, m, certs, "0*9  W  ")
+}

@@ -1,0 +1,428 @@
+package swarm
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// node is a couple of the master DAG.
+type node struct {
+	pos      sprouts.Position
+	key      string
+	n        uint32
+	sum      bool // pos has two or more lands
+	size     int  // lives
+	pn, dn   uint64
+	expanded bool
+	locked   bool // a leaf handed out as a job, or an inner node all of whose children are locked
+	merged   uint32
+	kids     []*node
+	parents  []*node
+	queued   bool
+	job      *job // the job working on this leaf, while locked
+}
+
+type ckey struct {
+	key string
+	n   uint32
+}
+
+// dag is the master's proof-number DAG: PNS with Grundy numbers on couples,
+// with the lock-aware proof numbers of the paper.
+type dag struct {
+	db    *solve.NimberDB
+	nodes map[ckey]*node
+	byPos map[string][]*node // the nodes of each atomic position
+	root  *node
+	queue rankQueue
+	rng   *rand.Rand
+	// learned collects the Grundy values the DAG derived itself, for the
+	// groups' pending buffers.
+	learned []solve.NimberEntry
+}
+
+func newDAG(db *solve.NimberDB, seed uint64) *dag {
+	d := &dag{db: db, nodes: map[ckey]*node{}, byPos: map[string][]*node{}}
+	if seed != 0 {
+		d.rng = rand.New(rand.NewPCG(seed, seed^0x5DEECE66D))
+	}
+	return d
+}
+
+func solved(v *node) bool { return v.pn == 0 || v.dn == 0 }
+
+// fold removes the lands whose Grundy values are known from pos + *n.
+func (d *dag) fold(pos sprouts.Position, n uint32) (sprouts.Position, uint32, bool) {
+	lands := pos.Lands()
+	keep := lands[:0:0]
+	for _, l := range lands {
+		if g, ok := d.db.Get(l.Key()); ok {
+			n ^= g
+		} else {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) == 0 {
+		return sprouts.Empty, n, true
+	}
+	if len(keep) < len(lands) {
+		pos = sprouts.Sum(keep...)
+	}
+	return pos, n, false
+}
+
+// node returns the node of pos + *n, creating it with the database's value
+// or the given numbers.
+func (d *dag) node(pos sprouts.Position, n uint32, pn, dn uint64) *node {
+	k := ckey{pos.Key(), n}
+	if v, ok := d.nodes[k]; ok {
+		return v
+	}
+	v := &node{pos: pos, key: k.key, n: n, sum: pos.NumLands() > 1, size: pos.Lives(), pn: pn, dn: dn}
+	if !v.sum {
+		if g, ok := d.db.Get(v.key); ok {
+			v.pn, v.dn = 0, solve.Inf
+			if g == n {
+				v.pn, v.dn = solve.Inf, 0
+			}
+		}
+		d.byPos[v.key] = append(d.byPos[v.key], v)
+	}
+	d.nodes[k] = v
+	return v
+}
+
+func (d *dag) link(parent, child *node) *node {
+	child.parents = append(child.parents, parent)
+	return child
+}
+
+// setRoot makes pos + *n the root. A root that folds away is solved at once.
+func (d *dag) setRoot(pos sprouts.Position, n uint32) {
+	p, m, empty := d.fold(pos, n)
+	if empty {
+		d.root = &node{pos: sprouts.Empty, n: m, pn: 0, dn: solve.Inf}
+		if m == 0 {
+			d.root.pn, d.root.dn = solve.Inf, 0
+		}
+		d.root.expanded = true
+		return
+	}
+	d.root = d.node(p, m, 1, 1)
+}
+
+// expand gives an unexpanded node its children by the rules (the master's
+// own expansions while it builds the top of the tree).
+func (d *dag) expand(v *node) {
+	v.expanded = true
+	if solved(v) {
+		return
+	}
+	if v.sum {
+		v.merged = v.n
+		for _, l := range v.pos.Lands() {
+			v.kids = append(v.kids, d.link(v, d.node(l, 0, 1, 1)))
+		}
+		d.sortComponents(v)
+		return
+	}
+	for m := range v.n {
+		v.kids = append(v.kids, d.link(v, d.node(v.pos, m, 1, 1)))
+	}
+	for _, c := range v.pos.Children() {
+		p, m, empty := d.fold(c, v.n)
+		if empty {
+			if m == 0 {
+				v.pn, v.dn, v.kids = 0, solve.Inf, nil
+				return
+			}
+			continue
+		}
+		v.kids = append(v.kids, d.link(v, d.node(p, m, 1, 1)))
+	}
+	d.sortChildren(v)
+	if len(v.kids) == 0 {
+		v.pn, v.dn = solve.Inf, 0
+	}
+}
+
+// sortChildren orders a couple's children as the solver does: fewer lives
+// plus four per heap unit, more lands, fewer estimated moves, then key.
+func (d *dag) sortChildren(v *node) {
+	slices.SortFunc(v.kids, func(x, y *node) int {
+		if a, b := x.size+4*int(x.n), y.size+4*int(y.n); a != b {
+			return a - b
+		}
+		if a, b := x.pos.NumLands(), y.pos.NumLands(); a != b {
+			return b - a
+		}
+		if c := strings.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		return int(x.n) - int(y.n)
+	})
+	v.kids = slices.Compact(v.kids)
+}
+
+func (d *dag) sortComponents(v *node) {
+	slices.SortFunc(v.kids, func(x, y *node) int {
+		if x.size != y.size {
+			return x.size - y.size
+		}
+		return strings.Compare(x.key, y.key)
+	})
+}
+
+// recompute brings v's numbers and lock up to date with its children. A
+// couple that is not locked takes its proof number from its unlocked
+// children only, so busy branches stop attracting selection; once all are
+// locked it takes the largest, and its disproof number always counts all.
+func (d *dag) recompute(v *node) {
+	if solved(v) {
+		v.kids, v.locked = nil, false
+		return
+	}
+	if !v.expanded {
+		return // a leaf keeps its estimate, or the latest report of its job
+	}
+	if v.sum {
+		d.recomputeSum(v)
+		return
+	}
+	k := 0
+	for _, c := range v.kids {
+		if c.dn == 0 {
+			v.pn, v.dn, v.kids, v.locked = 0, solve.Inf, nil, false
+			return
+		}
+		if c.pn != 0 {
+			v.kids[k] = c
+			k++
+		}
+	}
+	v.kids = v.kids[:k]
+	if k == 0 {
+		v.pn, v.dn, v.kids, v.locked = solve.Inf, 0, nil, false
+		return
+	}
+	pnFree, pnAll, dn := uint64(solve.Inf), uint64(0), uint64(0)
+	locked := true
+	for _, c := range v.kids {
+		if !c.locked {
+			locked = false
+			pnFree = min(pnFree, c.dn)
+		}
+		pnAll = max(pnAll, c.dn)
+		dn = addNum(dn, c.pn)
+	}
+	v.locked, v.dn = locked, dn
+	v.pn = pnFree
+	if locked {
+		v.pn = pnAll
+	}
+}
+
+// recomputeSum keeps the books of a sum as the solver does (see
+// solve.DFPN): resolved components leave, won candidates (Q, j) give way to
+// (Q, j+1), and the last component takes the merged heap.
+func (d *dag) recomputeSum(v *node) {
+	for i := 0; i < len(v.kids); {
+		c := v.kids[i]
+		if g, ok := d.db.Get(c.key); ok && !c.sum {
+			v.merged ^= g
+			v.kids = slices.Delete(v.kids, i, i+1)
+			continue
+		}
+		switch {
+		case c.dn == 0:
+			v.merged ^= c.n
+			v.kids = slices.Delete(v.kids, i, i+1)
+		case c.pn == 0:
+			v.kids[i] = d.link(v, d.node(c.pos, c.n+1, 1, 1))
+		default:
+			i++
+		}
+	}
+	switch len(v.kids) {
+	case 0:
+		v.pn, v.dn, v.locked = 0, solve.Inf, false
+		if v.merged == 0 {
+			v.pn, v.dn = solve.Inf, 0
+		}
+		v.kids = nil
+		return
+	case 1:
+		if c := v.kids[0]; c.n != v.merged {
+			v.kids[0] = d.link(v, d.node(c.pos, v.merged, 1, 1))
+		}
+		c := v.kids[0]
+		v.pn, v.dn, v.locked = c.pn, c.dn, c.locked
+		if solved(v) {
+			v.kids, v.locked = nil, false
+		}
+		return
+	}
+	sum := uint64(0)
+	locked := true
+	for _, c := range v.kids {
+		sum = addNum(sum, min(c.pn, c.dn))
+		locked = locked && c.locked
+	}
+	v.pn, v.dn, v.locked = sum, sum, locked
+}
+
+func addNum(a, b uint64) uint64 {
+	if a == solve.Inf || b == solve.Inf {
+		return solve.Inf
+	}
+	if s := a + b; s >= a && s != solve.Inf {
+		return s
+	}
+	return solve.Inf - 1
+}
+
+// propagate recomputes v and every ancestor whose numbers may change, in
+// order of rank (lives, heap): children before parents.
+func (d *dag) propagate(v *node) {
+	d.push(v)
+	for d.queue.Len() > 0 {
+		u := heap.Pop(&d.queue).(*node)
+		u.queued = false
+		pn, dn, locked := u.pn, u.dn, u.locked
+		d.recompute(u)
+		if u.dn == 0 && !u.sum {
+			d.learn(u.key, u.n, true)
+		}
+		if u == v || u.pn != pn || u.dn != dn || u.locked != locked {
+			for _, p := range u.parents {
+				d.push(p)
+			}
+		}
+	}
+}
+
+func (d *dag) push(v *node) {
+	if !v.queued {
+		v.queued = true
+		heap.Push(&d.queue, v)
+	}
+}
+
+// learn records gn(key) = g and settles every node of that position: the
+// couple with heap g is lost, the others won. derived marks values the DAG
+// proved itself, which the groups have not seen.
+func (d *dag) learn(key string, g uint32, derived bool) bool {
+	if !d.db.Put(key, g) {
+		return false
+	}
+	if derived {
+		d.learned = append(d.learned, solve.NimberEntry{Key: key, G: g})
+	}
+	for _, w := range d.byPos[key] {
+		if solved(w) {
+			continue
+		}
+		if w.n == g {
+			w.pn, w.dn = solve.Inf, 0
+		} else {
+			w.pn, w.dn = 0, solve.Inf
+		}
+		w.kids = nil
+		if w.job != nil {
+			w.job.settled = true
+		}
+		for _, p := range w.parents {
+			d.push(p)
+		}
+	}
+	return true
+}
+
+// addNimbers merges Grundy values from a group and propagates what they
+// settle. It returns the entries that were new to the master.
+func (d *dag) addNimbers(entries []solve.NimberEntry) []solve.NimberEntry {
+	var fresh []solve.NimberEntry
+	for _, e := range entries {
+		if d.learn(e.Key, e.G, false) {
+			fresh = append(fresh, e)
+		}
+	}
+	for d.queue.Len() > 0 {
+		u := heap.Pop(&d.queue).(*node)
+		u.queued = false
+		pn, dn, locked := u.pn, u.dn, u.locked
+		d.recompute(u)
+		if u.dn == 0 && !u.sum {
+			d.learn(u.key, u.n, true)
+		}
+		if u.pn != pn || u.dn != dn || u.locked != locked {
+			for _, p := range u.parents {
+				d.push(p)
+			}
+		}
+	}
+	return fresh
+}
+
+// selectLeaf descends from the root to the most-proving unlocked leaf: by
+// the least disproof number under a couple, the least min(pn, dn) under a
+// sum (land switching), skipping locked children. It returns nil when the
+// root is solved or locked.
+func (d *dag) selectLeaf() *node {
+	v := d.root
+	if solved(v) || v.locked {
+		return nil
+	}
+	for v.expanded {
+		var best *node
+		var bestCx uint64
+		ties := 0
+		for _, c := range v.kids {
+			if c.locked || solved(c) {
+				continue
+			}
+			cx := c.dn
+			if v.sum {
+				cx = min(c.pn, c.dn)
+			}
+			switch {
+			case best == nil || cx < bestCx:
+				best, bestCx, ties = c, cx, 1
+			case cx == bestCx && d.rng != nil:
+				ties++
+				if d.rng.IntN(ties) == 0 {
+					best = c
+				}
+			}
+		}
+		if best == nil {
+			return nil // cannot happen for an unlocked, unsolved node
+		}
+		v = best
+	}
+	return v
+}
+
+// rankQueue orders nodes by (lives, heap), least first.
+type rankQueue []*node
+
+func (q rankQueue) Len() int { return len(q) }
+func (q rankQueue) Less(i, j int) bool {
+	if q[i].size != q[j].size {
+		return q[i].size < q[j].size
+	}
+	return q[i].n < q[j].n
+}
+func (q rankQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *rankQueue) Push(x any)   { *q = append(*q, x.(*node)) }
+func (q *rankQueue) Pop() any {
+	old := *q
+	v := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return v
+}

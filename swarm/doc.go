@@ -1,0 +1,25 @@
+// Package swarm solves a Sprouts position with PNS-PDFPN across machines:
+// one master keeps a proof-number DAG of the top of the game and hands its
+// most-proving leaves out as jobs; worker groups (one per machine) run
+// PDFPN (or DFPN) on them for a few thousand iterations at a time and send
+// back what they learned, with every Grundy value they proved; the master
+// merges the values, forwards them to the other groups, and grows its DAG.
+//
+// The package is layered:
+//
+//   - dag.go: the master DAG: PNS with Grundy numbers, lock-aware proof
+//     numbers (a leaf is locked while it is a job), expansion from a
+//     worker's report;
+//   - master.go: jobs, their cycles and leases, Grundy-number sharing with a
+//     pending buffer per group, the exchange a group makes each cycle;
+//   - group.go: a worker group: solvers sharing one nimber database, jobs
+//     kept on the solver that ran them before (its table is warm);
+//   - http.go, cluster.go: the transport between processes: memberlist for
+//     membership (encrypted gossip), HTTP with HMAC-signed requests for
+//     jobs, Arrow IPC streams for Grundy values;
+//   - sim.go: the same master and groups in one process under a
+//     deterministic clock counted in iterations, to plan past one machine.
+//
+// A worker is never trusted: the answer is reported only after the
+// certificate built from the master's database has been verified.
+package swarm

@@ -1,0 +1,293 @@
+package swarm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// Link carries a group's exchanges to the master: a function call in one
+// process, HTTP between processes.
+type Link interface {
+	Exchange(ctx context.Context, req ExchangeRequest) (ExchangeReply, error)
+}
+
+// Group is a worker group: Params.Grouping solvers on one machine sharing
+// one nimber database, each running PDFPN with Params.Threads threads
+// (sequential DFPN with 0) and its own transposition table.
+type Group struct {
+	Name    string
+	params  Params
+	db      *solve.NimberDB
+	solvers []*slot
+	results chan Report
+	mu      sync.Mutex // guards stats, which solvers update
+	stats   GroupStats
+
+	// Log, if set, is told about reconnections and the like.
+	Log func(format string, args ...any)
+}
+
+// GroupStats are a group's counters.
+type GroupStats struct {
+	Jobs        int     `json:"jobs"`
+	Iterations  uint64  `json:"iterations"`
+	BusySeconds float64 `json:"busy_seconds"` // summed over solvers, time inside Job
+	IdleSeconds float64 `json:"idle_seconds"` // summed over solvers, between jobs (first wait excluded)
+	NimbersSent int     `json:"nimbers_sent"`
+	NimbersRecv int     `json:"nimbers_received"`
+	Retries     int     `json:"retries"`
+}
+
+// slot is one solver of a group.
+type slot struct {
+	dfpn    *solve.DFPN[sprouts.Position]
+	lastKey string // couple of its previous job, for affinity
+	jobID   string // its current job, "" when idle
+	idleAt  time.Time
+	started bool
+}
+
+// NewGroup returns a worker group named name (its identity at the master).
+func NewGroup(name string, params Params) (*Group, error) {
+	if err := params.check(); err != nil {
+		return nil, err
+	}
+	g := &Group{Name: name, params: params, db: solve.NewNimberDB(), results: make(chan Report, params.Grouping)}
+	g.db.Track()
+	for range params.Grouping {
+		opt := solve.Options{Capacity: params.Capacity, Threads: max(params.Threads, 1), Seed: params.Seed,
+			ChildrenCache: max(1, min(solve.DefaultChildrenCache, params.Capacity/4))}
+		g.solvers = append(g.solvers, &slot{dfpn: solve.NewDFPN(sprouts.Rules{}, g.db, opt)})
+	}
+	return g, nil
+}
+
+// Stats returns the group's counters.
+func (g *Group) Stats() GroupStats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stats
+}
+
+func (g *Group) count(f func(*GroupStats)) {
+	g.mu.Lock()
+	f(&g.stats)
+	g.mu.Unlock()
+}
+
+// Run exchanges with the master and solves the jobs it hands out until the
+// master says the root is solved or ctx ends. A failed exchange is retried
+// (the master may be restarting); the group's reports wait for it.
+func (g *Group) Run(ctx context.Context, link Link) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var completed []Report
+	var master string // the master process last heard from
+	heartbeat := g.params.Lease / 3
+	for {
+		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Completed: completed}
+		if !g.params.NoSharing {
+			req.Nimbers = g.db.TakeNew()
+		}
+		reply, err := g.exchange(ctx, link, req)
+		if err != nil {
+			return err
+		}
+		if master != "" && reply.Master != master && !g.params.NoSharing {
+			// A new master (it restarted from saved state): it may have
+			// lost values this group sent the old one, so send them all.
+			g.db.Range(func(k string, v uint32) bool {
+				req.Nimbers = append(req.Nimbers, solve.NimberEntry{Key: k, G: v})
+				return true
+			})
+			if g.Log != nil {
+				g.Log("group %s: a new master; sending it all %d Grundy values", g.Name, len(req.Nimbers))
+			}
+			resend := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Nimbers: req.Nimbers}
+			more, err := g.exchange(ctx, link, resend)
+			if err != nil {
+				return err
+			}
+			reply.Jobs = append(reply.Jobs, more.Jobs...)
+			reply.Delta = append(reply.Delta, more.Delta...)
+			reply.Done = more.Done
+		}
+		master = reply.Master
+		completed = nil
+		g.count(func(st *GroupStats) { st.NimbersSent += len(req.Nimbers) })
+		if reply.Done {
+			return nil
+		}
+		for _, e := range reply.Delta {
+			if g.db.Learn(e.Key, e.G) {
+				g.count(func(st *GroupStats) { st.NimbersRecv++ })
+			}
+		}
+		for _, spec := range reply.Jobs {
+			s := g.place(spec)
+			if s == nil {
+				return fmt.Errorf("group %s: the master sent more jobs than the group has solvers", g.Name)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				g.results <- g.work(ctx, s, spec)
+			}()
+		}
+		// Report as soon as one job has finished its cycle; exchange anyway
+		// now and then so the master knows the group is alive.
+		timer := time.NewTimer(heartbeat)
+		select {
+		case r := <-g.results:
+			completed = append(completed, r)
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		}
+		timer.Stop()
+		for more := true; more; {
+			select {
+			case r := <-g.results:
+				completed = append(completed, r)
+			default:
+				more = false
+			}
+		}
+		for _, r := range completed {
+			g.release(r.ID)
+		}
+	}
+}
+
+// exchange sends a request until it goes through, backing off between
+// attempts.
+func (g *Group) exchange(ctx context.Context, link Link, req ExchangeRequest) (ExchangeReply, error) {
+	wait := 100 * time.Millisecond
+	for {
+		reply, err := link.Exchange(ctx, req)
+		if err == nil {
+			return reply, nil
+		}
+		if errors.Is(err, ErrUnauthorized) {
+			return reply, err
+		}
+		if ctx.Err() != nil {
+			return reply, ctx.Err()
+		}
+		g.count(func(st *GroupStats) { st.Retries++ })
+		if g.Log != nil {
+			g.Log("group %s: exchange failed (%v); retrying in %v", g.Name, err, wait)
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return reply, ctx.Err()
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// place chooses the solver for a job: the one already running it, else an
+// idle one whose last job was the same couple (its table is warm), else any
+// idle one.
+func (g *Group) place(spec JobSpec) *slot {
+	key := fmt.Sprintf("%s %d", spec.Position, spec.N)
+	var idle, warm *slot
+	for _, s := range g.solvers {
+		switch {
+		case s.jobID == spec.ID:
+			return s
+		case s.jobID == "" && s.lastKey == key && warm == nil:
+			warm = s
+		case s.jobID == "" && idle == nil:
+			idle = s
+		}
+	}
+	s := warm
+	if s == nil {
+		s = idle
+	}
+	if s == nil {
+		return nil
+	}
+	if s.lastKey != key && s.started {
+		// Another job: clear what the state level says to clear.
+		if g.params.StateLevel >= 1 {
+			s.dfpn.ClearTable()
+		}
+		if g.params.StateLevel >= 2 {
+			g.db.Clear()
+		}
+	}
+	s.jobID, s.lastKey = spec.ID, key
+	return s
+}
+
+func (g *Group) release(id string) {
+	for _, s := range g.solvers {
+		if s.jobID == id {
+			s.jobID = ""
+			s.idleAt = time.Now()
+		}
+	}
+}
+
+// work runs one cycle of a job on a solver.
+func (g *Group) work(ctx context.Context, s *slot, spec JobSpec) Report {
+	start := time.Now()
+	if s.started {
+		idle := start.Sub(s.idleAt).Seconds()
+		g.count(func(st *GroupStats) { st.IdleSeconds += idle })
+	}
+	s.started = true
+	pos, err := sprouts.Parse(spec.Position)
+	if err != nil {
+		return Report{ID: spec.ID, PN: 1, DN: 1}
+	}
+	e := s.dfpn.Job(ctx, pos, spec.N, spec.MaxIterations)
+	g.count(func(st *GroupStats) {
+		st.Jobs++
+		st.Iterations += e.Iterations
+		st.BusySeconds += time.Since(start).Seconds()
+	})
+	r := reportOf(e)
+	r.ID = spec.ID
+	return r
+}
+
+func reportOf(e solve.Expansion[sprouts.Position]) Report {
+	r := Report{PN: e.PN, DN: e.DN, Iterations: e.Iterations, Sum: e.Sum, Merged: e.Merged}
+	switch e.Outcome {
+	case solve.Win:
+		r.Outcome = "W"
+	case solve.Loss:
+		r.Outcome = "L"
+	}
+	if e.Outcome == solve.Unknown {
+		r.Folded, r.FoldedN = e.Folded.String(), e.FoldedN
+		for _, c := range e.Children {
+			r.Children = append(r.Children, ChildReport{Position: c.Pos.String(), N: c.N, PN: c.PN, DN: c.DN})
+		}
+	}
+	return r
+}
+
+// ErrUnauthorized is returned when the master refuses the group's key.
+var ErrUnauthorized = errors.New("swarm: unauthorized (wrong key?)")
+
+// LocalLink connects a group to a master in the same process.
+type LocalLink struct{ Master *Master }
+
+// Exchange calls the master directly.
+func (l LocalLink) Exchange(_ context.Context, req ExchangeRequest) (ExchangeReply, error) {
+	return l.Master.Exchange(req)
+}

@@ -1,0 +1,446 @@
+package swarm
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// Params are the parameters of a swarm solve, named and meant as in the
+// paper (algorithms.md §5.10).
+type Params struct {
+	Iterations uint64        // most iterations a job runs before its leaf is expanded
+	Updates    uint64        // iterations between a job's reports (one cycle)
+	Threads    int           // PDFPN threads per solver; 0 for sequential DFPN
+	Grouping   int           // solvers per group (one worker process) sharing a nimber database
+	StateLevel int           // 0 keep tables and values across jobs, 1 keep values only, 2 keep nothing
+	NoSharing  bool          // do not pass Grundy values between groups and master
+	Capacity   int           // transposition-table entries per solver
+	Seed       uint64        // 0: ties in order; else random, seeded
+	Lease      time.Duration // a group that is silent this long loses its jobs
+	InitNodes  int           // the master grows its DAG to this many nodes before handing out jobs
+}
+
+// DefaultParams are the defaults: the paper's findings for a few workers
+// (jobs of 1,000 iterations reported every 1,000; sequential DFPN solvers;
+// full state kept; values shared).
+func DefaultParams() Params {
+	return Params{Iterations: 1000, Updates: 1000, Threads: 0, Grouping: 1, Capacity: 100_000,
+		Lease: 30 * time.Second, InitNodes: 100}
+}
+
+func (p Params) check() error {
+	switch {
+	case p.Updates == 0 || p.Iterations == 0:
+		return fmt.Errorf("iterations (%d) and updates (%d) must be positive", p.Iterations, p.Updates)
+	case p.Grouping < 1:
+		return fmt.Errorf("grouping %d: want at least 1", p.Grouping)
+	case p.Threads < 0 || p.Threads > solve.MaxThreads:
+		return fmt.Errorf("threads %d: want 0 to %d", p.Threads, solve.MaxThreads)
+	case p.StateLevel < 0 || p.StateLevel > 2:
+		return fmt.Errorf("state level %d: want 0, 1 or 2", p.StateLevel)
+	case p.Lease <= 0:
+		return fmt.Errorf("lease %v: want a positive duration", p.Lease)
+	}
+	return nil
+}
+
+// cycles is how many reports a job makes before its leaf is expanded.
+func (p Params) cycles() int { return max(1, int(p.Iterations/p.Updates)) }
+
+// JobSpec is a job as a group receives it.
+type JobSpec struct {
+	ID            string `json:"id"`       // UUIDv7; a continued job keeps its id
+	Position      string `json:"position"` // canonical text
+	N             uint32 `json:"n"`
+	MaxIterations uint64 `json:"max_iterations"`
+	Cycle         int    `json:"cycle"`
+}
+
+// Report is what a group sends back for a job after a cycle: a
+// solve.Expansion with positions as canonical text.
+type Report struct {
+	ID         string        `json:"id"`
+	Outcome    string        `json:"outcome"` // "W", "L" or "" while unsolved
+	PN         uint64        `json:"pn"`
+	DN         uint64        `json:"dn"`
+	Folded     string        `json:"folded,omitempty"`
+	FoldedN    uint32        `json:"folded_n,omitempty"`
+	Sum        bool          `json:"sum,omitempty"`
+	Merged     uint32        `json:"merged,omitempty"`
+	Children   []ChildReport `json:"children,omitempty"`
+	Iterations uint64        `json:"iterations"`
+}
+
+// ChildReport is one child couple of a Report.
+type ChildReport struct {
+	Position string `json:"position"`
+	N        uint32 `json:"n"`
+	PN       uint64 `json:"pn"`
+	DN       uint64 `json:"dn"`
+}
+
+// ExchangeRequest is what a group sends each cycle: the reports of the jobs
+// that completed a cycle and the Grundy values it found since its last
+// exchange. Slots is the number of solvers of the group.
+type ExchangeRequest struct {
+	Group     string              `json:"group"`
+	Slots     int                 `json:"slots"`
+	Completed []Report            `json:"completed,omitempty"`
+	Nimbers   []solve.NimberEntry `json:"-"` // sent as an Arrow IPC stream
+}
+
+// ExchangeReply gives a group its jobs (continued ones under their old id,
+// and new ones for its idle solvers) and the Grundy values it has not seen.
+type ExchangeReply struct {
+	Master string              `json:"master"` // the master process: a new one means the old one's values may be lost
+	Jobs   []JobSpec           `json:"jobs,omitempty"`
+	Done   bool                `json:"done,omitempty"` // the root is solved: stop
+	Delta  []solve.NimberEntry `json:"-"`              // sent as an Arrow IPC stream
+}
+
+// MasterStats are the master's counters.
+type MasterStats struct {
+	Nodes         int     `json:"m_nodes"` // M-Nodes
+	Assigned      int     `json:"jobs_assigned"`
+	Continued     int     `json:"jobs_continued"`
+	Expanded      int     `json:"jobs_expanded"`
+	Expired       int     `json:"jobs_expired"`
+	Stale         int     `json:"reports_stale"` // reports for jobs the master no longer knows
+	Exchanges     int     `json:"exchanges"`
+	Iterations    uint64  `json:"t_it"` // T-It: iterations reported by all groups
+	NimbersIn     int     `json:"nimbers_received"`
+	NimbersShared int     `json:"nimbers_forwarded"`
+	Groups        int     `json:"groups"`
+	RootPN        uint64  `json:"root_pn"`
+	RootDN        uint64  `json:"root_dn"`
+	BusySeconds   float64 `json:"master_busy_seconds"`
+}
+
+type job struct {
+	id       string
+	leaf     *node
+	group    string
+	cycle    int
+	deadline time.Time
+	settled  bool // the leaf was solved by values from elsewhere
+}
+
+type groupState struct {
+	slots    int
+	pending  []solve.NimberEntry
+	lastSeen time.Time
+}
+
+// Master is the master of a swarm solve: the DAG, the jobs and the values.
+// Its methods are safe for concurrent use (one lock).
+type Master struct {
+	mu     sync.Mutex
+	params Params
+	root   sprouts.Position
+	dag    *dag
+	db     *solve.NimberDB
+	jobs   map[string]*job
+	groups map[string]*groupState
+	now    func() time.Time
+	stats  MasterStats
+	done   chan struct{}
+	id     string // this master process
+}
+
+// NewMaster prepares the master of a solve of root + *0 with the nimber
+// database db (a new one if nil, or one loaded from an earlier run), and
+// grows the top of the DAG by its own expansions.
+func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB) (*Master, error) {
+	if err := params.check(); err != nil {
+		return nil, err
+	}
+	if db == nil {
+		db = solve.NewNimberDB()
+	}
+	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
+		now: time.Now, done: make(chan struct{}), id: uuid.NewString()}
+	m.dag = newDAG(db, params.Seed)
+	m.dag.setRoot(root, 0)
+	m.grow(params.InitNodes)
+	m.checkDone()
+	return m, nil
+}
+
+// grow expands the most-proving leaves by the rules until the DAG has n
+// nodes or the root is solved.
+func (m *Master) grow(n int) {
+	for len(m.dag.nodes) < n {
+		leaf := m.dag.selectLeaf()
+		if leaf == nil {
+			return
+		}
+		m.dag.expand(leaf)
+		m.dag.propagate(leaf)
+	}
+}
+
+func (m *Master) checkDone() {
+	if solved(m.dag.root) {
+		select {
+		case <-m.done:
+		default:
+			close(m.done)
+		}
+	}
+}
+
+// Done is closed once the root is solved.
+func (m *Master) Done() <-chan struct{} { return m.done }
+
+// Outcome returns the root's outcome (solve.Unknown until it is solved).
+func (m *Master) Outcome() solve.Outcome {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch r := m.dag.root; {
+	case r.pn == 0:
+		return solve.Win
+	case r.dn == 0:
+		return solve.Loss
+	}
+	return solve.Unknown
+}
+
+// DB returns the master's nimber database.
+func (m *Master) DB() *solve.NimberDB { return m.db }
+
+// Stats returns the master's counters.
+func (m *Master) Stats() MasterStats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := m.stats
+	st.Nodes, st.Groups = len(m.dag.nodes), len(m.groups)
+	st.RootPN, st.RootDN = m.dag.root.pn, m.dag.root.dn
+	return st
+}
+
+// Exchange handles one cycle of a group: it merges the group's values,
+// takes in its reports (continuing or finishing each job), hands out new
+// jobs for its idle solvers and returns the values the group has not seen.
+func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	start := time.Now()
+	defer func() { m.stats.BusySeconds += time.Since(start).Seconds() }()
+	if req.Group == "" || req.Slots < 1 || req.Slots > 1<<16 {
+		return ExchangeReply{}, fmt.Errorf("exchange: group %q with %d slots", req.Group, req.Slots)
+	}
+	m.stats.Exchanges++
+	now := m.now()
+	g := m.groups[req.Group]
+	if g == nil {
+		g = &groupState{}
+		m.groups[req.Group] = g
+		if !m.params.NoSharing {
+			// A group that joins late starts with everything known.
+			m.db.Range(func(k string, v uint32) bool {
+				g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
+				return true
+			})
+		}
+	}
+	g.slots, g.lastSeen = req.Slots, now
+	if !m.params.NoSharing {
+		m.stats.NimbersIn += len(req.Nimbers)
+		fresh := m.dag.addNimbers(validEntries(req.Nimbers))
+		m.share(req.Group, fresh)
+	}
+	reply := ExchangeReply{Master: m.id}
+	for i := range req.Completed {
+		if spec, ok := m.take(req.Group, &req.Completed[i]); ok {
+			reply.Jobs = append(reply.Jobs, spec)
+		}
+	}
+	m.share("", m.dag.learned)
+	m.dag.learned = nil
+	active := 0
+	for _, j := range m.jobs {
+		if j.group == req.Group {
+			j.deadline = now.Add(m.params.Lease)
+			active++
+		}
+	}
+	for ; active < req.Slots; active++ {
+		leaf := m.dag.selectLeaf()
+		if leaf == nil {
+			break
+		}
+		reply.Jobs = append(reply.Jobs, m.assign(req.Group, leaf, now))
+	}
+	m.checkDone()
+	reply.Done = solved(m.dag.root)
+	if !m.params.NoSharing {
+		reply.Delta, g.pending = g.pending, nil
+	}
+	return reply, nil
+}
+
+// validEntries drops entries whose keys are not canonical positions: a
+// worker is not trusted to send well-formed data.
+func validEntries(in []solve.NimberEntry) []solve.NimberEntry {
+	out := in[:0:0]
+	for _, e := range in {
+		if p, err := sprouts.FromKey(e.Key); err == nil && p.NumLands() == 1 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// share appends entries to the pending buffer of every group but from.
+func (m *Master) share(from string, entries []solve.NimberEntry) {
+	if len(entries) == 0 || m.params.NoSharing {
+		return
+	}
+	for name, g := range m.groups {
+		if name != from {
+			g.pending = append(g.pending, entries...)
+			m.stats.NimbersShared += len(entries)
+		}
+	}
+}
+
+func (m *Master) assign(group string, leaf *node, now time.Time) JobSpec {
+	id, err := uuid.NewV7()
+	if err != nil {
+		id = uuid.New()
+	}
+	j := &job{id: id.String(), leaf: leaf, group: group, deadline: now.Add(m.params.Lease)}
+	m.jobs[j.id] = j
+	leaf.locked, leaf.job = true, j
+	m.dag.propagate(leaf)
+	m.stats.Assigned++
+	return m.spec(j)
+}
+
+func (m *Master) spec(j *job) JobSpec {
+	return JobSpec{ID: j.id, Position: j.leaf.pos.String(), N: j.leaf.n, MaxIterations: m.params.Updates, Cycle: j.cycle}
+}
+
+// take processes the report of a job's cycle. It returns the job's next
+// cycle if the job goes on.
+func (m *Master) take(group string, r *Report) (JobSpec, bool) {
+	j := m.jobs[r.ID]
+	if j == nil || j.group != group {
+		m.stats.Stale++
+		return JobSpec{}, false
+	}
+	m.stats.Iterations += r.Iterations
+	j.cycle++
+	leaf := j.leaf
+	final := j.settled || solved(leaf) || r.Outcome != "" || m.dag.root.locked || j.cycle >= m.params.cycles()
+	if !final {
+		leaf.pn, leaf.dn = r.PN, r.DN
+		m.dag.propagate(leaf)
+		m.stats.Continued++
+		return m.spec(j), true
+	}
+	delete(m.jobs, j.id)
+	leaf.locked, leaf.job = false, nil
+	if !solved(leaf) {
+		m.expandLeaf(leaf, r)
+	}
+	m.dag.propagate(leaf)
+	m.stats.Expanded++
+	return JobSpec{}, false
+}
+
+// expandLeaf gives a leaf the children a worker reported. Children the DAG
+// already has keep their own numbers; new ones take the reported numbers.
+func (m *Master) expandLeaf(leaf *node, r *Report) {
+	d := m.dag
+	switch r.Outcome {
+	case "W":
+		leaf.pn, leaf.dn = 0, solve.Inf
+		return
+	case "L":
+		leaf.pn, leaf.dn = solve.Inf, 0
+		return
+	}
+	folded, err := sprouts.Parse(r.Folded)
+	if err != nil {
+		return // a malformed report: the leaf stays a leaf, to be handed out again
+	}
+	target := leaf
+	if folded.Key() != leaf.key || r.FoldedN != leaf.n {
+		// The worker knew some lands' values: the leaf (a sum) stands for
+		// the folded couple, its one child.
+		leaf.expanded, leaf.merged = true, r.FoldedN
+		target = d.node(folded, r.FoldedN, r.PN, r.DN)
+		leaf.kids = []*node{d.link(leaf, target)}
+		if target.expanded || solved(target) {
+			return
+		}
+	}
+	var kids []*node
+	for _, c := range r.Children {
+		p, err := sprouts.Parse(c.Position)
+		if err != nil {
+			return
+		}
+		kids = append(kids, d.link(target, d.node(p, c.N, max(c.PN, 1), max(c.DN, 1))))
+	}
+	if len(kids) == 0 {
+		return // an unsolved couple has children; the report is wrong
+	}
+	target.expanded, target.kids = true, kids
+	if target.sum {
+		target.merged = r.Merged
+		d.sortComponents(target)
+	} else {
+		d.sortChildren(target)
+	}
+	if target != leaf {
+		d.propagate(target)
+	}
+}
+
+// Expire takes the jobs away from groups that have been silent longer than
+// the lease: their leaves are unlocked and handed out again.
+func (m *Master) Expire() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	n := 0
+	for id, j := range m.jobs {
+		if now.After(j.deadline) {
+			m.release(id, j)
+			delete(m.groups, j.group)
+			n++
+		}
+	}
+	return n
+}
+
+// DropGroup takes every job away from a group that left (its process died
+// or the membership layer declared it dead).
+func (m *Master) DropGroup(group string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for id, j := range m.jobs {
+		if j.group == group {
+			m.release(id, j)
+			n++
+		}
+	}
+	delete(m.groups, group)
+	return n
+}
+
+func (m *Master) release(id string, j *job) {
+	delete(m.jobs, id)
+	j.leaf.locked, j.leaf.job = false, nil
+	m.dag.propagate(j.leaf)
+	m.stats.Expired++
+}
