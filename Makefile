@@ -16,6 +16,14 @@ test: lint
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'Concurrent' ./sprouts ./solve
 	$(GO) test -count=1 -tags spotsdebug -run 'TestOctal|TestSproutsGrundy' ./solve
+	$(GO) run ./cmd/spots-corpus check
+	$(GO) run ./cmd/spots-corpus regenerate --check
+
+# Rebuild corpus/OUTCOMES.md and corpus/outcomes.svg after changing the corpus
+# (phony: corpus/ is also a directory).
+.PHONY: corpus
+corpus:
+	$(GO) run ./cmd/spots-corpus regenerate
 
 # Benchmarks (minutes): children generation, then solving n-spot games.
 BENCH_N ?= 8,10,12,13,14

@@ -1,0 +1,710 @@
+// Command spots-corpus keeps the corpus of known n-spot Sprouts outcomes:
+// the literature table, the certificates we produced for it, and the table
+// and plot generated from both (see package corpus for the layout).
+//
+// Usage:
+//
+//	spots-corpus status [--json] [--no-verify] [--dir DIR]
+//	spots-corpus check [--json] [--dir DIR]
+//	spots-corpus regenerate [--check] [--dir DIR]
+//	spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D]
+//	                 [--capacity N] [--replace] [--no-commit [--out DIR]] [--json] [--dir DIR]
+//
+// status prints one line per n: the outcome, the Grundy value where known,
+// what the conjecture predicts, who first solved it, and our certificates
+// with their status, size and times, as in
+//
+//	n   outcome  Grundy  conj.  first solved by     year  certificate                  status    entries  solve    verify
+//	14  L        0       L      Purinton AuntBeast  2006  0*14=L  5424fc9eedb3         verified  6260     20.27 s  0.72 s
+//	15  W        1       W      GLOP                2007  0*15=W  afe87b1cd973         verified  6263     36.93 s  2.63 s
+//	                                                      gn(0*15)=1  d4f9a6ebb2db     verified  6265     38.63 s  2.89 s
+//
+// or with --json one object per n. It verifies the certificates first
+// (a few seconds) unless --no-verify.
+//
+// check verifies every committed certificate and reports each disagreement
+// between the certificates, index.csv, the files in certs/, the literature
+// table and the Sprouts conjecture, naming the n, the file and what is wrong:
+//
+//	verified  0*14=L  5424fc9eedb3  6260 entries  0.72 s  corpus/certs/5424fc9e….arrow
+//	PROBLEM   n = 5: corpus/certs/af026028….arrow: certifies 0*5=W, so 0*5 is W, but literature.csv line 6 says L (first solved by Mollison)
+//	corpus: 28 of 28 committed certificates verified, 0 listed but not committed, 105 literature rows; 1 problem
+//
+// regenerate rebuilds OUTCOMES.md and outcomes.svg from the literature table
+// and the verified certificates (it checks the corpus first and writes
+// nothing if that finds a problem); with --check it compares them with the
+// files instead of writing, as CI does.
+//
+// add solves 0*N (its outcome, or with --nimber its Grundy value), writes
+// the certificate into the corpus, verifies it, records it in index.csv with
+// the times measured, and regenerates. With --no-commit the certificate is
+// written into --out instead and listed in the index as not committed.
+//
+// The corpus is the corpus/ directory of the repository holding the working
+// directory, unless --dir names another. Progress is shown on standard error
+// (a refreshing line on a terminal, a line every 10 s otherwise; none with
+// --no-progress). Exit status: 0 when all is well, 1 when the corpus does
+// not check (a certificate missing or invalid, a disagreement, stale
+// generated files) or add could not solve or certify, 2 for bad usage or an
+// unreadable corpus.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
+)
+
+const usage = `usage: spots-corpus COMMAND [flags]
+
+Keeps the corpus of known n-spot Sprouts outcomes and their certificates.
+
+Commands:
+  status       the table of known outcomes and our certificates
+  check        verify every certificate and every claim against the literature and the conjecture
+  regenerate   rebuild OUTCOMES.md and outcomes.svg (--check: fail if they are stale)
+  add          solve 0*N, certify it and add it to the corpus (--solve N)
+
+Run spots-corpus COMMAND --help for its flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// commands maps each command to its function and a one-line summary.
+var commands = map[string]struct {
+	run     func(*env) int
+	summary string
+	flags   func(*pflag.FlagSet, *options)
+}{
+	"status":     {runStatus, "spots-corpus status [--json] [--no-verify] [--dir DIR]", statusFlags},
+	"check":      {runCheck, "spots-corpus check [--json] [--dir DIR]", checkFlags},
+	"regenerate": {runRegenerate, "spots-corpus regenerate [--check] [--dir DIR]", regenerateFlags},
+	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit [--out DIR]] [--json] [--dir DIR]", addFlags},
+}
+
+// options holds the flags of all commands.
+type options struct {
+	dir        string
+	json       bool
+	noProgress bool
+	noVerify   bool // status
+	check      bool // regenerate
+	// add
+	solve     int
+	nimber    bool
+	algorithm string
+	timeout   time.Duration
+	capacity  int
+	replace   bool
+	noCommit  bool
+	out       string
+}
+
+// env is what a command runs with.
+type env struct {
+	ctx            context.Context
+	opt            options
+	flags          *pflag.FlagSet
+	stdout, stderr io.Writer
+	prog           *progress
+}
+
+func (e *env) fail(status int, format string, a ...any) int {
+	e.prog.clear()
+	fmt.Fprintf(e.stderr, "spots-corpus: "+format+"\n", a...)
+	return status
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "-h", "--help", "help":
+		fmt.Fprint(stderr, usage)
+		return 0
+	}
+	cmd, ok := commands[name]
+	if !ok && strings.HasPrefix(name, "-") {
+		fmt.Fprintf(stderr, "spots-corpus: %s: give the command first (status, check, regenerate or add), then its flags\n", name)
+		return 2
+	}
+	if !ok {
+		fmt.Fprintf(stderr, "spots-corpus: unknown command %q (want status, check, regenerate or add)\n", name)
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	e := &env{ctx: ctx, stdout: stdout, stderr: stderr}
+	flags := pflag.NewFlagSet("spots-corpus "+name, pflag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.StringVar(&e.opt.dir, "dir", "", "the corpus directory (default: corpus/ of the repository holding the working directory)")
+	flags.BoolVar(&e.opt.noProgress, "no-progress", false, "do not show progress on standard error")
+	cmd.flags(flags, &e.opt)
+	flags.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\nFlags:\n", cmd.summary)
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args[1:]); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "spots-corpus %s: %v\n", name, err)
+		return 2
+	}
+	if flags.NArg() > 0 {
+		fmt.Fprintf(stderr, "spots-corpus %s: unexpected argument %q\n", name, flags.Arg(0))
+		flags.Usage()
+		return 2
+	}
+	e.flags = flags
+	if !e.opt.noProgress {
+		e.prog = newProgress(stderr)
+	}
+	if e.opt.dir == "" {
+		dir, err := corpus.Find(".")
+		if err != nil {
+			return e.fail(2, "%v", err)
+		}
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, dir); err == nil {
+				dir = rel
+			}
+		}
+		e.opt.dir = dir
+	}
+	return cmd.run(e)
+}
+
+func statusFlags(f *pflag.FlagSet, o *options) {
+	f.BoolVar(&o.json, "json", false, "print one JSON object per n")
+	f.BoolVar(&o.noVerify, "no-verify", false, "do not verify the certificates (their status shows as unchecked)")
+}
+
+func checkFlags(f *pflag.FlagSet, o *options) {
+	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
+}
+
+func regenerateFlags(f *pflag.FlagSet, o *options) {
+	f.BoolVar(&o.check, "check", false, "compare with the committed files instead of writing; exit 1 if they are stale")
+}
+
+func addFlags(f *pflag.FlagSet, o *options) {
+	f.IntVar(&o.solve, "solve", 0, "solve the n-spot start 0*`N`")
+	f.BoolVar(&o.nimber, "nimber", false, "prove the Grundy value instead of the outcome")
+	f.StringVar(&o.algorithm, "algorithm", "dfpn", "search: dfpn or pns")
+	f.DurationVar(&o.timeout, "timeout", 0, "give up after this long (e.g. 10m; 0: never)")
+	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
+	f.BoolVar(&o.replace, "replace", false, "replace the corpus's certificate of the same kind for 0*N")
+	f.BoolVar(&o.noCommit, "no-commit", false, "list the certificate in the index as not committed and write it into --out, not the corpus")
+	f.StringVar(&o.out, "out", ".", "with --no-commit: where to write the certificate (`DIR`)")
+	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
+}
+
+// open reads the corpus; an unreadable one is exit status 2.
+func (e *env) open() (*corpus.Corpus, int) {
+	c, err := corpus.Open(e.opt.dir)
+	if err != nil {
+		return nil, e.fail(2, "%v", err)
+	}
+	return c, -1
+}
+
+// check verifies the corpus, showing progress.
+func (e *env) check(c *corpus.Corpus) *corpus.Report {
+	opt := corpus.CheckOptions{}
+	if e.prog != nil {
+		opt.Progress = func(i, total int, r corpus.Record) {
+			e.prog.line(false, "verifying %d of %d: %s", i, total, r.Claim)
+		}
+	}
+	rep := c.Check(opt)
+	e.prog.clear()
+	return rep
+}
+
+func printProblems(w io.Writer, rep *corpus.Report) {
+	for _, p := range rep.Problems {
+		fmt.Fprintf(w, "PROBLEM   %s\n", p)
+	}
+	for _, p := range rep.Notes {
+		fmt.Fprintf(w, "note      %s\n", p)
+	}
+}
+
+// ---- check
+
+type certJSON struct {
+	N             int     `json:"n"`
+	Claim         string  `json:"claim"`
+	Address       string  `json:"address"`
+	Entries       int     `json:"entries"`
+	Bytes         int64   `json:"bytes"`
+	Algorithm     string  `json:"algorithm"`
+	SolveSeconds  float64 `json:"solve_seconds"`
+	VerifySeconds float64 `json:"verify_seconds"`
+	Added         string  `json:"added,omitempty"`
+	Committed     bool    `json:"committed"`
+	Command       string  `json:"command,omitempty"`
+	Status        string  `json:"status,omitempty"`
+	Path          string  `json:"path,omitempty"`
+	Seconds       float64 `json:"seconds,omitempty"` // this check's time
+	Error         string  `json:"error,omitempty"`
+}
+
+type problemJSON struct {
+	N    int    `json:"n,omitempty"`
+	File string `json:"file,omitempty"`
+	What string `json:"what"`
+}
+
+type checkJSON struct {
+	Dir          string        `json:"dir"`
+	OK           bool          `json:"ok"`
+	Certificates []certJSON    `json:"certificates"`
+	Problems     []problemJSON `json:"problems"`
+	Notes        []problemJSON `json:"notes"`
+}
+
+func recordJSON(r corpus.Record) certJSON {
+	return certJSON{N: r.N, Claim: r.Claim.String(), Address: r.Address, Entries: r.Entries, Bytes: r.Bytes,
+		Algorithm: r.Algorithm, SolveSeconds: r.SolveSeconds, VerifySeconds: r.VerifySeconds, Added: r.Added,
+		Committed: r.Committed, Command: r.Command}
+}
+
+func problemsJSON(ps []corpus.Problem) []problemJSON {
+	out := []problemJSON{}
+	for _, p := range ps {
+		out = append(out, problemJSON{N: p.N, File: p.File, What: p.What})
+	}
+	return out
+}
+
+func runCheck(e *env) int {
+	c, status := e.open()
+	if c == nil {
+		return status
+	}
+	rep := e.check(c)
+	if e.opt.json {
+		out := checkJSON{Dir: c.Dir, OK: rep.OK(), Certificates: []certJSON{},
+			Problems: problemsJSON(rep.Problems), Notes: problemsJSON(rep.Notes)}
+		for _, cc := range rep.Certificates {
+			j := recordJSON(cc.Record)
+			j.Path, j.Seconds, j.Status = cc.Path, cc.Elapsed.Seconds(), corpus.StatusVerified
+			if cc.Err != nil {
+				j.Status, j.Error = corpus.StatusFailed, cc.Err.Error()
+			}
+			out.Certificates = append(out.Certificates, j)
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		for _, cc := range rep.Certificates {
+			if cc.Err == nil {
+				fmt.Fprintf(e.stdout, "verified  %s  %s  %d entries  %.2f s  %s\n",
+					cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
+			}
+		}
+		printProblems(e.stdout, rep)
+		verified := 0
+		for _, cc := range rep.Certificates {
+			if cc.Err == nil {
+				verified++
+			}
+		}
+		listed := len(c.Records) - len(rep.Certificates)
+		fmt.Fprintf(e.stdout, "%s: %d of %d committed certificates verified, %d listed but not committed, %d literature rows; ",
+			c.Dir, verified, len(rep.Certificates), listed, len(c.Literature))
+		if rep.OK() {
+			fmt.Fprintln(e.stdout, "no problem")
+		} else {
+			fmt.Fprintln(e.stdout, plural(len(rep.Problems), "problem"))
+		}
+	}
+	if !rep.OK() {
+		return 1
+	}
+	return 0
+}
+
+// ---- regenerate
+
+func runRegenerate(e *env) int {
+	c, status := e.open()
+	if c == nil {
+		return status
+	}
+	return e.regenerate(c, e.opt.check, false)
+}
+
+// regenerate checks the corpus and writes (or with check compares) the
+// generated files. quiet prints nothing on success (for add --json, whose
+// standard output is one JSON object).
+func (e *env) regenerate(c *corpus.Corpus, check, quiet bool) int {
+	stdout := e.stdout
+	if quiet {
+		stdout = io.Discard
+	}
+	rep := e.check(c)
+	if !rep.OK() {
+		printProblems(e.stderr, rep)
+		return e.fail(1, "%s does not check (%s): not regenerating", c.Dir, plural(len(rep.Problems), "problem"))
+	}
+	gen, err := c.Generate(rep)
+	if err != nil {
+		return e.fail(1, "%v", err)
+	}
+	stale := c.Stale(gen)
+	if check {
+		if len(stale) > 0 {
+			return e.fail(1, "%s stale: run spots-corpus regenerate (or make corpus) and commit the result", strings.Join(stale, " and ")+map[bool]string{true: " is", false: " are"}[len(stale) == 1])
+		}
+		fmt.Fprintf(stdout, "%s and %s are up to date\n", c.Path(corpus.OutcomesFile), c.Path(corpus.PlotFile))
+		return 0
+	}
+	if len(stale) == 0 {
+		fmt.Fprintf(stdout, "%s and %s are up to date\n", c.Path(corpus.OutcomesFile), c.Path(corpus.PlotFile))
+		return 0
+	}
+	if err := c.Write(gen); err != nil {
+		return e.fail(2, "%v", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", strings.Join(stale, " and "))
+	return 0
+}
+
+// ---- status
+
+type rowJSON struct {
+	N                int             `json:"n"`
+	Outcome          string          `json:"outcome"`
+	Grundy           *uint32         `json:"grundy"`
+	Conjecture       string          `json:"conjecture"`
+	ConjectureGrundy uint32          `json:"conjecture_grundy"`
+	Literature       *literatureJSON `json:"literature"`
+	Certificates     []certJSON      `json:"certificates"`
+}
+
+type literatureJSON struct {
+	Outcome       string `json:"outcome"`
+	FirstSolvedBy string `json:"first_solved_by"`
+	Who           string `json:"who"`
+	Year          string `json:"year"`
+	ProofSize     string `json:"proof_size_grundy_numbers"`
+}
+
+func runStatus(e *env) int {
+	c, status := e.open()
+	if c == nil {
+		return status
+	}
+	var rep *corpus.Report
+	if !e.opt.noVerify {
+		rep = e.check(c)
+	}
+	rows := c.Table(rep)
+	if e.opt.json {
+		for _, r := range rows {
+			j := rowJSON{N: r.N, Outcome: r.Outcome.String(), Grundy: r.Grundy, Conjecture: r.ConjectureOutcome.String(),
+				ConjectureGrundy: r.ConjectureGrundy, Certificates: []certJSON{}}
+			if k := r.Known; k != nil {
+				who, year := k.Solver()
+				j.Literature = &literatureJSON{Outcome: k.Outcome.String(), FirstSolvedBy: k.FirstSolvedBy, Who: who, Year: year, ProofSize: k.ProofSize}
+			}
+			for _, cert := range r.Certificates {
+				cj := recordJSON(cert.Record)
+				cj.Status = cert.Status
+				if cert.Committed {
+					cj.Path = c.CertPath(cert.Record)
+				}
+				j.Certificates = append(j.Certificates, cj)
+			}
+			b, _ := json.Marshal(j)
+			fmt.Fprintf(e.stdout, "%s\n", b)
+		}
+	} else {
+		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "n\toutcome\tGrundy\tconj.\tfirst solved by\tyear\tcertificate\tstatus\tentries\tsolve\tverify")
+		for _, r := range rows {
+			who, year := "", ""
+			if r.Known != nil {
+				who, year = r.Known.Solver()
+				if r.Known.Open() {
+					who = "open"
+				}
+			}
+			g := ""
+			if r.Grundy != nil {
+				g = strconv.FormatUint(uint64(*r.Grundy), 10)
+			}
+			lead := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s", r.N, r.Outcome, g, r.ConjectureOutcome, who, year)
+			if len(r.Certificates) == 0 {
+				fmt.Fprintf(tw, "%s\t\t\t\t\t\n", lead)
+			}
+			for i, cert := range r.Certificates {
+				if i > 0 {
+					lead = "\t\t\t\t\t"
+				}
+				fmt.Fprintf(tw, "%s\t%s  %s\t%s\t%d\t%.2f s\t%.2f s\n", lead, cert.Claim, cert.ShortAddress(),
+					cert.Status, cert.Entries, cert.SolveSeconds, cert.VerifySeconds)
+			}
+		}
+		tw.Flush()
+	}
+	if rep != nil && !rep.OK() {
+		printProblems(e.stderr, rep)
+		return e.fail(1, "%s does not check (%s)", c.Dir, plural(len(rep.Problems), "problem"))
+	}
+	return 0
+}
+
+// ---- add
+
+// searcher is what add needs of a search (solve.DFPN and solve.PNS).
+type searcher interface {
+	Solve(context.Context, sprouts.Position, uint32) solve.Outcome
+	Grundy(context.Context, sprouts.Position) (uint32, bool)
+	Stats() solve.Stats
+	DB() *solve.NimberDB
+}
+
+// ttMinimum is the smallest --capacity: one bucket of the table.
+const ttMinimum = 4
+
+// maxSolve bounds --solve: far beyond what can be solved, small enough
+// that a typo does not build an absurd position.
+const maxSolve = 1000
+
+type addJSON struct {
+	certJSON
+	Outcome string  `json:"outcome"`
+	Grundy  *uint32 `json:"grundy"`
+}
+
+func runAdd(e *env) int {
+	o := e.opt
+	switch {
+	case !e.flags.Changed("solve"):
+		e.flags.Usage()
+		return e.fail(2, "add needs --solve N (e.g. spots-corpus add --solve 12)")
+	case o.solve < 1 || o.solve > maxSolve:
+		return e.fail(2, "--solve %d: want a number of spots from 1 to %d", o.solve, maxSolve)
+	case o.algorithm != "dfpn" && o.algorithm != "pns":
+		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithm)
+	case o.capacity < ttMinimum:
+		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, ttMinimum)
+	case o.timeout < 0:
+		return e.fail(2, "--timeout %v is negative", o.timeout)
+	case e.flags.Changed("out") && !o.noCommit:
+		return e.fail(2, "--out goes with --no-commit (committed certificates go into the corpus)")
+	}
+	c, status := e.open()
+	if c == nil {
+		return status
+	}
+	n := o.solve
+	existing := c.RecordOf(n, o.nimber)
+	if existing >= 0 && !o.replace {
+		r := c.Records[existing]
+		return e.fail(2, "the corpus already has %s (index.csv line %d); give --replace to make it again", r.Claim, r.Line)
+	}
+	root, err := sprouts.Parse(corpus.StartText(n))
+	if err != nil {
+		return e.fail(2, "0*%d: %v", n, err)
+	}
+
+	// Solve.
+	opt := solve.Options{Capacity: o.capacity}
+	if e.prog != nil {
+		opt.Progress, opt.ProgressEvery = e.prog.search, e.prog.every
+	}
+	var s searcher
+	if o.algorithm == "pns" {
+		s = solve.NewPNS(sprouts.Rules{}, nil, opt)
+	} else {
+		s = solve.NewDFPN(sprouts.Rules{}, nil, opt)
+	}
+	ctx := e.ctx
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	var out solve.Outcome
+	var grundy *uint32
+	if o.nimber {
+		if g, ok := s.Grundy(ctx, root); ok {
+			grundy, out = &g, solve.Win
+			if g == 0 {
+				out = solve.Loss
+			}
+		}
+	} else {
+		out = s.Solve(ctx, root, 0)
+	}
+	stats := s.Stats()
+	e.prog.clear()
+	if out == solve.Unknown {
+		return e.fail(1, "0*%d: not solved (stopped after %.1f s, %d iterations); nothing added", n, stats.Seconds, stats.Iterations)
+	}
+
+	// Certify and verify.
+	claim, err := certify.Claim(root, 0, out, grundy)
+	if err != nil {
+		return e.fail(1, "0*%d: %v", n, err)
+	}
+	dir := filepath.Join(c.Dir, corpus.CertsDir)
+	if o.noCommit {
+		dir = o.out
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return e.fail(2, "%v", err)
+	}
+	vopt := verify.Options{}
+	if e.prog != nil {
+		vopt.Progress = func(done, total int) {
+			of := ""
+			if total > 0 {
+				of = fmt.Sprintf(" of %d", total)
+			}
+			e.prog.line(false, "certifying %s: %d%s entries checked", claim, done, of)
+		}
+	}
+	path, _, err := certify.Write(dir, s.DB(), claim, vopt)
+	e.prog.clear()
+	if err != nil {
+		return e.fail(1, "certifying %s: %v", claim, err)
+	}
+	start := time.Now()
+	res, err := verify.File(path, vopt)
+	verifySeconds := time.Since(start).Seconds()
+	e.prog.clear()
+	if err != nil {
+		return e.fail(1, "%s: the certificate of %s does not verify: %v", path, claim, err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		return e.fail(2, "%v", err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return e.fail(2, "%v", err)
+	}
+	producer, err := producerOf(path)
+	if err != nil {
+		return e.fail(2, "%v", err)
+	}
+	rec := corpus.Record{N: n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: st.Size(),
+		Algorithm: o.algorithm, SolveSeconds: millis(stats.Seconds), VerifySeconds: millis(verifySeconds),
+		Added: time.Now().UTC().Format(time.DateOnly), Producer: producer,
+		Machine:   fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+		Committed: !o.noCommit, Command: command(o)}
+
+	// A valid certificate that contradicts the literature or the conjecture
+	// is news, or a bug in the rules: a human must look before it is listed.
+	if problems, _ := c.CheckClaim(rec.Claim, path); len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintf(e.stderr, "PROBLEM   %s\n", p)
+		}
+		return e.fail(1, "%s verifies but disagrees with what is known; not added to %s (the file is left for inspection)", path, c.Path(corpus.IndexFile))
+	}
+	old, replaced := c.Put(rec, existing)
+	if err := c.SaveIndex(); err != nil {
+		return e.fail(2, "%v", err)
+	}
+	// The replaced certificate's file is no longer listed as committed.
+	if replaced && old.Committed && (old.Address != rec.Address || !rec.Committed) {
+		if err := os.Remove(c.CertPath(old)); err != nil && !os.IsNotExist(err) {
+			return e.fail(2, "removing the replaced certificate: %v", err)
+		}
+	}
+	// Regenerate from the index as written, as regenerate will.
+	if c, status = e.open(); c == nil {
+		return status
+	}
+
+	if o.json {
+		j := addJSON{certJSON: recordJSON(rec), Outcome: out.String(), Grundy: grundy}
+		j.Path, j.Status = path, corpus.StatusVerified
+		b, _ := json.Marshal(j)
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		who := map[solve.Outcome]string{solve.Win: "first player wins", solve.Loss: "second player wins"}[out]
+		if grundy != nil {
+			fmt.Fprintf(e.stdout, "%s  %d  (Grundy value; %s)\n", root, *grundy, who)
+		} else {
+			fmt.Fprintf(e.stdout, "%s  %s  (%s)\n", root, out, who)
+		}
+		fmt.Fprintf(e.stdout, "    certificate %s  (%d entries, %d bytes; solved in %.2f s, verified in %.2f s)\n",
+			path, rec.Entries, rec.Bytes, rec.SolveSeconds, rec.VerifySeconds)
+		if replaced {
+			fmt.Fprintf(e.stdout, "    replaces %s (%s)\n", old.Claim, old.ShortAddress())
+		}
+	}
+	return e.regenerate(c, false, o.json)
+}
+
+// plural returns "1 problem", "2 problems".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// millis rounds seconds to milliseconds, as index.csv keeps them.
+func millis(s float64) float64 { return math.Round(s*1000) / 1000 }
+
+// command returns the command line that makes the certificate again.
+func command(o options) string {
+	parts := []string{"spots-corpus", "add", "--solve", strconv.Itoa(o.solve)}
+	if o.nimber {
+		parts = append(parts, "--nimber")
+	}
+	if o.algorithm != "dfpn" {
+		parts = append(parts, "--algorithm", o.algorithm)
+	}
+	if o.capacity != solve.DefaultCapacity && o.algorithm == "dfpn" {
+		parts = append(parts, "--capacity", strconv.Itoa(o.capacity))
+	}
+	if o.noCommit {
+		parts = append(parts, "--no-commit", "--out", "DIR")
+	}
+	return strings.Join(parts, " ")
+}
+
+// producerOf returns the producer and version a certificate names.
+func producerOf(path string) (string, error) {
+	r, err := format.OpenCertificate(path)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	h := r.Header()
+	return strings.TrimSpace(h.Producer + " " + h.Version), nil
+}

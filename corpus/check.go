@@ -1,0 +1,287 @@
+package corpus
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/verify"
+)
+
+// Problem is one thing Check found wrong: a certificate, a file or a claim
+// that disagrees with another.
+type Problem struct {
+	N    int    // the n of 0*n it concerns; 0 when it concerns no single n
+	File string // the file at fault: its path (the corpus directory joined with its name)
+	What string // what is wrong, naming the values that disagree
+}
+
+// String returns the problem as one line: "n = 14: certs/….arrow: what".
+func (p Problem) String() string {
+	var b strings.Builder
+	if p.N > 0 {
+		fmt.Fprintf(&b, "n = %d: ", p.N)
+	}
+	if p.File != "" {
+		b.WriteString(p.File + ": ")
+	}
+	b.WriteString(p.What)
+	return b.String()
+}
+
+// CertCheck is the verification of one committed certificate.
+type CertCheck struct {
+	Record  Record
+	Path    string        // the file checked
+	Result  verify.Result // what the checker found in the file
+	Elapsed time.Duration // how long this check took (reported, never recorded)
+	Err     error         // nil when the file verified and agrees with its record
+}
+
+// Report is what Check found.
+type Report struct {
+	Certificates []CertCheck // one per committed record, in index order
+	Problems     []Problem   // disagreements: the corpus does not check
+	Notes        []Problem   // worth knowing but not wrong (a certificate of a case the literature lists as open)
+}
+
+// OK reports whether Check found no problem.
+func (r *Report) OK() bool { return len(r.Problems) == 0 }
+
+// Verified reports whether the certificate of the given address was
+// verified by this check and agrees with its record.
+func (r *Report) Verified(address string) bool {
+	for _, c := range r.Certificates {
+		if c.Record.Address == address {
+			return c.Err == nil
+		}
+	}
+	return false
+}
+
+// CheckOptions controls Check.
+type CheckOptions struct {
+	// Progress, if set, is called before each certificate is verified, with
+	// its number (from 1), the number of certificates and its record.
+	// Certificates are verified on several goroutines (one per CPU);
+	// Progress and Verify.Progress are called one call at a time.
+	Progress func(i, total int, r Record)
+	// Verify is passed to verify.File (its Progress reports the entries
+	// checked within one certificate).
+	Verify verify.Options
+}
+
+// Check verifies every committed certificate with verify.File and
+// reports each disagreement between the certificates, the index, the files
+// in certs/, the literature table and the Sprouts conjecture (see the
+// package documentation). It reads certificates but writes nothing.
+func (c *Corpus) Check(opt CheckOptions) *Report {
+	rep := &Report{}
+	indexFile, litFile := c.Path(IndexFile), c.Path(LiteratureFile)
+	problem := func(n int, file, format string, a ...any) {
+		rep.Problems = append(rep.Problems, Problem{N: n, File: file, What: fmt.Sprintf(format, a...)})
+	}
+
+	// The literature against the conjecture.
+	for _, k := range c.Literature {
+		if k.Open() {
+			continue
+		}
+		if want, _ := Conjecture(k.N); k.Outcome != want {
+			problem(k.N, litFile, "line %d says 0*%d is %s, but the Sprouts conjecture says %s (%d mod 6 = %d)",
+				k.Line, k.N, k.Outcome, want, k.N, k.N%6)
+		}
+	}
+
+	// The index against itself.
+	byClaim, byAddress := map[string]Record{}, map[string]Record{}
+	byKind := map[[2]int]Record{}
+	for _, r := range c.Records {
+		if o, ok := byClaim[r.Claim.String()]; ok {
+			problem(r.N, indexFile, "lines %d and %d both list the claim %s; keep one", o.Line, r.Line, r.Claim)
+		}
+		byClaim[r.Claim.String()] = r
+		if o, ok := byAddress[r.Address]; ok {
+			problem(r.N, indexFile, "lines %d and %d both list the address %s", o.Line, r.Line, r.Address)
+		}
+		byAddress[r.Address] = r
+		key := [2]int{r.N, kindOrder(r.Claim)}
+		if o, ok := byKind[key]; ok && o.Claim != r.Claim {
+			what := "outcome"
+			if r.Claim.Kind == format.ClaimGrundy {
+				what = "Grundy value"
+			}
+			problem(r.N, indexFile, "lines %d and %d give two %s claims for 0*%d (%s and %s); keep one", o.Line, r.Line, what, r.N, o.Claim, r.Claim)
+		}
+		byKind[key] = r
+	}
+
+	// The files in certs/ against the index.
+	certsDir := filepath.Join(c.Dir, CertsDir)
+	rel := func(name string) string { return filepath.Join(certsDir, name) }
+	names, err := os.ReadDir(certsDir)
+	if err != nil && !os.IsNotExist(err) {
+		problem(0, certsDir, "cannot list the certificates: %v", err)
+	}
+	for _, e := range names {
+		name := e.Name()
+		r, listed := byAddress[strings.TrimSuffix(name, ".arrow")]
+		switch {
+		case !listed || !strings.HasSuffix(name, ".arrow"):
+			problem(0, rel(name), "is in %s/ but not listed in %s (add it with spots-corpus add, or remove it)", CertsDir, IndexFile)
+		case !r.Committed:
+			problem(r.N, rel(name), "is present, but %s line %d says the certificate of %s is not committed (set committed to yes, or remove the file)", IndexFile, r.Line, r.Claim)
+		}
+	}
+
+	// Every committed certificate: present, valid, and what the index says.
+	var committed []Record
+	for _, r := range c.Records {
+		if r.Committed {
+			committed = append(committed, r)
+		}
+	}
+	for _, cc := range c.checkCertificates(committed, opt) {
+		if cc.Err != nil {
+			problem(cc.Record.N, rel(cc.Record.FileName()), "%v", cc.Err)
+		}
+		rep.Certificates = append(rep.Certificates, cc)
+	}
+
+	// Every claim against the other claims about the same n, the
+	// literature and the conjecture.
+	implied := map[int]Record{}
+	for _, r := range c.Records {
+		file := indexFile
+		if r.Committed {
+			file = rel(r.FileName())
+		}
+		if o, ok := implied[r.N]; ok {
+			oo, _, _ := ClaimOutcome(o.Claim)
+			if out, _, _ := ClaimOutcome(r.Claim); oo != out {
+				problem(r.N, indexFile, "the claims %s (line %d) and %s (line %d) contradict each other", o.Claim, o.Line, r.Claim, r.Line)
+			}
+		}
+		implied[r.N] = r
+		problems, notes := c.CheckClaim(r.Claim, file)
+		rep.Problems = append(rep.Problems, problems...)
+		rep.Notes = append(rep.Notes, notes...)
+	}
+	sort.SliceStable(rep.Problems, func(i, j int) bool {
+		return rep.Problems[i].N < rep.Problems[j].N
+	})
+	return rep
+}
+
+// checkCertificates verifies the certificates of records on as many
+// goroutines as there are CPUs, and returns the checks in the order of
+// records.
+func (c *Corpus) checkCertificates(records []Record, opt CheckOptions) []CertCheck {
+	out := make([]CertCheck, len(records))
+	var mu sync.Mutex // serialises opt's callbacks
+	next := 0
+	serial := func(f func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		f()
+	}
+	vopt := opt.Verify
+	if vopt.Progress != nil {
+		vopt.Progress = func(done, total int) { serial(func() { opt.Verify.Progress(done, total) }) }
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(records)) {
+		wg.Go(func() {
+			for {
+				var i int
+				serial(func() {
+					i = next
+					next++
+					if i < len(records) && opt.Progress != nil {
+						opt.Progress(i+1, len(records), records[i])
+					}
+				})
+				if i >= len(records) {
+					return
+				}
+				out[i] = c.checkCertificate(records[i], vopt)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// checkCertificate verifies the committed certificate of r and compares it
+// with r.
+func (c *Corpus) checkCertificate(r Record, opt verify.Options) (cc CertCheck) {
+	cc = CertCheck{Record: r, Path: c.CertPath(r)}
+	start := time.Now()
+	defer func() { cc.Elapsed = time.Since(start) }()
+	st, err := os.Stat(cc.Path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			cc.Err = fmt.Errorf("missing: %s line %d lists the certificate of %s as committed, but there is no such file", IndexFile, r.Line, r.Claim)
+		} else {
+			cc.Err = fmt.Errorf("unreadable: %w", err)
+		}
+		return cc
+	}
+	res, err := verify.File(cc.Path, opt)
+	cc.Result = res
+	switch {
+	case err != nil && verify.IsInvalid(err):
+		cc.Err = fmt.Errorf("invalid certificate (listed for %s): %w", r.Claim, err)
+	case err != nil:
+		cc.Err = fmt.Errorf("unreadable certificate (listed for %s): %w", r.Claim, err)
+	case res.Address != r.Address:
+		cc.Err = fmt.Errorf("the file's content address is %s, but %s line %d says %s", res.Address, IndexFile, r.Line, r.Address)
+	case res.Claim != r.Claim:
+		cc.Err = fmt.Errorf("the certificate proves %s, but %s line %d says it proves %s", res.Claim, IndexFile, r.Line, r.Claim)
+	case res.Entries != r.Entries:
+		cc.Err = fmt.Errorf("the certificate has %d entries, but %s line %d says %d", res.Entries, IndexFile, r.Line, r.Entries)
+	case st.Size() != r.Bytes:
+		cc.Err = fmt.Errorf("the file has %d bytes, but %s line %d says %d", st.Size(), IndexFile, r.Line, r.Bytes)
+	}
+	return cc
+}
+
+// CheckClaim compares a claim about 0*n with the literature table and the
+// Sprouts conjecture. It returns the disagreements as problems, and as a
+// note a claim that settles a case the table leaves open (or does not
+// list); file names the certificate (or index) the claim comes from.
+func (c *Corpus) CheckClaim(claim format.Claim, file string) (problems, notes []Problem) {
+	n, err := ClaimSpots(claim)
+	if err != nil {
+		return []Problem{{File: file, What: err.Error()}}, nil
+	}
+	out, g, err := ClaimOutcome(claim)
+	if err != nil {
+		return []Problem{{N: n, File: file, What: err.Error()}}, nil
+	}
+	add := func(list *[]Problem, format string, a ...any) {
+		*list = append(*list, Problem{N: n, File: file, What: fmt.Sprintf(format, a...)})
+	}
+	if k, ok := c.Known(n); !ok || k.Open() {
+		add(&notes, "certifies %s, a case the literature table does not settle", claim)
+	} else if k.Outcome != out {
+		add(&problems, "certifies %s, so 0*%d is %s, but %s line %d says %s (first solved by %s)",
+			claim, n, out, LiteratureFile, k.Line, k.Outcome, k.FirstSolvedBy)
+	}
+	wantOut, wantG := Conjecture(n)
+	switch {
+	case out != wantOut:
+		add(&problems, "certifies %s, so 0*%d is %s, but the Sprouts conjecture says %s (%d mod 6 = %d)",
+			claim, n, out, wantOut, n, n%6)
+	case g != nil && *g != wantG:
+		add(&problems, "certifies %s, but the extended Sprouts conjecture says gn(0*%d) = %d (%d mod 6 = %d)",
+			claim, n, wantG, n, n%6)
+	}
+	return problems, notes
+}

@@ -1,0 +1,48 @@
+// Package corpus keeps the known outcomes of n-spot Sprouts (the games 0*n)
+// in the repository, backed by certificates anyone can re-check.
+//
+// # Layout
+//
+// The corpus is a directory (corpus/ at the root of the repository) holding
+// this package's source and its data:
+//
+//	literature.csv  the published table, n = 1…105, copied verbatim from the
+//	                paper's data (columns n, outcome, first_solved_by,
+//	                proof_size_grundy_numbers; outcome "?" and first_solved_by
+//	                "unsolved" for open cases)
+//	index.csv       one row per certificate we produced (see Record), sorted
+//	                by n, then outcome claims before Grundy claims
+//	certs/          the committed certificates, each named <address>.arrow
+//	                by its content address (see package format)
+//	OUTCOMES.md     the generated table (Render), one row per n
+//	outcomes.svg    the generated plot of certificate size and solve time
+//	README.md       the same layout, for readers of the repository
+//
+// A certificate may be listed in the index without being committed (too
+// large for the repository): its row records its address and the command
+// that makes it, and its committed column says no.
+//
+// # What it guarantees
+//
+// Check verifies every committed certificate with verify.File (so it trusts
+// what package verify trusts: the rules in package sprouts and the decoders
+// of package format), and reports as a Problem anything in which the files
+// disagree: a listed certificate that is missing or invalid, a file in certs/
+// that the index does not list, an address, claim, entry count or size that
+// differs from the index, a certified claim that contradicts the literature
+// or the Sprouts conjecture, and a literature outcome that contradicts the
+// conjecture. The conjecture is that 0*n is a first-player win exactly when
+// n mod 6 is 3, 4 or 5; in its extended form, that the Grundy value of 0*n
+// is 0 when n mod 6 is 0, 1 or 2 and 1 otherwise.
+//
+// Generate builds OUTCOMES.md and outcomes.svg from the literature table,
+// the index and a Check that found no problem, so only verified
+// certificates contribute outcomes and Grundy values. The times in them are
+// those recorded in the index when each certificate was added, never
+// measured again: generating from the same corpus twice gives the same
+// bytes (Render, WriteMarkdown and WriteSVG depend only on their input).
+//
+// The solving itself (spots-corpus add) is done by the command, not here:
+// this package does not import the solver, so a check of the corpus depends
+// only on the independent checker.
+package corpus

@@ -1,0 +1,202 @@
+package corpus
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spots-dev/spots/format"
+)
+
+// indexHeader is the first line of index.csv.
+var indexHeader = []string{"n", "claim", "address", "entries", "bytes", "algorithm",
+	"solve_seconds", "verify_seconds", "added", "producer", "machine", "committed", "command"}
+
+// Record is one row of index.csv: a certificate we produced and how.
+//
+// The times were measured once, on Machine, when the certificate was added;
+// nothing re-measures them, so the generated table is reproducible.
+type Record struct {
+	N             int          // the claim is about 0*N
+	Claim         format.Claim // as format.Claim.String writes it
+	Address       string       // content address: the file is certs/<Address>.arrow
+	Entries       int          // entries in the certificate
+	Bytes         int64        // size of the file
+	Algorithm     string       // the search that produced it: dfpn or pns
+	SolveSeconds  float64      // time of the search
+	VerifySeconds float64      // time of verify.File on the written file
+	Added         string       // date it was added, YYYY-MM-DD (UTC)
+	Producer      string       // producer and version written in the certificate, e.g. "spots dev"
+	Machine       string       // where it was solved, e.g. "linux/amd64 2 CPUs"
+	Committed     bool         // whether certs/<Address>.arrow is in the repository
+	Command       string       // the command that makes it again
+	Line          int          // line of index.csv, 1-based; 0 for a new record
+}
+
+// FileName returns the certificate's file name, <Address>.arrow.
+func (r Record) FileName() string { return r.Address + ".arrow" }
+
+// ShortAddress returns the first 12 digits of the address.
+func (r Record) ShortAddress() string {
+	if len(r.Address) > 12 {
+		return r.Address[:12]
+	}
+	return r.Address
+}
+
+// sortRecords orders records as index.csv holds them: by n, then outcome
+// claims before Grundy claims, then by claim text and address.
+func sortRecords(rs []Record) {
+	slices.SortStableFunc(rs, func(a, b Record) int {
+		return cmp.Or(cmp.Compare(a.N, b.N), cmp.Compare(kindOrder(a.Claim), kindOrder(b.Claim)),
+			strings.Compare(a.Claim.String(), b.Claim.String()), strings.Compare(a.Address, b.Address))
+	})
+}
+
+func kindOrder(c format.Claim) int {
+	if c.Kind == format.ClaimGrundy {
+		return 1
+	}
+	return 0
+}
+
+// ReadIndex reads index.csv. A malformed row is an error naming its line
+// and field; the rows need not be in order (WriteIndex sorts them).
+func ReadIndex(r io.Reader) ([]Record, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1 // checked below, with a clearer message
+	var rs []Record
+	for line := 1; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err // csv errors name the line
+		}
+		if line == 1 {
+			if strings.Join(rec, ",") != strings.Join(indexHeader, ",") {
+				return nil, fmt.Errorf("line 1: header %q, want %q", strings.Join(rec, ","), strings.Join(indexHeader, ","))
+			}
+			continue
+		}
+		if len(rec) != len(indexHeader) {
+			return nil, fmt.Errorf("line %d: %d fields, want %d (%s)", line, len(rec), len(indexHeader), strings.Join(indexHeader, ","))
+		}
+		rc, err := parseRecord(rec)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		rc.Line = line
+		rs = append(rs, rc)
+	}
+	if len(rs) == 0 && cr.InputOffset() == 0 {
+		return nil, errors.New("empty file (want at least the header line)")
+	}
+	return rs, nil
+}
+
+func parseRecord(f []string) (Record, error) {
+	var r Record
+	var err error
+	field := func(i int, what string) error {
+		return fmt.Errorf("%s %q: %w", indexHeader[i], f[i], errors.New(what))
+	}
+	if r.Claim, err = format.ParseClaim(f[1]); err != nil {
+		return r, fmt.Errorf("claim: %w", err)
+	}
+	if r.N, err = ClaimSpots(r.Claim); err != nil {
+		return r, err
+	}
+	if _, _, err = ClaimOutcome(r.Claim); err != nil {
+		return r, err
+	}
+	if f[0] != strconv.Itoa(r.N) {
+		return r, field(0, fmt.Sprintf("does not match the claim %s, which is about n = %d", r.Claim, r.N))
+	}
+	if r.Address = f[2]; !isAddress(r.Address) {
+		return r, field(2, "is not a content address (64 lowercase hexadecimal digits)")
+	}
+	if r.Entries, err = strconv.Atoi(f[3]); err != nil || r.Entries < 0 {
+		return r, field(3, "is not a count")
+	}
+	if r.Bytes, err = strconv.ParseInt(f[4], 10, 64); err != nil || r.Bytes < 0 {
+		return r, field(4, "is not a size in bytes")
+	}
+	if r.Algorithm = f[5]; r.Algorithm != "dfpn" && r.Algorithm != "pns" {
+		return r, field(5, "is not dfpn or pns")
+	}
+	if r.SolveSeconds, err = parseSeconds(f[6]); err != nil {
+		return r, field(6, "is not a number of seconds")
+	}
+	if r.VerifySeconds, err = parseSeconds(f[7]); err != nil {
+		return r, field(7, "is not a number of seconds")
+	}
+	if r.Added = f[8]; r.Added != "" {
+		if _, err := time.Parse(time.DateOnly, r.Added); err != nil {
+			return r, field(8, "is not a date YYYY-MM-DD")
+		}
+	}
+	r.Producer, r.Machine = f[9], f[10]
+	switch f[11] {
+	case "yes":
+		r.Committed = true
+	case "no":
+	default:
+		return r, field(11, "is not yes or no")
+	}
+	r.Command = f[12]
+	return r, nil
+}
+
+func parseSeconds(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 || v != v || v > 1e12 {
+		return 0, errors.New("bad seconds")
+	}
+	return v, nil
+}
+
+func isAddress(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// EncodeIndex returns index.csv for the records, sorted (by n, outcome
+// claims before Grundy claims, claim text): the same records always give
+// the same bytes.
+func EncodeIndex(records []Record) []byte {
+	rs := slices.Clone(records)
+	sortRecords(rs)
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(indexHeader)
+	for _, r := range rs {
+		committed := "no"
+		if r.Committed {
+			committed = "yes"
+		}
+		w.Write([]string{strconv.Itoa(r.N), r.Claim.String(), r.Address, strconv.Itoa(r.Entries),
+			strconv.FormatInt(r.Bytes, 10), r.Algorithm, seconds(r.SolveSeconds), seconds(r.VerifySeconds),
+			r.Added, r.Producer, r.Machine, committed, r.Command})
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// seconds writes a time as index.csv keeps it: milliseconds.
+func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
