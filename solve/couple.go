@@ -3,6 +3,7 @@ package solve
 import (
 	"cmp"
 	"strings"
+	"sync"
 )
 
 // base holds what every search needs: the game, the nimber database and
@@ -13,25 +14,76 @@ type base[P any] struct {
 	stats Stats
 	comps []P // scratch for fold
 	// kids remembers the children of positions expanded before: DFPN
-	// enters the same couples again and again, and generating children is
-	// most of the cost of an iteration.
-	kids    map[string][]P
-	kidsCap int
+	// enters the same couples again and again (and the threads of PDFPN
+	// each other's), and generating children is most of an iteration's cost.
+	kids *childCache[P]
 }
 
 // children returns the children of the atomic position of c.
 func (b *base[P]) children(c *couple[P]) []P {
-	if kids, ok := b.kids[c.key]; ok {
+	if b.kids == nil {
+		return b.game.Children(c.pos)
+	}
+	if kids, ok := b.kids.get(c.key); ok {
 		return kids
 	}
 	kids := b.game.Children(c.pos)
-	if b.kidsCap > 0 {
-		if b.kids == nil || len(b.kids) >= b.kidsCap {
-			b.kids = make(map[string][]P, min(b.kidsCap, 1<<16))
-		}
-		b.kids[c.key] = kids
-	}
+	b.kids.put(c.key, kids)
 	return kids
+}
+
+// childCache is a bounded map from position keys to children, safe for
+// concurrent use. A full shard is emptied: cheap, and what is used again
+// comes back.
+type childCache[P any] struct {
+	shards [16]childShard[P]
+	cap    int // entries per shard
+}
+
+type childShard[P any] struct {
+	mu sync.RWMutex
+	m  map[string][]P
+}
+
+func newChildCache[P any](capacity int) *childCache[P] {
+	if capacity <= 0 {
+		return nil
+	}
+	return &childCache[P]{cap: max(1, capacity/16)}
+}
+
+func (c *childCache[P]) shard(key string) *childShard[P] {
+	return &c.shards[hashKey(key, 0)%uint64(len(c.shards))]
+}
+
+func (c *childCache[P]) get(key string) ([]P, bool) {
+	s := c.shard(key)
+	s.mu.RLock()
+	kids, ok := s.m[key]
+	s.mu.RUnlock()
+	return kids, ok
+}
+
+func (c *childCache[P]) put(key string, kids []P) {
+	s := c.shard(key)
+	s.mu.Lock()
+	if s.m == nil || len(s.m) >= c.cap {
+		s.m = make(map[string][]P, min(c.cap, 1<<12))
+	}
+	s.m[key] = kids
+	s.mu.Unlock()
+}
+
+func (c *childCache[P]) clear() {
+	if c == nil {
+		return
+	}
+	for i := range c.shards {
+		s := &c.shards[i]
+		s.mu.Lock()
+		s.m = nil
+		s.mu.Unlock()
+	}
 }
 
 // makeCouple describes the couple (pos, n); comps is the number of

@@ -121,8 +121,9 @@ func NewDFPN[P any](game Game[P], db *NimberDB, opt Options) *DFPN[P] {
 	opt.Threads = min(max(opt.Threads, 1), MaxThreads)
 	s := &DFPN[P]{game: game, db: db, opt: opt}
 	s.tt = newTT(opt.Capacity, opt.Replacement, opt.Threads > 1)
+	kids := newChildCache[P](opt.ChildrenCache)
 	for i := range opt.Threads {
-		w := &worker[P]{base: base[P]{game: game, db: db, kidsCap: opt.ChildrenCache}, s: s, id: i, unwind: -1}
+		w := &worker[P]{base: base[P]{game: game, db: db, kids: kids}, s: s, id: i, unwind: -1}
 		w.parallel = opt.Threads > 1
 		w.switching = w.parallel
 		switch {

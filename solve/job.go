@@ -70,7 +70,5 @@ func (s *DFPN[P]) Job(ctx context.Context, pos P, n uint32, maxIterations uint64
 // distributed search's "state level 1" when a solver moves to another job.
 func (s *DFPN[P]) ClearTable() {
 	s.tt.clear()
-	for _, w := range s.workers {
-		w.kids = nil
-	}
+	s.workers[0].kids.clear()
 }
