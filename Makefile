@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 20s
 
-.PHONY: all build test race bench fuzz lint clean
+.PHONY: all build test race bench bench-parallel bench-swarm fuzz lint clean
 
 all: build
 
@@ -14,7 +14,7 @@ build:
 # bench, never here.
 test: lint
 	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race -run 'Concurrent' ./sprouts ./solve
+	$(GO) test -count=1 -race -short -run 'Concurrent' ./sprouts ./solve ./swarm
 	$(GO) test -count=1 -tags spotsdebug -run 'TestOctal|TestSproutsGrundy' ./solve
 	$(GO) run ./cmd/spots-corpus check
 	$(GO) run ./cmd/spots-corpus regenerate --check
@@ -31,6 +31,20 @@ bench: build
 	$(GO) test -run '^$$' -bench BenchmarkChildren -benchtime 4000x ./sprouts
 	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(BENCH_N) -alg dfpn,pns
 
+# PDFPN against sequential DFPN in the same run: wall time, search overhead,
+# speedup (threads = 1 … the number of CPUs).
+PAR_N ?= 14,15,18
+PAR_THREADS ?= $(shell n=$$(nproc); seq -s, 2 $$n)
+bench-parallel: build
+	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(PAR_N) -threads $(PAR_THREADS)
+
+# The swarm in simulation, 1 … 1024 virtual workers (tens of minutes): the
+# paper's statistics per number of workers and the scaling curve as SVG.
+SWARM_POS ?= 0*14
+SWARM_N ?= 1,2,4,8,16,32,64,128,256,512,1024
+bench-swarm:
+	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -capacity 65536 -master-cost 4 -svg swarm-scaling.svg
+
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./sprouts
@@ -38,6 +52,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadSPR$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzReadCertificate$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzParseClaim$$' -fuzztime $(FUZZTIME) ./format
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./swarm
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -290,6 +290,12 @@ func addNum(a, b uint64) uint64 {
 // order of rank (lives, heap): children before parents.
 func (d *dag) propagate(v *node) {
 	d.push(v)
+	d.drain(v)
+}
+
+// drain recomputes the queued nodes in order of rank, queueing the parents
+// of every node whose numbers or lock changed (and of start, if given).
+func (d *dag) drain(start *node) {
 	for d.queue.Len() > 0 {
 		u := heap.Pop(&d.queue).(*node)
 		u.queued = false
@@ -298,7 +304,7 @@ func (d *dag) propagate(v *node) {
 		if u.dn == 0 && !u.sum {
 			d.learn(u.key, u.n, true)
 		}
-		if u == v || u.pn != pn || u.dn != dn || u.locked != locked {
+		if u == start || u.pn != pn || u.dn != dn || u.locked != locked {
 			for _, p := range u.parents {
 				d.push(p)
 			}
@@ -352,20 +358,7 @@ func (d *dag) addNimbers(entries []solve.NimberEntry) []solve.NimberEntry {
 			fresh = append(fresh, e)
 		}
 	}
-	for d.queue.Len() > 0 {
-		u := heap.Pop(&d.queue).(*node)
-		u.queued = false
-		pn, dn, locked := u.pn, u.dn, u.locked
-		d.recompute(u)
-		if u.dn == 0 && !u.sum {
-			d.learn(u.key, u.n, true)
-		}
-		if u.pn != pn || u.dn != dn || u.locked != locked {
-			for _, p := range u.parents {
-				d.push(p)
-			}
-		}
-	}
+	d.drain(nil)
 	return fresh
 }
 

@@ -54,6 +54,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spots-dev/spots/internal/statusline"
 	"io"
 	"math"
 	"os"
@@ -130,11 +131,11 @@ type env struct {
 	opt            options
 	flags          *pflag.FlagSet
 	stdout, stderr io.Writer
-	prog           *progress
+	prog           *statusline.Line
 }
 
 func (e *env) fail(status int, format string, a ...any) int {
-	e.prog.clear()
+	e.prog.Clear()
 	fmt.Fprintf(e.stderr, "spots-corpus: "+format+"\n", a...)
 	return status
 }
@@ -184,7 +185,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	e.flags = flags
 	if !e.opt.noProgress {
-		e.prog = newProgress(stderr)
+		e.prog = statusline.New(stderr)
 	}
 	if e.opt.dir == "" {
 		dir, err := corpus.Find(".")
@@ -240,11 +241,11 @@ func (e *env) check(c *corpus.Corpus) *corpus.Report {
 	opt := corpus.CheckOptions{}
 	if e.prog != nil {
 		opt.Progress = func(i, total int, r corpus.Record) {
-			e.prog.line(false, "verifying %d of %d: %s", i, total, r.Claim)
+			e.prog.Show(false, "verifying %d of %d: %s", i, total, r.Claim)
 		}
 	}
 	rep := c.Check(opt)
-	e.prog.clear()
+	e.prog.Clear()
 	return rep
 }
 
@@ -542,7 +543,8 @@ func runAdd(e *env) int {
 	// Solve.
 	opt := solve.Options{Capacity: o.capacity}
 	if e.prog != nil {
-		opt.Progress, opt.ProgressEvery = e.prog.search, e.prog.every
+		opt.Progress = func(p solve.Progress) { e.prog.Show(true, "solving: %s", statusline.Search(p)) }
+		opt.ProgressEvery = e.prog.Every()
 	}
 	var s searcher
 	if o.algorithm == "pns" {
@@ -569,7 +571,7 @@ func runAdd(e *env) int {
 		out = s.Solve(ctx, root, 0)
 	}
 	stats := s.Stats()
-	e.prog.clear()
+	e.prog.Clear()
 	if out == solve.Unknown {
 		return e.fail(1, "0*%d: not solved (stopped after %.1f s, %d iterations); nothing added", n, stats.Seconds, stats.Iterations)
 	}
@@ -593,18 +595,18 @@ func runAdd(e *env) int {
 			if total > 0 {
 				of = fmt.Sprintf(" of %d", total)
 			}
-			e.prog.line(false, "certifying %s: %d%s entries checked", claim, done, of)
+			e.prog.Show(false, "certifying %s: %d%s entries checked", claim, done, of)
 		}
 	}
 	path, _, err := certify.Write(dir, s.DB(), claim, vopt)
-	e.prog.clear()
+	e.prog.Clear()
 	if err != nil {
 		return e.fail(1, "certifying %s: %v", claim, err)
 	}
 	start := time.Now()
 	res, err := verify.File(path, vopt)
 	verifySeconds := time.Since(start).Seconds()
-	e.prog.clear()
+	e.prog.Clear()
 	if err != nil {
 		return e.fail(1, "%s: the certificate of %s does not verify: %v", path, claim, err)
 	}

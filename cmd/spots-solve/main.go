@@ -33,6 +33,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spots-dev/spots/internal/statusline"
 	"io"
 	"os"
 	"os/signal"
@@ -153,16 +154,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fail("--db-in %s: %v", cfg.dbIn, err)
 		}
 	}
-	var prog *progress
+	var prog *statusline.Line
 	if !cfg.noProgress {
-		prog = newProgress(stderr, cfg.capacity)
+		prog = statusline.New(stderr)
 	}
 	s := newSearcher(cfg, db, prog)
 	var results []result
 	status = 0
 	for i, root := range roots {
 		r := solveOne(ctx, cfg, s, positions[i], root)
-		prog.clear()
+		prog.Clear()
 		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
 			if err := certifyOne(cfg, s, root, &r); err != nil {
 				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
@@ -251,10 +252,11 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 // ttMinimum is the smallest --capacity: one bucket of the table.
 const ttMinimum = 4
 
-func newSearcher(cfg config, db *solve.NimberDB, prog *progress) searcher {
+func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line) searcher {
 	opt := solve.Options{Capacity: cfg.capacity, Seed: cfg.seed, MaxIterations: cfg.maxIterations}
 	if prog != nil {
-		opt.Progress, opt.ProgressEvery = prog.show, prog.every
+		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", statusline.Search(p)) }
+		opt.ProgressEvery = prog.Every()
 	}
 	switch cfg.algorithm {
 	case "pns":
@@ -421,68 +423,4 @@ func saveDB(db *solve.NimberDB, path string) error {
 		return err
 	}
 	return format.WriteSPRFile(path, entries)
-}
-
-// progress shows the search's status on standard error: one refreshing line
-// on a terminal, a line every 10 s otherwise.
-type progress struct {
-	w        io.Writer
-	terminal bool
-	shown    bool // a refreshing line is on the screen
-	every    time.Duration
-	capacity int
-}
-
-func newProgress(w io.Writer, capacity int) *progress {
-	p := &progress{w: w, every: 10 * time.Second, capacity: capacity}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.terminal, p.every = true, time.Second
-		}
-	}
-	return p
-}
-
-// line shows a status line of the caller's own.
-func (p *progress) line(s string) {
-	if p == nil {
-		return
-	}
-	if p.terminal {
-		fmt.Fprintf(p.w, "\r%s\x1b[K", s)
-		p.shown = true
-		return
-	}
-	fmt.Fprintln(p.w, s)
-}
-
-func (p *progress) show(s solve.Progress) {
-	rate := float64(s.Iterations) / max(s.Elapsed.Seconds(), 1e-9)
-	fill := ""
-	if s.TTCapacity > 0 {
-		fill = fmt.Sprintf("  TT %d%%", 100*s.TTEntries/int64(s.TTCapacity))
-	}
-	line := fmt.Sprintf("%6.1fs  %d it  %.0f it/s  root pn/dn %s/%s  nimbers %d%s",
-		s.Elapsed.Seconds(), s.Iterations, rate, num(s.RootPN), num(s.RootDN), s.Nimbers, fill)
-	if p.terminal {
-		fmt.Fprintf(p.w, "\r%s\x1b[K", line)
-		p.shown = true
-		return
-	}
-	fmt.Fprintln(p.w, line)
-}
-
-func num(x uint64) string {
-	if x == solve.Inf {
-		return "∞"
-	}
-	return strconv.FormatUint(x, 10)
-}
-
-// clear removes the refreshing line before results are printed.
-func (p *progress) clear() {
-	if p != nil && p.shown {
-		fmt.Fprint(p.w, "\r\x1b[K")
-		p.shown = false
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spots-dev/spots/internal/statusline"
 	"io"
 	"net"
 	"net/http"
@@ -204,11 +205,11 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	start := time.Now()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	var prog *progress
+	var prog *statusline.Line
 	if !cfg.noProgress {
-		prog = newProgress(stderr, 0)
+		prog = statusline.New(stderr)
 	}
-	lastSave, lastShow := time.Now(), time.Now()
+	lastSave := time.Now()
 wait:
 	for {
 		select {
@@ -222,16 +223,15 @@ wait:
 				saveState(sf.stateDir, root, m, sf.params)
 				lastSave = now
 			}
-			if prog != nil && (prog.terminal || now.Sub(lastShow) >= 10*time.Second) {
-				lastShow = now
+			if prog != nil {
 				st := m.Stats()
-				prog.line(fmt.Sprintf("%6.1fs  jobs %d out, %d done  workers %d  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
-					time.Since(start).Seconds(), st.Assigned-st.Expanded-st.Expired, st.Expanded, member.Workers(),
-					m.DB().Len(), st.NimbersShared, st.Iterations, num(st.RootPN), num(st.RootDN)))
+				prog.Show(false, "jobs %d out, %d done  workers %d  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
+					st.Assigned-st.Expanded-st.Expired, st.Expanded, member.Workers(),
+					m.DB().Len(), st.NimbersShared, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
 			}
 		}
 	}
-	prog.clear()
+	prog.Clear()
 	// Let the workers hear that the root is solved.
 	time.Sleep(200 * time.Millisecond)
 	if sf.stateDir != "" {
@@ -355,18 +355,16 @@ func loadState(dir string, root sprouts.Position, db *solve.NimberDB, stderr io.
 // runSimulation is --simulate-workers N: the swarm in one process under a
 // clock counted in iterations, compared with sequential DFPN.
 func runSimulation(ctx context.Context, cfg config, sf swarmFlags, input string, root sprouts.Position, stdout, stderr io.Writer) int {
-	var prog *progress
+	var prog *statusline.Line
 	if !cfg.noProgress {
-		prog = newProgress(stderr, 0)
+		prog = statusline.New(stderr)
 	}
 	seq, seqOut := swarm.SequentialIterations(ctx, root, sf.params)
 	res, err := swarm.Simulate(ctx, root, sf.params, swarm.SimConfig{Workers: sf.simulate, MasterCost: sf.masterCost,
 		Progress: func(now uint64, st swarm.MasterStats) {
-			if prog != nil {
-				prog.line(fmt.Sprintf("virtual time %d  jobs %d  T-It %d  root pn/dn %s/%s", now, st.Assigned, st.Iterations, num(st.RootPN), num(st.RootDN)))
-			}
+			prog.Show(false, "virtual time %d  jobs %d  T-It %d  root pn/dn %s/%s", now, st.Assigned, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
 		}})
-	prog.clear()
+	prog.Clear()
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: simulation: %v\n", err)
 		return 1

@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spots-dev/spots/internal/statusline"
 	"io"
 	"os"
 	"time"
@@ -92,9 +93,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opt := verify.Options{}
-	prog := newProgress(stderr)
+	var prog *statusline.Line
 	if !*noProgress {
-		opt.Progress = prog.show
+		prog = statusline.New(stderr)
+		opt.Progress = func(done, total int) {
+			of := ""
+			if total > 0 {
+				of = fmt.Sprintf(" of %d", total)
+			}
+			prog.Show(false, "%d entries checked%s", done, of)
+		}
 	}
 	var reports []report
 	switch {
@@ -119,10 +127,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		for _, path := range flags.Args() {
 			reports = append(reports, checkFile(path, opt))
-			prog.clear()
+			prog.Clear()
 		}
 	}
-	prog.clear()
+	prog.Clear()
 	status := 0
 	for _, r := range reports {
 		print(stdout, r, *asJSON)
@@ -240,35 +248,5 @@ func print(w io.Writer, r report, asJSON bool) {
 		fmt.Fprintf(w, "UNREADABLE  %s: %s\n", r.Input, r.Error)
 	default:
 		fmt.Fprintf(w, "INVALID  %s: %s\n", r.Input, r.Error)
-	}
-}
-
-// progress shows how far a long check is, on standard error.
-type progress struct {
-	w     io.Writer
-	start time.Time
-	last  time.Time
-	shown bool
-}
-
-func newProgress(w io.Writer) *progress { return &progress{w: w, start: time.Now(), last: time.Now()} }
-
-func (p *progress) show(done, total int) {
-	if time.Since(p.last) < time.Second {
-		return
-	}
-	p.last = time.Now()
-	of := ""
-	if total > 0 {
-		of = fmt.Sprintf(" of %d", total)
-	}
-	fmt.Fprintf(p.w, "\r%6.1fs  %d entries checked%s\x1b[K", time.Since(p.start).Seconds(), done, of)
-	p.shown = true
-}
-
-func (p *progress) clear() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\x1b[K")
-		p.shown = false
 	}
 }

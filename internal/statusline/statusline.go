@@ -1,0 +1,98 @@
+// Package statusline shows the progress of long commands on standard error:
+// one refreshing line on a terminal, a plain line every 10 s otherwise (a
+// log file or CI keeps every line, and not too many).
+package statusline
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/spots-dev/spots/solve"
+)
+
+// Line is a status line. A nil *Line shows nothing, so callers can pass
+// nil for --no-progress.
+type Line struct {
+	w        io.Writer
+	terminal bool
+	shown    bool // a refreshing line is on the screen
+	start    time.Time
+	last     time.Time
+}
+
+// New returns a status line writing to w, refreshing in place when w is a
+// terminal.
+func New(w io.Writer) *Line {
+	now := time.Now()
+	l := &Line{w: w, start: now, last: now}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			l.terminal = true
+		}
+	}
+	return l
+}
+
+// Every is how often a caller should offer a new line: every second on a
+// terminal, every 10 s otherwise.
+func (l *Line) Every() time.Duration {
+	if l != nil && l.terminal {
+		return time.Second
+	}
+	return 10 * time.Second
+}
+
+// Show writes the line (prefixed with the elapsed time) unless one was
+// written less than Every ago (a fifth of a second on a terminal), or
+// force is set.
+func (l *Line) Show(force bool, format string, a ...any) {
+	if l == nil {
+		return
+	}
+	gap := l.Every()
+	if l.terminal {
+		gap = 200 * time.Millisecond
+	}
+	if !force && time.Since(l.last) < gap {
+		return
+	}
+	l.last = time.Now()
+	text := fmt.Sprintf("%6.1fs  ", time.Since(l.start).Seconds()) + fmt.Sprintf(format, a...)
+	if l.terminal {
+		fmt.Fprintf(l.w, "\r%s\x1b[K", text)
+		l.shown = true
+		return
+	}
+	fmt.Fprintln(l.w, text)
+}
+
+// Clear removes a refreshing line before results are printed.
+func (l *Line) Clear() {
+	if l != nil && l.shown {
+		fmt.Fprint(l.w, "\r\x1b[K")
+		l.shown = false
+	}
+}
+
+// Search describes a snapshot of a running search: iterations, their rate,
+// the root's numbers, the nimbers known and how full the table is.
+func Search(s solve.Progress) string {
+	rate := float64(s.Iterations) / max(s.Elapsed.Seconds(), 1e-9)
+	fill := ""
+	if s.TTCapacity > 0 {
+		fill = fmt.Sprintf("  TT %d%%", 100*s.TTEntries/int64(s.TTCapacity))
+	}
+	return fmt.Sprintf("%d it  %.0f it/s  root pn/dn %s/%s  nimbers %d%s",
+		s.Iterations, rate, Num(s.RootPN), Num(s.RootDN), s.Nimbers, fill)
+}
+
+// Num writes a proof or disproof number, ∞ for solve.Inf.
+func Num(x uint64) string {
+	if x == solve.Inf {
+		return "∞"
+	}
+	return strconv.FormatUint(x, 10)
+}
