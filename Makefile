@@ -43,7 +43,7 @@ bench-parallel: build
 SWARM_POS ?= 0*14
 SWARM_N ?= 1,2,4,8,16,32,64,128,256,512,1024
 bench-swarm:
-	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -capacity 65536 -master-cost 4 -svg swarm-scaling.svg
+	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -capacity 4096 -master-cost 4 -svg swarm-scaling.svg
 
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:

@@ -481,78 +481,18 @@ func (w *worker[P]) recompute(v *dnode[P]) {
 		w.recomputeSum(v)
 		return
 	}
-	pn, dn := uint64(Inf), uint64(0)
-	k := 0
-	for _, c := range v.kids {
-		if c.dn == 0 { // a lost child: v is won
-			v.pn, v.dn, v.kids = 0, Inf, nil
-			return
-		}
-		if c.pn == 0 {
-			continue // a won child is no use
-		}
-		v.kids[k] = c
-		k++
-		pn = min(pn, c.dn)
-		dn = add(dn, c.pn)
-	}
-	v.kids = v.kids[:k]
-	if k == 0 {
-		v.pn, v.dn = Inf, 0
-		return
-	}
-	v.pn, v.dn = pn, dn
+	v.kids, v.pn, v.dn = settleAtomic(v.kids, func(c *dnode[P]) (uint64, uint64) { return c.pn, c.dn })
 }
 
-// recomputeSum keeps the books of a sum: a component whose Grundy value is
-// known leaves, its value folded into merged; a component couple (Q, j) that
-// is won says gn(Q) > j, so the next candidate (Q, j+1) takes its place.
-// When one component is left, the sum's value is that of (Q, merged).
+// recomputeSum keeps the books of a sum (see settleSum).
 func (w *worker[P]) recomputeSum(v *dnode[P]) {
-	for i := 0; i < len(v.kids); {
-		c := v.kids[i]
-		if g, ok := w.db.Get(c.c.key); ok {
-			v.merged ^= g
-			v.kids = slices.Delete(v.kids, i, i+1)
-			continue
-		}
-		switch {
-		case c.dn == 0:
-			v.merged ^= c.c.n
-			v.kids = slices.Delete(v.kids, i, i+1)
-		case c.pn == 0:
-			q := c.c
-			q.n++
-			v.kids[i] = w.newNode(q)
-		default:
-			i++
-		}
+	look := func(c *dnode[P]) sumChild { return sumChild{c.c.key, c.c.n, c.pn, c.dn} }
+	next := func(c *dnode[P], n uint32) *dnode[P] {
+		q := c.c
+		q.n = n
+		return w.newNode(q)
 	}
-	switch len(v.kids) {
-	case 0:
-		if v.merged != 0 {
-			v.pn, v.dn = 0, Inf
-		} else {
-			v.pn, v.dn = Inf, 0
-		}
-		return
-	case 1:
-		if c := v.kids[0]; c.c.n != v.merged {
-			q := c.c
-			q.n = v.merged
-			v.kids[0] = w.newNode(q)
-		}
-		v.pn, v.dn = v.kids[0].pn, v.kids[0].dn
-		if solved(v.pn, v.dn) {
-			v.kids = nil
-		}
-		return
-	}
-	sum := uint64(0)
-	for _, c := range v.kids {
-		sum = add(sum, min(c.pn, c.dn))
-	}
-	v.pn, v.dn = sum, sum
+	v.kids, v.pn, v.dn = settleSum(v.kids, &v.merged, w.db, look, next)
 }
 
 // choose selects the child to search next and its thresholds. In parallel

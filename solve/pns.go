@@ -246,73 +246,19 @@ func (s *PNS[P]) recompute(v *pnode[P]) {
 		s.recomputeSum(v)
 		return
 	}
-	pn, dn := uint64(Inf), uint64(0)
-	k := 0
-	for _, c := range v.kids {
-		if c.dn == 0 {
-			v.pn, v.dn, v.kids = 0, Inf, nil
-			return
-		}
-		if c.pn == 0 {
-			continue
-		}
-		v.kids[k] = c
-		k++
-		pn = min(pn, c.dn)
-		dn = add(dn, c.pn)
-	}
-	v.kids = v.kids[:k]
-	if k == 0 {
-		v.pn, v.dn, v.kids = Inf, 0, nil
-		return
-	}
-	v.pn, v.dn = pn, dn
+	v.kids, v.pn, v.dn = settleAtomic(v.kids, func(c *pnode[P]) (uint64, uint64) { return c.pn, c.dn })
 }
 
+// recomputeSum keeps the books of a sum (see settleSum); replacement
+// components are nodes of the DAG.
 func (s *PNS[P]) recomputeSum(v *pnode[P]) {
-	for i := 0; i < len(v.kids); {
-		c := v.kids[i]
-		if g, ok := s.db.Get(c.c.key); ok {
-			v.merged ^= g
-			v.kids = slices.Delete(v.kids, i, i+1)
-			continue
-		}
-		switch {
-		case c.dn == 0:
-			v.merged ^= c.c.n
-			v.kids = slices.Delete(v.kids, i, i+1)
-		case c.pn == 0:
-			q := c.c
-			q.n++
-			v.kids[i] = s.link(v, s.node(q))
-		default:
-			i++
-		}
+	look := func(c *pnode[P]) sumChild { return sumChild{c.c.key, c.c.n, c.pn, c.dn} }
+	next := func(c *pnode[P], n uint32) *pnode[P] {
+		q := c.c
+		q.n = n
+		return s.link(v, s.node(q))
 	}
-	switch len(v.kids) {
-	case 0:
-		if v.merged != 0 {
-			v.pn, v.dn = 0, Inf
-		} else {
-			v.pn, v.dn = Inf, 0
-		}
-	case 1:
-		if c := v.kids[0]; c.c.n != v.merged {
-			q := c.c
-			q.n = v.merged
-			v.kids[0] = s.link(v, s.node(q))
-		}
-		v.pn, v.dn = v.kids[0].pn, v.kids[0].dn
-	default:
-		sum := uint64(0)
-		for _, c := range v.kids {
-			sum = add(sum, min(c.pn, c.dn))
-		}
-		v.pn, v.dn = sum, sum
-	}
-	if solved(v.pn, v.dn) {
-		v.kids = nil
-	}
+	v.kids, v.pn, v.dn = settleSum(v.kids, &v.merged, s.db, look, next)
 }
 
 // propagate recomputes v and, in order of rank, every ancestor whose numbers
