@@ -4,6 +4,11 @@
 // overhead against the number of workers as an SVG.
 //
 //	go run ./internal/benchswarm -pos 0*13 -n 1,2,4,8 -svg swarm-scaling.svg
+//
+// A long sweep may be run in parts; -plot joins the tables they printed
+// into one curve without simulating again:
+//
+//	go run ./internal/benchswarm -pos 0*14 -plot tables.md -svg swarm-scaling.svg
 package main
 
 import (
@@ -31,7 +36,21 @@ func main() {
 	updates := flag.Uint64("updates", 1000, "iterations per report")
 	cost := flag.Uint64("master-cost", 10, "the master's cost of one exchange, in iterations")
 	svg := flag.String("svg", "", "write the scaling curve to this SVG file")
+	from := flag.String("plot", "", "draw -svg from the Markdown tables this command printed before (several runs may be joined) instead of simulating")
 	flag.Parse()
+	if *from != "" {
+		if *svg == "" {
+			fail(fmt.Errorf("-plot %s: say where to draw with -svg FILE", *from))
+		}
+		speed, over, err := readTables(*from)
+		if err == nil {
+			err = draw(*svg, *pos, speed, over)
+		}
+		if err != nil {
+			fail(err)
+		}
+		return
+	}
 	root, err := sprouts.Parse(*pos)
 	if err != nil {
 		fail(err)
@@ -106,4 +125,31 @@ func draw(path, pos string, speed, over plotter.XYs) error {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "benchswarm:", err)
 	os.Exit(1)
+}
+
+// readTables reads the rows of tables this command printed: workers,
+// speedup and search overhead, in the order of the rows.
+func readTables(path string) (speed, over plotter.XYs, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 11 {
+			continue
+		}
+		n, err1 := strconv.Atoi(strings.TrimSpace(cells[1]))
+		sp, err2 := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(cells[8]), "×"), 64)
+		ov, err3 := strconv.ParseFloat(strings.TrimSpace(cells[9]), 64)
+		if err1 != nil || err2 != nil || err3 != nil {
+			continue // a header or separator row
+		}
+		speed = append(speed, plotter.XY{X: float64(n), Y: sp})
+		over = append(over, plotter.XY{X: float64(n), Y: ov})
+	}
+	if len(speed) == 0 {
+		return nil, nil, fmt.Errorf("%s: no table rows", path)
+	}
+	return speed, over, nil
 }
