@@ -70,34 +70,17 @@ func kindOrder(c format.Claim) int {
 // ReadIndex reads index.csv. A malformed row is an error naming its line
 // and field; the rows need not be in order (WriteIndex sorts them).
 func ReadIndex(r io.Reader) ([]Record, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1 // checked below, with a clearer message
 	var rs []Record
-	for line := 1; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err // csv errors name the line
-		}
-		if line == 1 {
-			if strings.Join(rec, ",") != strings.Join(indexHeader, ",") {
-				return nil, fmt.Errorf("line 1: header %q, want %q", strings.Join(rec, ","), strings.Join(indexHeader, ","))
-			}
-			continue
-		}
-		if len(rec) != len(indexHeader) {
-			return nil, fmt.Errorf("line %d: %d fields, want %d (%s)", line, len(rec), len(indexHeader), strings.Join(indexHeader, ","))
-		}
+	empty, err := readCSV(r, indexHeader, func(line int, rec []string) error {
 		rc, err := parseRecord(rec)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
-		}
 		rc.Line = line
 		rs = append(rs, rc)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	if len(rs) == 0 && cr.InputOffset() == 0 {
+	if empty {
 		return nil, errors.New("empty file (want at least the header line)")
 	}
 	return rs, nil

@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -51,35 +50,20 @@ func (k Known) Open() bool { return k.Outcome == Unknown }
 // is wrong; so is an outcome "?" with a solver, or a known outcome without
 // one.
 func ReadLiterature(r io.Reader) ([]Known, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1 // checked below, with a clearer message
-	cr.ReuseRecord = true
 	var rows []Known
-	for line := 1; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err // csv errors name the line
-		}
-		if line == 1 {
-			if strings.Join(rec, ",") != strings.Join(literatureHeader, ",") {
-				return nil, fmt.Errorf("line 1: header %q, want %q", strings.Join(rec, ","), strings.Join(literatureHeader, ","))
-			}
-			continue
-		}
-		if len(rec) != len(literatureHeader) {
-			return nil, fmt.Errorf("line %d: %d fields, want %d (%s)", line, len(rec), len(literatureHeader), strings.Join(literatureHeader, ","))
-		}
+	_, err := readCSV(r, literatureHeader, func(line int, rec []string) error {
 		k, err := parseKnown(rec, line)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return err
 		}
 		if len(rows) > 0 && k.N <= rows[len(rows)-1].N {
-			return nil, fmt.Errorf("line %d: n = %d after n = %d (rows must be in increasing order of n, each n once)", line, k.N, rows[len(rows)-1].N)
+			return fmt.Errorf("n = %d after n = %d (rows must be in increasing order of n, each n once)", k.N, rows[len(rows)-1].N)
 		}
 		rows = append(rows, k)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(rows) == 0 {
 		return nil, errors.New("no rows after the header")

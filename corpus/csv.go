@@ -1,0 +1,44 @@
+package corpus
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// readCSV reads a CSV file whose first line must be header and calls row
+// for each line after it with its 1-based line number. A missing or wrong
+// header, a row with another number of fields, or an error of row is an
+// error naming the line. The slice passed to row is reused (its strings
+// are not): row must not keep the slice. It reports whether the input was
+// empty, so that callers can tell "no file content" from "a header and no
+// rows".
+func readCSV(r io.Reader, header []string, row func(line int, rec []string) error) (empty bool, err error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1 // checked below, with a clearer message
+	cr.ReuseRecord = true
+	want := strings.Join(header, ",")
+	for line := 1; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return line == 1, nil
+		}
+		if err != nil {
+			return false, err // csv errors name the line
+		}
+		if line == 1 {
+			if got := strings.Join(rec, ","); got != want {
+				return false, fmt.Errorf("line 1: header %q, want %q", got, want)
+			}
+			continue
+		}
+		if len(rec) != len(header) {
+			return false, fmt.Errorf("line %d: %d fields, want %d (%s)", line, len(rec), len(header), want)
+		}
+		if err := row(line, rec); err != nil {
+			return false, fmt.Errorf("line %d: %w", line, err)
+		}
+	}
+}
