@@ -50,7 +50,7 @@ func (c *landCache) put(key []byte, code string) {
 	if s.m == nil || len(s.m) >= cacheShardCap {
 		// Emptying a full shard keeps memory bounded without bookkeeping;
 		// what is used again comes back quickly.
-		s.m = make(map[string]string, 64)
+		s.m = make(map[string]string, cacheShardCap)
 	}
 	s.m[string(key)] = code
 	s.mu.Unlock()
