@@ -200,6 +200,9 @@ func WriteSPRFile(path string, entries []SPREntry) error {
 
 // WriteFileAtomic creates path with the bytes write produces, through a
 // temporary file renamed into place after a successful write and sync.
+// The file is readable by everyone and writable by its owner (0644), as
+// results meant to be shared should be; a temporary file alone would be
+// private to its owner.
 func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -212,6 +215,9 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 		}
 	}()
 	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {

@@ -102,6 +102,12 @@ func TestWriteSPRFileIsAtomic(t *testing.T) {
 	if err := WriteSPRFile(path, []SPREntry{{Position: "0", Grundy: 0}}); err != nil {
 		t.Fatal(err)
 	}
+	// Shared results are readable by others, not private like a temp file.
+	if fi, err := os.Stat(path); err != nil {
+		t.Error(err)
+	} else if fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want -rw-r--r--", fi.Mode())
+	}
 	// A failed write leaves the old file and no temporary behind.
 	if err := WriteSPRFile(path, []SPREntry{{Position: "0", Grundy: 300}}); err == nil {
 		t.Fatal("wrote a Grundy value of 300")

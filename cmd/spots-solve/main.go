@@ -77,6 +77,7 @@ type config struct {
 	noProgress    bool
 	lenient       bool
 	certDir       string
+	cpuProfile    string
 	swarm         swarmFlags
 }
 
@@ -125,6 +126,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if status >= 0 {
 		return status
 	}
+	prof, err := startCPUProfile(cfg.cpuProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return 2
+	}
+	status = solveAll(ctx, cfg, positions, stdout, stderr)
+	if err := prof.stop(); err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		status = max(status, 2)
+	}
+	return status
+}
+
+// solveAll solves the positions of the command line, one after another
+// (or the one position of a swarm), and returns the exit status.
+func solveAll(ctx context.Context, cfg config, positions []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "spots-solve: "+format+"\n", a...)
 		return 2
@@ -160,7 +177,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	s := newSearcher(cfg, db, prog)
 	var results []result
-	status = 0
+	status := 0
 	for i, root := range roots {
 		r := solveOne(ctx, cfg, s, positions[i], root)
 		prog.Clear()
@@ -202,7 +219,7 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity) or pns (keeps its whole DAG); the default is pdfpn when there is more than one CPU")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
-	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
+	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local)")
 	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "write one CSV row of statistics per position to `FILE` (columns: position, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes)")
@@ -212,6 +229,7 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (0: never)")
 	flags.BoolVar(&cfg.noProgress, "no-progress", false, "do not show progress on standard error")
 	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
+	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
 	addSwarmFlags(flags, &cfg.swarm, false)
 	flags.Usage = func() {

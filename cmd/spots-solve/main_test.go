@@ -101,3 +101,17 @@ func TestDatabaseRoundTrip(t *testing.T) {
 		t.Errorf("a file was written for bad input: %v", err)
 	}
 }
+
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	if status, _, stderr := runCmd(t, "--no-progress", "--cpuprofile", path, "0*8"); status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	// pprof files are gzip-compressed protocol buffers.
+	if data, err := os.ReadFile(path); err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Errorf("profile not written as gzip: %v, %d bytes", err, len(data))
+	}
+	if status, _, stderr := runCmd(t, "--cpuprofile", "/nonexistent/cpu.prof", "0*3"); status != 2 || !strings.Contains(stderr, "--cpuprofile /nonexistent/cpu.prof") {
+		t.Errorf("unwritable profile: status %d: %s", status, stderr)
+	}
+}

@@ -80,14 +80,16 @@ func (sf *swarmFlags) swarmKey() (swarm.Key, error) {
 
 // runWorker is `spots-solve worker`: one worker group that joins the swarm
 // and solves jobs until the master says the root is solved.
-func runWorker(ctx context.Context, args []string, stderr io.Writer) int {
+func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int) {
 	var sf swarmFlags
 	var threads, capacity int
+	var profile string
 	flags := pflag.NewFlagSet("spots-solve worker", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
 	addSwarmFlags(flags, &sf, true)
 	flags.IntVar(&threads, "threads", 0, "PDFPN threads per solver (0: sequential DFPN)")
 	flags.IntVar(&capacity, "capacity", sf.params.Capacity, "transposition-table entries per solver")
+	flags.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the worker to `FILE` (for go tool pprof)")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, "usage: spots-solve worker --join HOST:PORT [flags]\n\nJoins a swarm and solves its jobs.\n\nFlags:\n")
 		flags.PrintDefaults()
@@ -111,6 +113,16 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	sf.params.Threads, sf.params.Capacity = threads, capacity
+	prof, err := startCPUProfile(profile)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer func() {
+		if err := prof.stop(); err != nil {
+			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+			status = max(status, 2)
+		}
+	}()
 	host, _ := os.Hostname()
 	name := fmt.Sprintf("worker-%s-%d-%s", host, os.Getpid(), uuid.NewString()[:8])
 	g, err := swarm.NewGroup(name, sf.params)
@@ -289,7 +301,7 @@ func startLocalWorkers(sf swarmFlags, gossip string, key swarm.Key, stderr io.Wr
 	var cmds []*exec.Cmd
 	for range sf.workersLocal {
 		cmd := exec.Command(self, "worker", "--join", gossip, "--grouping", strconv.Itoa(sf.params.Grouping),
-			"--state-level", strconv.Itoa(sf.params.StateLevel))
+			"--state-level", strconv.Itoa(sf.params.StateLevel), "--capacity", strconv.Itoa(sf.params.Capacity))
 		cmd.Env = append(os.Environ(), "SPOTS_SWARM_KEY="+pass)
 		cmd.Stderr = stderr
 		if err := cmd.Start(); err != nil {
