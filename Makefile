@@ -53,6 +53,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadCertificate$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzParseClaim$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./swarm
+	$(GO) test -run '^$$' -fuzz '^FuzzReadIndex$$' -fuzztime $(FUZZTIME) ./corpus
+	$(GO) test -run '^$$' -fuzz '^FuzzReadLiterature$$' -fuzztime $(FUZZTIME) ./corpus
+	$(GO) test -run '^$$' -fuzz '^FuzzEachLine$$' -fuzztime $(FUZZTIME) ./cmd/spots-position
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -93,8 +93,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	status := 0
-	handle := func(input string) {
-		r := describe(cmd, input)
+	show := func(r report) {
 		if r.Error != "" {
 			status = 2
 		}
@@ -108,25 +107,57 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if flags.NArg() > 1 {
 		for _, input := range flags.Args()[1:] {
-			handle(input)
+			show(describe(cmd, input))
 		}
 		return status
 	}
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 64*1024), sprouts.MaxInput+2)
-	for sc.Scan() {
-		input := strings.TrimSpace(sc.Text())
-		if input == "" {
-			continue
+	err := eachLine(stdin, sprouts.MaxInput, func(n int, line string, whole bool) {
+		input := strings.TrimSpace(line)
+		switch {
+		case !whole:
+			show(report{Input: input + "…", Error: fmt.Sprintf("line %d: longer than %d bytes, the most a position may take", n, sprouts.MaxInput)})
+		case input != "":
+			show(describe(cmd, input))
 		}
-		handle(input)
-	}
-	if err := sc.Err(); err != nil {
+	})
+	if err != nil {
 		out.Flush()
 		fmt.Fprintf(stderr, "spots-position: reading standard input: %v\n", err)
 		return 2
 	}
 	return status
+}
+
+// eachLine calls fn with each line of r (without its line end) and its
+// 1-based number. A line longer than max bytes is passed cut to (at most)
+// its first 64 bytes with whole false, and the rest of it is skipped, so that no
+// input, however long its lines, is held in memory.
+func eachLine(r io.Reader, max int, fn func(n int, line string, whole bool)) error {
+	br := bufio.NewReaderSize(r, 64*1024)
+	var line []byte
+	for n := 1; ; n++ {
+		line = line[:0]
+		whole := true
+		for {
+			chunk, more, err := br.ReadLine()
+			if err == io.EOF && len(line) == 0 && whole {
+				return nil
+			}
+			if err != nil && err != io.EOF {
+				return err
+			}
+			if whole {
+				line = append(line, chunk...)
+				if len(line) > max {
+					line, whole = line[:min(64, len(line))], false
+				}
+			}
+			if !more || err == io.EOF {
+				break
+			}
+		}
+		fn(n, string(line), whole)
+	}
 }
 
 func describe(cmd, input string) report {

@@ -34,6 +34,13 @@ func TestRun(t *testing.T) {
 			stdout: `{"input":"0*2","canonical":"0*2","lives":6,"terminal":false,"lands":["0*2"]}` + "\n" + `{"input":"0.A|0","error":"parse \"0.A|0\": at byte 2: uppercase letter A occurs once in its land; an uppercase letter marks a spot seen in exactly two regions"}` + "\n" + `{"input":"1.2","canonical":"12","lives":3,"terminal":false,"lands":["12"]}` + "\n",
 		},
 		{
+			name:   "a line too long to be a position is reported and skipped",
+			args:   []string{"canon"},
+			stdin:  strings.Repeat("0.", 600_000) + "\n0*2",
+			status: 2,
+			stdout: `{"input":"` + strings.Repeat("0.", 32) + `…","error":"line 1: longer than 1048576 bytes, the most a position may take"}` + "\n" + `{"input":"0*2","canonical":"0*2","lives":6,"terminal":false,"lands":["0*2"]}` + "\n",
+		},
+		{
 			name:   "terminal children",
 			args:   []string{"children", "2AB|AB"},
 			stdout: `{"input":"2AB|AB","canonical":"2AB|AB","lives":3,"terminal":false,"lands":["2AB|AB"],"children":["!","22"]}` + "\n",
@@ -63,4 +70,41 @@ func TestRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzEachLine checks the line reader against splitting the whole input:
+// the same lines in the same order, a line longer than the limit cut to
+// its start and marked, and never a panic.
+func FuzzEachLine(f *testing.F) {
+	f.Add("0*2\n\n0.A|0\r\n  1.2 ")
+	f.Add("0123456789abcdef\nshort\n0123456789")
+	f.Fuzz(func(t *testing.T, in string) {
+		const max = 8
+		// A line ends at "\n" or "\r\n"; the last may end at the input's end.
+		want := strings.Split(in, "\n")
+		for i := range want[:len(want)-1] {
+			want[i] = strings.TrimSuffix(want[i], "\r")
+		}
+		if want[len(want)-1] == "" {
+			want = want[:len(want)-1]
+		}
+		var got []string
+		err := eachLine(strings.NewReader(in), max, func(n int, line string, whole bool) {
+			if n != len(got)+1 {
+				t.Fatalf("line %d after %d lines", n, len(got))
+			}
+			if w := want[min(n, len(want))-1]; !whole && (len(w) <= max || !strings.HasPrefix(w, line)) {
+				t.Fatalf("line %d %q cut to %q", n, w, line)
+			}
+			got = append(got, line)
+		})
+		if err != nil || len(got) != len(want) {
+			t.Fatalf("%d lines, want %d (%v)", len(got), len(want), err)
+		}
+		for i, line := range got {
+			if w := want[i]; len(w) <= max && line != w {
+				t.Errorf("line %d: %q, want %q", i+1, line, w)
+			}
+		}
+	})
 }
