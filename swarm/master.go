@@ -120,6 +120,12 @@ type MasterStats struct {
 	RootPN        uint64  `json:"root_pn"`
 	RootDN        uint64  `json:"root_dn"`
 	BusySeconds   float64 `json:"master_busy_seconds"`
+	// Open is the number of jobs held by groups now, and Slots the solvers
+	// of the groups the master knows; Utilisation is the share of slot time
+	// since the first exchange during which a slot held a job.
+	Open        int     `json:"jobs_open"`
+	Slots       int     `json:"slots"`
+	Utilisation float64 `json:"utilisation"`
 }
 
 type job struct {
@@ -151,6 +157,10 @@ type Master struct {
 	stats  MasterStats
 	done   chan struct{}
 	id     string // this master process
+	// The time integrals behind MasterStats.Utilisation, brought up to
+	// date by account before anything changes jobs or groups.
+	acctAt             time.Time
+	slotTime, busyTime float64
 }
 
 // NewMaster prepares the master of a solve of root + *0 with the nimber
@@ -218,8 +228,13 @@ func (m *Master) DB() *solve.NimberDB { return m.db }
 func (m *Master) Stats() MasterStats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.account(m.now())
 	st := m.stats
 	st.Nodes, st.Groups = len(m.dag.nodes), len(m.groups)
+	st.Open, st.Slots = len(m.jobs), m.slots()
+	if m.slotTime > 0 {
+		st.Utilisation = m.busyTime / m.slotTime
+	}
 	st.RootPN, st.RootDN = m.dag.root.pn, m.dag.root.dn
 	return st
 }
@@ -237,6 +252,7 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 	}
 	m.stats.Exchanges++
 	now := m.now()
+	m.account(now)
 	g := m.groups[req.Group]
 	if g == nil {
 		g = &groupState{}
@@ -411,6 +427,7 @@ func (m *Master) Expire() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
+	m.account(now)
 	n := 0
 	for id, j := range m.jobs {
 		if now.After(j.deadline) {
@@ -427,6 +444,7 @@ func (m *Master) Expire() int {
 func (m *Master) DropGroup(group string) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.account(m.now())
 	n := 0
 	for id, j := range m.jobs {
 		if j.group == group {
@@ -435,6 +453,27 @@ func (m *Master) DropGroup(group string) int {
 		}
 	}
 	delete(m.groups, group)
+	return n
+}
+
+// account adds the time since its last call to the utilisation
+// integrals, with the jobs and groups as they were during that time (no
+// groups, no slot time: waiting for the first worker costs nothing).
+func (m *Master) account(now time.Time) {
+	if !m.acctAt.IsZero() && now.After(m.acctAt) {
+		dt, slots := now.Sub(m.acctAt).Seconds(), m.slots()
+		m.slotTime += dt * float64(slots)
+		m.busyTime += dt * float64(min(len(m.jobs), slots))
+	}
+	m.acctAt = now
+}
+
+// slots returns the number of solvers of the groups the master knows.
+func (m *Master) slots() int {
+	n := 0
+	for _, g := range m.groups {
+		n += g.slots
+	}
 	return n
 }
 

@@ -238,3 +238,48 @@ func TestNimbersRoundTrip(t *testing.T) {
 		t.Errorf("%v %v %v", reply, out, err)
 	}
 }
+
+// TestUtilisation follows the share of slot time with a job on a clock the
+// test moves: 4 slots busy for a minute, then 2 of them for a minute.
+func TestUtilisation(t *testing.T) {
+	p := DefaultParams()
+	p.Lease = time.Hour
+	m, err := NewMaster(sprouts.MustParse("0*8"), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1000, 0)
+	m.now = func() time.Time { return now }
+	if st := m.Stats(); st.Utilisation != 0 || st.Slots != 0 {
+		t.Errorf("before any group: %+v", st)
+	}
+	now = now.Add(time.Minute) // nobody's slot time
+	a, err := m.Exchange(ExchangeRequest{Group: "a", Slots: 2})
+	if err != nil || len(a.Jobs) != 2 {
+		t.Fatalf("%d jobs, %v", len(a.Jobs), err)
+	}
+	if _, err := m.Exchange(ExchangeRequest{Group: "b", Slots: 2}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Minute)
+	if st := m.Stats(); st.Open != 4 || st.Slots != 4 || st.Utilisation != 1 {
+		t.Errorf("all busy: open %d, slots %d, utilisation %v", st.Open, st.Slots, st.Utilisation)
+	}
+	m.DropGroup("b") // its slots go with it
+	now = now.Add(time.Minute)
+	if st := m.Stats(); st.Open != 2 || st.Slots != 2 || st.Utilisation != 1 {
+		t.Errorf("b gone: open %d, slots %d, utilisation %v", st.Open, st.Slots, st.Utilisation)
+	}
+	// A third group joins with 6 slots and gets jobs for as many of them
+	// as the DAG has leaves to give.
+	if _, err := m.Exchange(ExchangeRequest{Group: "c", Slots: 6}); err != nil {
+		t.Fatal(err)
+	}
+	st := m.Stats()
+	now = now.Add(time.Minute)
+	st2 := m.Stats()
+	want := (4*60 + 2*60 + float64(min(st.Open, 8))*60) / (4*60 + 2*60 + 8*60)
+	if st2.Slots != 8 || st2.Utilisation != want {
+		t.Errorf("with c: slots %d, utilisation %v, want %v", st2.Slots, st2.Utilisation, want)
+	}
+}

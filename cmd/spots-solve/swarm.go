@@ -237,8 +237,8 @@ wait:
 			}
 			if prog != nil {
 				st := m.Stats()
-				prog.Show(false, "jobs %d out, %d done  workers %d  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
-					st.Assigned-st.Expanded-st.Expired, st.Expanded, member.Workers(),
+				prog.Show(false, "jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
+					st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
 					m.DB().Len(), st.NimbersShared, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
 			}
 		}
