@@ -40,10 +40,13 @@ bench-parallel: build
 
 # The swarm in simulation, 1 … 1024 virtual workers (tens of minutes): the
 # paper's statistics per number of workers and the scaling curve as SVG.
+# Workers form groups of up to SWARM_GROUPING solvers, as machines of the
+# paper's runs did (SWARM_GROUPING=1: every solver a group of its own).
 SWARM_POS ?= 0*14
 SWARM_N ?= 1,2,4,8,16,32,64,128,256,512,1024
+SWARM_GROUPING ?= 32
 bench-swarm:
-	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -capacity 4096 -master-cost 4 -svg swarm-scaling.svg
+	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -capacity 4096 -master-cost 4 -svg swarm-scaling.svg
 
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:
