@@ -119,17 +119,23 @@ func Simulate(ctx context.Context, root sprouts.Position, params Params, cfg Sim
 			w.idle += begin - w.lastDone
 		}
 		w.started = true
-		var longest uint64
-		for _, spec := range reply.Jobs {
-			s := w.g.place(spec)
-			if s == nil {
+		// Every job gets its own solver (and table) before any runs, as in
+		// a real group whose solvers run at once.
+		slots := make([]*slot, len(reply.Jobs))
+		for i, spec := range reply.Jobs {
+			if slots[i] = w.g.place(spec); slots[i] == nil {
 				return res, fmt.Errorf("simulate: the master sent %s more jobs than it has solvers", w.g.Name)
 			}
-			r := w.g.work(ctx, s, spec)
-			w.g.release(spec.ID)
+		}
+		var longest uint64
+		for i, spec := range reply.Jobs {
+			r := w.g.work(ctx, slots[i], spec)
 			w.req.Completed = append(w.req.Completed, r)
 			longest = max(longest, r.Iterations, 1)
 			res.TIt += r.Iterations
+		}
+		for _, spec := range reply.Jobs {
+			w.g.release(spec.ID)
 		}
 		w.busy += longest
 		w.lastDone = begin + longest

@@ -159,6 +159,22 @@ func TestSimulationIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestSimulatedGroupsUseEverySolver checks that the solvers of a simulated
+// group each run their own jobs with their own table: were the group's jobs
+// all run on one solver (as a sequential loop would place them), the mean
+// table of its 4 solvers could hold at most a quarter of one table.
+func TestSimulatedGroupsUseEverySolver(t *testing.T) {
+	p := DefaultParams()
+	p.Capacity, p.Grouping = 1024, 4
+	res, err := Simulate(context.Background(), sprouts.MustParse("0*11"), p, SimConfig{Workers: 1, MasterCost: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != "W" || res.WNodes <= float64(p.Capacity)/4 {
+		t.Errorf("outcome %s, mean table %.0f entries of %d (T-It %d)", res.Outcome, res.WNodes, p.Capacity, res.TIt)
+	}
+}
+
 func signedRequest(t *testing.T, key Key, url, path string, body []byte, skew time.Duration) *http.Request {
 	req, _ := http.NewRequest(http.MethodPost, url+path, bytes.NewReader(body))
 	stamp := strconv.FormatInt(time.Now().Add(skew).Unix(), 10)
