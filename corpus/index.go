@@ -104,7 +104,7 @@ func parseRecord(f []string) (Record, error) {
 	if f[0] != strconv.Itoa(r.N) {
 		return r, field(0, fmt.Sprintf("does not match the claim %s, which is about n = %d", r.Claim, r.N))
 	}
-	if r.Address = f[2]; !isAddress(r.Address) {
+	if r.Address = f[2]; !format.IsAddress(r.Address) {
 		return r, field(2, "is not a content address (64 lowercase hexadecimal digits)")
 	}
 	if r.Entries, err = strconv.Atoi(f[3]); err != nil || r.Entries < 0 {
@@ -145,18 +145,6 @@ func parseSeconds(s string) (float64, error) {
 		return 0, errors.New("bad seconds")
 	}
 	return v, nil
-}
-
-func isAddress(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // EncodeIndex returns index.csv for the records, sorted (by n, outcome

@@ -156,9 +156,10 @@ func (a *addresser) sum() string {
 	return hex.EncodeToString(a.h.Sum(nil))
 }
 
-// isAddress reports whether s is written as a content address: 64
-// lowercase hexadecimal digits.
-func isAddress(s string) bool {
+// IsAddress reports whether s is written as a content address: 64
+// lowercase hexadecimal digits (what Certificate.Address returns and
+// certificate files are named by).
+func IsAddress(s string) bool {
 	if len(s) != 64 {
 		return false
 	}

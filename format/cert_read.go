@@ -269,7 +269,7 @@ func ReadCertificate(path string) (*Certificate, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	name, ok := strings.CutSuffix(filepath.Base(path), ".arrow")
-	if addr := r.hash.sum(); ok && isAddress(strings.ToLower(name)) && name != addr {
+	if addr := r.hash.sum(); ok && IsAddress(strings.ToLower(name)) && name != addr {
 		return nil, fmt.Errorf("%s: %w", path, corrupt("the file is named %s but its content address is %s", name, addr))
 	}
 	return c, nil
@@ -460,7 +460,7 @@ func parseMetadata(md arrow.Metadata) (c Certificate, address string, entries ui
 		return c, "", 0, corrupt("spots.created %q is not an RFC 3339 time", cutString(m[metaCreated]))
 	}
 	address = m[metaAddress]
-	if !isAddress(address) {
+	if !IsAddress(address) {
 		return c, "", 0, corrupt("spots.address %q is not 64 lowercase hexadecimal digits", cutString(address))
 	}
 	entries, err = parseCount(m[metaEntries])

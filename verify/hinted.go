@@ -40,23 +40,11 @@ func File(path string, opt Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if base := filepath.Base(path); strings.HasSuffix(base, ".arrow") && isHex(strings.TrimSuffix(base, ".arrow")) &&
+	if base := filepath.Base(path); strings.HasSuffix(base, ".arrow") && format.IsAddress(strings.TrimSuffix(base, ".arrow")) &&
 		strings.TrimSuffix(base, ".arrow") != res.Address {
 		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file is named %s but its content address is %s", base, res.Address)}
 	}
 	return res, nil
-}
-
-func isHex(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // fileError sorts a decoding error: a corrupt file is an invalid
