@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -196,37 +194,6 @@ func WriteSPR(w io.Writer, entries []SPREntry) error {
 // partial file, and a failure leaves any old file as it was.
 func WriteSPRFile(path string, entries []SPREntry) error {
 	return WriteFileAtomic(path, func(w io.Writer) error { return WriteSPR(w, entries) })
-}
-
-// WriteFileAtomic creates path with the bytes write produces, through a
-// temporary file renamed into place after a successful write and sync.
-// The file is readable by everyone and writable by its owner (0644), as
-// results meant to be shared should be; a temporary file alone would be
-// private to its owner.
-func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // IsLineError reports whether err is (or wraps) a *LineError.
