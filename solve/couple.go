@@ -19,37 +19,54 @@ type base[P any] struct {
 	kids *childCache[P]
 }
 
-// children returns the children of the atomic position of c.
-func (b *base[P]) children(c *couple[P]) []P {
-	if b.kids == nil {
-		return b.game.Children(c.pos)
+// children returns the children of the atomic position of c. With stop,
+// when the game can stop early (ChildrenUntil) and stop returns true for
+// a child, it returns complete false and no children; such partial lists
+// are not cached.
+func (b *base[P]) children(c *couple[P], stop func(P) bool) (kids []P, complete bool) {
+	if b.kids != nil {
+		if kids, ok := b.kids.get(c.key); ok {
+			return kids, true
+		}
 	}
-	if kids, ok := b.kids.get(c.key); ok {
-		return kids
+	if until, ok := b.game.(ChildrenUntil[P]); ok && stop != nil {
+		kids, complete = until.ChildrenUntil(c.pos, stop)
+		if !complete {
+			return nil, false
+		}
+	} else {
+		kids = b.game.Children(c.pos)
 	}
-	kids := b.game.Children(c.pos)
-	b.kids.put(c.key, kids)
-	return kids
+	if b.kids != nil {
+		b.kids.put(c.key, kids)
+	}
+	return kids, true
 }
 
 // childCache is a bounded map from position keys to children, safe for
-// concurrent use. A full shard is emptied: cheap, and what is used again
-// comes back.
+// concurrent use. Its memory is bounded in bytes: a full shard is emptied,
+// which is cheap, and what is used again comes back.
 type childCache[P any] struct {
 	shards [16]childShard[P]
-	cap    int // entries per shard
+	max    int64 // bytes per shard
+	size   func(P) int
 }
 
 type childShard[P any] struct {
-	mu sync.RWMutex
-	m  map[string][]P
+	mu    sync.RWMutex
+	m     map[string][]P
+	bytes int64
 }
 
-func newChildCache[P any](capacity int) *childCache[P] {
-	if capacity <= 0 {
+// childEntryOverhead is what a cached entry costs beyond its children: the
+// map slot, the slice header and allocation rounding.
+const childEntryOverhead = 64
+
+func newChildCache[P any](bytes int64, size func(P) int) *childCache[P] {
+	if bytes <= 0 {
 		return nil
 	}
-	return &childCache[P]{cap: max(1, capacity/16)}
+	return &childCache[P]{max: max(1, bytes/16), size: size}
 }
 
 func (c *childCache[P]) shard(key string) *childShard[P] {
@@ -65,12 +82,23 @@ func (c *childCache[P]) get(key string) ([]P, bool) {
 }
 
 func (c *childCache[P]) put(key string, kids []P) {
+	cost := int64(childEntryOverhead + len(key))
+	for _, k := range kids {
+		cost += int64(c.size(k))
+	}
+	if cost > c.max {
+		return
+	}
 	s := c.shard(key)
 	s.mu.Lock()
-	if s.m == nil || len(s.m) >= c.cap {
-		s.m = make(map[string][]P, min(c.cap, 1<<12))
+	if s.m == nil || s.bytes+cost > c.max {
+		s.m = make(map[string][]P, min(c.max/1024, 1<<12))
+		s.bytes = 0
 	}
-	s.m[key] = kids
+	if _, ok := s.m[key]; !ok {
+		s.m[key] = kids
+		s.bytes += cost
+	}
 	s.mu.Unlock()
 }
 
@@ -82,6 +110,7 @@ func (c *childCache[P]) clear() {
 		s := &c.shards[i]
 		s.mu.Lock()
 		s.m = nil
+		s.bytes = 0
 		s.mu.Unlock()
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // DFPN is depth-first proof-number search with Grundy numbers: PNS with GN
@@ -121,7 +122,7 @@ func NewDFPN[P any](game Game[P], db *NimberDB, opt Options) *DFPN[P] {
 	opt.Threads = min(max(opt.Threads, 1), MaxThreads)
 	s := &DFPN[P]{game: game, db: db, opt: opt}
 	s.tt = newTT(opt.Capacity, opt.Replacement, opt.Threads > 1)
-	kids := newChildCache[P](opt.ChildrenCache)
+	kids := newChildCache(opt.ChildrenCache, func(p P) int { return int(unsafe.Sizeof(p)) + len(game.Key(p)) })
 	for i := range opt.Threads {
 		w := &worker[P]{base: base[P]{game: game, db: db, kids: kids}, s: s, id: i, unwind: -1}
 		w.parallel = opt.Threads > 1
@@ -159,7 +160,7 @@ func (s *DFPN[P]) Stats() Stats {
 	}
 	st.NimberDB = s.db.Len()
 	st.TTEntries = s.tt.entries.Load()
-	st.TTCapacity = len(s.tt.buckets) * ttWays
+	st.TTCapacity = s.tt.capacity()
 	st.TTEvictions = s.tt.evictions.Load()
 	st.LockWaits = s.tt.waits.Load()
 	st.LockWaitSeconds = time.Duration(s.tt.waitNanos.Load()).Seconds()
@@ -288,7 +289,7 @@ func (w *worker[P]) stopped() bool {
 
 func (s *DFPN[P]) progress(now time.Time) Progress {
 	p := Progress{Elapsed: now.Sub(s.start), Nimbers: s.db.Len(),
-		TTEntries: s.tt.entries.Load(), TTCapacity: len(s.tt.buckets) * ttWays}
+		TTEntries: s.tt.entries.Load(), TTCapacity: s.tt.capacity()}
 	for _, w := range s.workers {
 		p.Iterations += w.iters.Load()
 	}
@@ -448,7 +449,17 @@ func (w *worker[P]) expand(v *dnode[P]) {
 		slices.SortFunc(v.kids, func(x, y *dnode[P]) int { return w.componentOrder(&x.c, &y.c) })
 		return
 	}
-	children := w.children(&v.c)
+	// A child that is lost (every component's value known, xor equal to
+	// the heap) wins v: generation stops at the first one.
+	lost := func(q P) bool {
+		c, empty := w.fold(q, v.c.n)
+		return empty && c.n == 0
+	}
+	children, complete := w.children(&v.c, lost)
+	if !complete {
+		v.pn, v.dn = 0, Inf
+		return
+	}
 	v.kids = make([]*dnode[P], 0, int(v.c.n)+len(children))
 	for m := range v.c.n {
 		v.kids = append(v.kids, w.newNode(w.makeCouple(v.c.pos, m, 1)))

@@ -27,6 +27,15 @@ type Game[P any] interface {
 	EstimateChildren(P) int
 }
 
+// ChildrenUntil is what a Game may also offer: the children of an atomic
+// position as Children gives them, unless stop returns true for one of them
+// (it sees each child as it is made, in any order, perhaps more than once),
+// in which case the rest need not be made and complete is false. DFPN uses
+// it to stop generating children once one of them is a lost position.
+type ChildrenUntil[P any] interface {
+	ChildrenUntil(pos P, stop func(P) bool) (kids []P, complete bool)
+}
+
 // Outcome is the result of a couple for the player to move.
 type Outcome int8
 

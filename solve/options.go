@@ -15,10 +15,11 @@ type Options struct {
 	// Capacity is the number of transposition-table entries (DFPN). Memory
 	// for the table is bounded by it; the nimber database is not bounded.
 	Capacity int
-	// ChildrenCache is the number of positions whose children DFPN keeps to
-	// avoid generating them again when it re-enters a couple (0: the
-	// default, negative: none). It is emptied when full.
-	ChildrenCache int
+	// ChildrenCache is the memory, in bytes, of the cache in which DFPN
+	// keeps the children of positions it expanded, to avoid generating them
+	// again when it re-enters a couple (0: DefaultChildrenCache, negative:
+	// none). A full part of it is emptied.
+	ChildrenCache int64
 	// Replacement chooses the entry a full table bucket gives up.
 	Replacement Replacement
 	// Seed, if not 0, breaks ties between equally good children at random
@@ -40,8 +41,8 @@ type Options struct {
 // Options.Capacity is 0: a million entries, as in the reference's runs.
 const DefaultCapacity = 1_000_000
 
-// DefaultChildrenCache is the default of Options.ChildrenCache.
-const DefaultChildrenCache = 1 << 16
+// DefaultChildrenCache is the default of Options.ChildrenCache: 64 MiB.
+const DefaultChildrenCache = 64 << 20
 
 // Progress is a snapshot of a running search.
 type Progress struct {

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // Replacement chooses which entry a full bucket of the transposition table
@@ -25,12 +26,14 @@ const ttWays = 4
 
 // tt is a transposition table of fixed capacity: couple → (pn, dn, work),
 // plus in parallel search the set of threads inside the couple's subtree.
-// Entries live in buckets of ttWays; a bucket is locked only when the table
-// is shared between threads.
+// Entries live in buckets of ttWays. The locks and the thread sets exist
+// only when the table is shared between threads, so a sequential table
+// costs ttEntry's 40 bytes an entry and nothing more.
 type tt struct {
 	buckets []ttBucket
+	locks   []sync.Mutex // one per bucket, shared tables only
+	threads [][ttWays]uint64
 	policy  Replacement
-	shared  bool
 
 	entries   atomic.Int64
 	evictions atomic.Int64
@@ -38,89 +41,127 @@ type tt struct {
 	waitNanos atomic.Int64 // shared: time spent waiting for them
 }
 
-type ttBucket struct {
-	mu sync.Mutex
-	e  [ttWays]ttEntry
+type ttBucket [ttWays]ttEntry
+
+// ttEntry is one couple. An entry is in use when pn or dn is not 0: no
+// couple has both (that would be proved and disproved at once).
+type ttEntry struct {
+	key    string
+	pn, dn uint64
+	work   uint32 // saturating: only compared, to choose a victim
+	n      uint32
 }
 
-type ttEntry struct {
-	key     string
-	n       uint32
-	used    bool
-	threads uint64 // bit i: thread i is inside this couple's subtree
-	pn, dn  uint64
-	work    uint64
+func (e *ttEntry) used() bool { return e.pn != 0 || e.dn != 0 }
+
+// TableBytes returns the memory a transposition table of capacity entries
+// takes for a search with the given number of threads, not counting the
+// text of the keys it holds (which it shares with the search).
+func TableBytes(capacity, threads int) uint64 {
+	nb := uint64(max(1, capacity/ttWays))
+	per := uint64(unsafe.Sizeof(ttBucket{}))
+	if threads > 1 {
+		per += uint64(unsafe.Sizeof(sync.Mutex{})) + uint64(unsafe.Sizeof([ttWays]uint64{}))
+	}
+	return nb * per
 }
 
 func newTT(capacity int, policy Replacement, shared bool) *tt {
 	nb := max(1, capacity/ttWays)
-	return &tt{buckets: make([]ttBucket, nb), policy: policy, shared: shared}
+	t := &tt{buckets: make([]ttBucket, nb), policy: policy}
+	if shared {
+		t.locks = make([]sync.Mutex, nb)
+		t.threads = make([][ttWays]uint64, nb)
+	}
+	return t
 }
 
-func (t *tt) bucket(key string, n uint32) *ttBucket {
-	b := &t.buckets[hashKey(key, n)%uint64(len(t.buckets))]
-	if t.shared && !b.mu.TryLock() {
+func (t *tt) capacity() int { return len(t.buckets) * ttWays }
+
+// bucket returns the index of the couple's bucket, locked when the table is
+// shared; release unlocks it.
+func (t *tt) bucket(key string, n uint32) int {
+	i := int(hashKey(key, n) % uint64(len(t.buckets)))
+	if t.locks != nil && !t.locks[i].TryLock() {
 		start := time.Now()
-		b.mu.Lock()
+		t.locks[i].Lock()
 		t.waits.Add(1)
 		t.waitNanos.Add(int64(time.Since(start)))
 	}
-	return b
+	return i
 }
 
-func (t *tt) release(b *ttBucket) {
-	if t.shared {
-		b.mu.Unlock()
+func (t *tt) release(i int) {
+	if t.locks != nil {
+		t.locks[i].Unlock()
 	}
 }
 
 func solved(pn, dn uint64) bool { return pn == 0 || dn == 0 }
 
+// find returns the way of bucket b that holds the couple, or -1.
+func (t *tt) find(b int, key string, n uint32) int {
+	for i := range t.buckets[b] {
+		e := &t.buckets[b][i]
+		if e.n == n && e.used() && e.key == key {
+			return i
+		}
+	}
+	return -1
+}
+
 // get returns the stored values of a couple.
 func (t *tt) get(key string, n uint32) (pn, dn, work, threads uint64, ok bool) {
 	b := t.bucket(key, n)
 	defer t.release(b)
-	for i := range b.e {
-		e := &b.e[i]
-		if e.used && e.n == n && e.key == key {
-			return e.pn, e.dn, e.work, e.threads, true
-		}
+	i := t.find(b, key, n)
+	if i < 0 {
+		return 0, 0, 0, 0, false
 	}
-	return 0, 0, 0, 0, false
+	e := &t.buckets[b][i]
+	if t.threads != nil {
+		threads = t.threads[b][i]
+	}
+	return e.pn, e.dn, uint64(e.work), threads, true
 }
 
 // put stores the values of a couple. A solved value is never overwritten;
 // otherwise pn and dn are replaced and work becomes the larger of the two.
-// It reports the value stored before (solvedBefore tells whether it was
-// solved) for the parallel search's notifications.
+// It reports the threads inside the couple and whether it was stored
+// unsolved before, for the parallel search's notifications.
 func (t *tt) put(key string, n uint32, pn, dn, work uint64) (threads uint64, wasUnsolved bool) {
 	b := t.bucket(key, n)
 	defer t.release(b)
-	for i := range b.e {
-		e := &b.e[i]
-		if e.used && e.n == n && e.key == key {
-			if solved(e.pn, e.dn) {
-				return e.threads, false
-			}
-			e.pn, e.dn = pn, dn
-			e.work = max(e.work, work)
-			return e.threads, true
+	w32 := uint32(min(work, 1<<32-1))
+	if i := t.find(b, key, n); i >= 0 {
+		e := &t.buckets[b][i]
+		if t.threads != nil {
+			threads = t.threads[b][i]
 		}
+		if solved(e.pn, e.dn) {
+			return threads, false
+		}
+		e.pn, e.dn = pn, dn
+		e.work = max(e.work, w32)
+		return threads, true
 	}
 	victim := -1
-	for i := range b.e {
-		if !b.e[i].used {
+	for i := range t.buckets[b] {
+		if !t.buckets[b][i].used() {
 			victim = i
 			break
 		}
 	}
 	if victim < 0 {
-		victim = t.victim(b)
+		victim = t.victim(&t.buckets[b])
 		t.evictions.Add(1)
 	} else {
 		t.entries.Add(1)
 	}
-	b.e[victim] = ttEntry{key: key, n: n, used: true, pn: pn, dn: dn, work: work}
+	t.buckets[b][victim] = ttEntry{key: key, n: n, pn: pn, dn: dn, work: w32}
+	if t.threads != nil {
+		t.threads[b][victim] = 0
+	}
 	return 0, false
 }
 
@@ -128,7 +169,7 @@ func (t *tt) put(key string, n uint32, pn, dn, work uint64) (threads uint64, was
 func (t *tt) victim(b *ttBucket) int {
 	best := 0
 	better := func(i int) bool {
-		a, c := &b.e[i], &b.e[best]
+		a, c := &b[i], &b[best]
 		as, cs := solved(a.pn, a.dn), solved(c.pn, c.dn)
 		if as != cs {
 			if t.policy == EvictSolvedFirst {
@@ -148,25 +189,23 @@ func (t *tt) victim(b *ttBucket) int {
 
 // register adds or removes thread id from a couple's entry, if it is stored.
 func (t *tt) register(key string, n uint32, id int, inside bool) {
+	if t.threads == nil {
+		return
+	}
 	b := t.bucket(key, n)
 	defer t.release(b)
-	for i := range b.e {
-		e := &b.e[i]
-		if e.used && e.n == n && e.key == key {
-			if inside {
-				e.threads |= 1 << id
-			} else {
-				e.threads &^= 1 << id
-			}
-			return
+	if i := t.find(b, key, n); i >= 0 {
+		if inside {
+			t.threads[b][i] |= 1 << id
+		} else {
+			t.threads[b][i] &^= 1 << id
 		}
 	}
 }
 
 func (t *tt) clear() {
-	for i := range t.buckets {
-		t.buckets[i] = ttBucket{}
-	}
+	clear(t.buckets)
+	clear(t.threads)
 	t.entries.Store(0)
 	t.evictions.Store(0)
 }

@@ -1,6 +1,7 @@
 package sprouts
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -76,13 +77,17 @@ func (g *generator) loadLand(s *sketch, code string) {
 	}
 }
 
-// landChildren appends to g.children the code of every position reached by
+// landChildren appends to g.arena (spans in g.spans) the code of every position reached by
 // one move in the land with the given code, combined with the lands in
 // others. A move and its image under an evident symmetry of the land are
 // generated once; other duplicates remain, and the caller removes them.
 func (g *generator) landChildren(code string, others []string) {
 	g.loadLand(&g.land, code)
+	g.findSwaps()
 	for reg := range g.land.rEnd {
+		if g.stopped {
+			return
+		}
 		g.regionMoves(reg, others)
 	}
 }
@@ -192,6 +197,10 @@ func (g *generator) regionMoves(reg int, others []string) {
 	b0, b1 := l.regionBounds(reg)
 	g.symmetries(b0, b1)
 	class := func(b int) int { return int(g.class[b-b0]) }
+	g.achiral = resize(g.achiral, b1-b0)
+	for b := b0; b < b1; b++ {
+		g.achiral[b-b0] = achiral(l.boundary(b))
+	}
 	// Lines inside one boundary: one boundary of each class; the first
 	// corner within the boundary's period.
 	for b := b0; b < b1; b++ {
@@ -199,6 +208,7 @@ func (g *generator) regionMoves(reg int, others []string) {
 			continue
 		}
 		bd := l.boundary(b)
+		g.splitSymmetries(b, b0, b1)
 		for i := range int(g.period[b-b0]) {
 			u := bd[i]
 			if l.lives[u] == 0 {
@@ -213,6 +223,9 @@ func (g *generator) regionMoves(reg int, others []string) {
 					continue
 				}
 				g.splitMoves(reg, b, i, j, others)
+				if g.stopped {
+					return
+				}
 			}
 		}
 	}
@@ -230,6 +243,7 @@ func (g *generator) regionMoves(reg int, others []string) {
 			if same {
 				second = c
 			}
+			g.joinSymmetries(b, c, b0, b1)
 			for i, u := range l.boundary(b)[:g.period[b-b0]] {
 				if l.lives[u] == 0 {
 					continue
@@ -238,7 +252,13 @@ func (g *generator) regionMoves(reg int, others []string) {
 					if l.lives[v] == 0 || same && j < i {
 						continue
 					}
+					if g.hasLesserJoin(i, j, b, c, b0, same) {
+						continue
+					}
 					g.joinMove(reg, b, i, c, j, others)
+					if g.stopped {
+						return
+					}
 				}
 			}
 		}
@@ -275,7 +295,19 @@ func (g *generator) splitMoves(reg, b, i, j int, others []string) {
 	ng := len(g.groupEnd)
 	g.taken = resize(g.taken, ng)
 	clear(g.taken)
+	// A loop at a spot without lines makes two regions that read u w, so
+	// sharing the other boundaries one way or the mirror way gives the same
+	// position, and only the lesser of each such pair is drawn. A line
+	// between two corners is drawn only if no symmetry of the boundary maps
+	// it to a lesser one (see symmetry.go).
+	mirrored := i == j && l.lives[u] == 3 && pruneSymmetric
 	for {
+		if mirrored && g.mirrorIsLess() || i < j && g.hasLesserSplit(i, j, len(bd), int(g.period[b-b0])) {
+			if !g.nextShare() {
+				return
+			}
+			continue
+		}
 		w := g.startChild(reg)
 		c := &g.child
 		// First region: from u to v along the boundary, back along the line.
@@ -307,24 +339,45 @@ func (g *generator) splitMoves(reg, b, i, j int, others []string) {
 			c.lives[u]--
 			c.lives[v]--
 		}
-		g.children = append(g.children, g.finish(c, others))
-		// Next way of sharing: count up in mixed radix.
-		k := 0
-		for ; k < ng; k++ {
-			size := g.groupEnd[k]
-			if k > 0 {
-				size -= g.groupEnd[k-1]
-			}
-			if g.taken[k] < size {
-				g.taken[k]++
-				break
-			}
-			g.taken[k] = 0
-		}
-		if k == ng {
+		g.addChild(c, others)
+		if g.stopped || !g.nextShare() {
 			return
 		}
 	}
+}
+
+// groupSize returns the number of boundaries in group k of splitMoves.
+func (g *generator) groupSize(k int) int32 {
+	if k == 0 {
+		return g.groupEnd[0]
+	}
+	return g.groupEnd[k] - g.groupEnd[k-1]
+}
+
+// nextShare steps g.taken to the next way of sharing the other boundaries
+// (counting up in mixed radix) and reports false after the last one.
+func (g *generator) nextShare() bool {
+	for k := range g.groupEnd {
+		if g.taken[k] < g.groupSize(k) {
+			g.taken[k]++
+			return true
+		}
+		g.taken[k] = 0
+	}
+	return false
+}
+
+// mirrorIsLess reports whether the mirror of the current sharing (every
+// group's count replaced by what the other side gets) comes before it in
+// the order in which nextShare visits them, read from the last group.
+func (g *generator) mirrorIsLess() bool {
+	for k := len(g.groupEnd) - 1; k >= 0; k-- {
+		t, m := g.taken[k], g.groupSize(k)-g.taken[k]
+		if m != t {
+			return m < t
+		}
+	}
+	return false
 }
 
 // share copies the other boundaries of a split region into the child: the
@@ -380,7 +433,7 @@ func (g *generator) joinMove(reg, b, i, o, j int, others []string) {
 	c.endRegion()
 	c.lives[bu[i]]--
 	c.lives[bv[j]]--
-	g.children = append(g.children, g.finish(c, others))
+	g.addChild(c, others)
 }
 
 // Children returns the distinct positions reachable from p in one move, in
@@ -392,24 +445,66 @@ func (p Position) Children() []Position {
 // AppendChildren appends the children of p to dst and returns the result. It
 // is Children without the allocation of a new slice.
 func (p Position) AppendChildren(dst []Position) []Position {
+	dst, _ = p.appendChildren(dst, nil)
+	return dst
+}
+
+// ChildrenUntil returns the children of p as Children does, unless stop
+// returns true for one of them: it is called with each child as it is made
+// (in no particular order, and possibly more than once for a child), and
+// when it returns true the rest are not made and complete is false. A
+// search that only needs to know whether some child is a lost position
+// stops there.
+func (p Position) ChildrenUntil(stop func(Position) bool) (kids []Position, complete bool) {
+	return p.appendChildren(nil, stop)
+}
+
+func (p Position) appendChildren(dst []Position, stop func(Position) bool) ([]Position, bool) {
 	if p.code == "" {
-		return dst
+		return dst, true
 	}
 	g := generators.Get().(*generator)
 	defer generators.Put(g)
-	g.children = g.children[:0]
-	lands := strings.Split(p.code, string(rune(cLand)))
-	for i, land := range lands {
-		if i > 0 && lands[i-1] == land {
-			continue // the same land again: the same children
+	g.arena, g.spans, g.strs = g.arena[:0], g.spans[:0], g.strs[:0]
+	g.stop, g.stopped = stop, false
+	defer func() { g.stop = nil }()
+	if strings.IndexByte(p.code, cLand) < 0 {
+		g.landChildren(p.code, nil)
+	} else {
+		lands := strings.Split(p.code, string(rune(cLand)))
+		for i, land := range lands {
+			if i > 0 && lands[i-1] == land {
+				continue // the same land again: the same children
+			}
+			g.others = append(append(g.others[:0], lands[:i]...), lands[i+1:]...)
+			g.landChildren(land, g.others)
+			if g.stopped {
+				break
+			}
 		}
-		g.others = append(append(g.others[:0], lands[:i]...), lands[i+1:]...)
-		g.landChildren(land, g.others)
 	}
-	slices.Sort(g.children)
-	g.children = slices.Compact(g.children)
-	for _, c := range g.children {
-		dst = append(dst, Position{c})
+	if g.stopped {
+		clear(g.strs)
+		return dst, false
 	}
-	return dst
+	if stop != nil {
+		// The children were made into strings for stop already.
+		slices.Sort(g.strs)
+		for i, s := range g.strs {
+			if i == 0 || s != g.strs[i-1] {
+				dst = append(dst, Position{s})
+			}
+		}
+		clear(g.strs)
+		return dst, true
+	}
+	code := func(s [2]int32) []byte { return g.arena[s[0]:s[1]] }
+	slices.SortFunc(g.spans, func(a, b [2]int32) int { return bytes.Compare(code(a), code(b)) })
+	for i, s := range g.spans {
+		if i > 0 && bytes.Equal(code(s), code(g.spans[i-1])) {
+			continue
+		}
+		dst = append(dst, Position{string(code(s))})
+	}
+	return dst, true
 }

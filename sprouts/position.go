@@ -159,7 +159,11 @@ type generator struct {
 	owner       []int32
 	uf          []int32
 	regs        []int32
-	children    []string
+	arena       []byte     // codes of the children generated so far
+	spans       [][2]int32 // each child's code in arena
+	strs        []string   // the children made so far, when stop is set
+	stop        func(Position) bool
+	stopped     bool // stop said so: make no more children
 	others      []string
 	lowMap      []int32
 	bCode       []string // code of each boundary of g.land
@@ -169,13 +173,27 @@ type generator struct {
 	members     []int32
 	groupEnd    []int32
 	taken       []int32
+	achiral     []bool         // boundaries of the region that read the same backwards
+	swaps       []cornerMap    // letter exchanges that are symmetries, nb maps each
+	nb          int            // boundaries of the land
+	maps        []cornerMap    // symmetries of the boundary whose lines are drawn
+	pairs       [][2]cornerMap // symmetries of the two boundaries a line joins
 }
 
 var generators = sync.Pool{New: func() any { return new(generator) }}
 
-// finish reduces s, splits it into lands and writes their canonical codes,
+// finish reduces s, splits it into lands and returns their canonical codes,
 // joined with the codes in others, as a position code.
 func (g *generator) finish(s *sketch, others []string) string {
+	g.arena, g.spans = g.arena[:0], g.spans[:0]
+	g.addChild(s, others)
+	return string(g.arena)
+}
+
+// addChild reduces s, splits it into lands and appends their canonical
+// codes, joined with the codes in others, as a position code to g.arena,
+// recording its span in g.spans.
+func (g *generator) addChild(s *sketch, others []string) {
 	s.reduce(&g.red)
 	kind := g.red.kind
 	nr := len(s.rEnd)
@@ -226,12 +244,23 @@ func (g *generator) finish(s *sketch, others []string) string {
 		g.buf = g.can.canonical(g.buf)
 		g.ends = append(g.ends, len(g.buf))
 	}
-	return g.join(others)
+	start := len(g.arena)
+	g.arena = g.join(g.arena, others)
+	if g.stop == nil {
+		g.spans = append(g.spans, [2]int32{int32(start), int32(len(g.arena))})
+		return
+	}
+	code := string(g.arena[start:])
+	g.arena = g.arena[:start]
+	g.strs = append(g.strs, code)
+	if g.stop(Position{code}) {
+		g.stopped = true
+	}
 }
 
 // join merges the land codes in g.buf (ends in g.ends) with others, all
-// sorted, into one position code.
-func (g *generator) join(others []string) string {
+// sorted, into one position code appended to dst.
+func (g *generator) join(dst []byte, others []string) []byte {
 	n := len(g.ends)
 	g.order = g.order[:0]
 	for i := range n {
@@ -245,34 +274,25 @@ func (g *generator) join(others []string) string {
 		return g.buf[start:g.ends[i]]
 	}
 	slices.SortFunc(g.order, func(a, b int) int { return bytes.Compare(land(a), land(b)) })
-	size := len(others)
-	for _, o := range others {
-		size += len(o)
-	}
-	for i := range n {
-		size += len(land(i)) + 1
-	}
-	var sb strings.Builder
-	sb.Grow(size)
+	start := len(dst)
 	k := 0
-	put := func(b []byte) {
-		if sb.Len() > 0 {
-			sb.WriteByte(cLand)
+	sep := func() {
+		if len(dst) > start {
+			dst = append(dst, cLand)
 		}
-		sb.Write(b)
 	}
 	for _, o := range others {
 		for k < n && bytes.Compare(land(g.order[k]), []byte(o)) < 0 {
-			put(land(g.order[k]))
+			sep()
+			dst = append(dst, land(g.order[k])...)
 			k++
 		}
-		if sb.Len() > 0 {
-			sb.WriteByte(cLand)
-		}
-		sb.WriteString(o)
+		sep()
+		dst = append(dst, o...)
 	}
 	for ; k < n; k++ {
-		put(land(g.order[k]))
+		sep()
+		dst = append(dst, land(g.order[k])...)
 	}
-	return sb.String()
+	return dst
 }

@@ -17,6 +17,11 @@ func (Rules) Combine(lands []Position) Position { return Sum(lands...) }
 // Children returns p.Children().
 func (Rules) Children(p Position) []Position { return p.Children() }
 
+// ChildrenUntil returns p.ChildrenUntil(stop).
+func (Rules) ChildrenUntil(p Position, stop func(Position) bool) ([]Position, bool) {
+	return p.ChildrenUntil(stop)
+}
+
 // Size returns the lives of p.
 func (Rules) Size(p Position) int { return p.Lives() }
 

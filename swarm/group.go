@@ -62,7 +62,7 @@ func NewGroup(name string, params Params) (*Group, error) {
 	g.db.Track()
 	for range params.Grouping {
 		opt := solve.Options{Capacity: params.Capacity, Threads: max(params.Threads, 1), Seed: params.Seed,
-			ChildrenCache: max(1, min(solve.DefaultChildrenCache, params.Capacity/4))}
+			ChildrenCache: max(1, min(solve.DefaultChildrenCache, int64(params.Capacity)*256))}
 		g.solvers = append(g.solvers, &slot{dfpn: solve.NewDFPN(sprouts.Rules{}, g.db, opt)})
 	}
 	return g, nil
