@@ -302,15 +302,19 @@ func (s *DFPN[P]) progress(now time.Time) Progress {
 // newNode returns a node for couple c with the values the nimber database
 // or the table knows, or the estimator's.
 func (w *worker[P]) newNode(c couple[P]) *dnode[P] {
-	v := &dnode[P]{c: c}
-	switch w.known(&v.c) {
+	switch w.known(&c) {
 	case Win:
-		v.pn, v.dn = 0, Inf
-		return v
+		return &dnode[P]{c: c, pn: 0, dn: Inf}
 	case Loss:
-		v.pn, v.dn = Inf, 0
-		return v
+		return &dnode[P]{c: c, pn: Inf, dn: 0}
 	}
+	return w.newUnknownNode(c)
+}
+
+// newUnknownNode is newNode for a couple that fold returned: the database
+// holds none of its components, so only the table is asked.
+func (w *worker[P]) newUnknownNode(c couple[P]) *dnode[P] {
+	v := &dnode[P]{c: c}
 	w.stats.TTLookups++
 	if pn, dn, work, threads, ok := w.s.tt.get(c.key, c.n); ok {
 		w.stats.TTHits++
@@ -475,7 +479,7 @@ func (w *worker[P]) expand(v *dnode[P]) {
 			}
 			continue // a move to a won position is no use
 		}
-		v.kids = append(v.kids, w.newNode(c))
+		v.kids = append(v.kids, w.newUnknownNode(c))
 	}
 	slices.SortFunc(v.kids, func(x, y *dnode[P]) int { return w.order(&x.c, &y.c) })
 	v.kids = slices.CompactFunc(v.kids, func(x, y *dnode[P]) bool { return x.c.n == y.c.n && x.c.key == y.c.key })

@@ -595,14 +595,15 @@ func (c *canonizer) compareRegions(a, b int32) int {
 // description of the land, so a hit is always right.
 func (c *canonizer) canonical(dst []byte) []byte {
 	if cacheLands {
-		if code, ok := lands.get(c.key); ok {
-			return append(dst, code...)
+		var ok bool
+		if dst, ok = lands.appendGet(dst, c.key); ok {
+			return dst
 		}
 	}
 	start := len(dst)
 	dst = c.compute(dst)
 	if cacheLands {
-		code := string(dst[start:])
+		code := dst[start:]
 		lands.put(c.key, code)
 		if c.refinedKey != nil {
 			lands.put(c.refinedKey, code)
@@ -629,9 +630,9 @@ func (c *canonizer) compute(dst []byte) []byte {
 	if cacheLands {
 		c.keyBuf = c.encode(c.colors, append(c.keyBuf[:0], 0xFD))
 		c.refinedKey = c.keyBuf
-		if code, ok := lands.get(c.refinedKey); ok {
+		if out, ok := lands.appendGet(dst, c.refinedKey); ok {
 			c.refinedKey = nil
-			return append(dst, code...)
+			return out
 		}
 	}
 	c.findSwaps(c.colors)
