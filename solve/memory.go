@@ -15,14 +15,20 @@ type MemoryPlan struct {
 	Limit         int64 // a soft limit for the Go heap (runtime/debug.SetMemoryLimit)
 }
 
-// Shares of a budget. The rest (a fifth) is left for the nimber database,
-// the text of the positions the table holds, the runtime and the
-// collector's slack.
+// Shares of a budget. The rest is left for the nimber database, the
+// positions on the search's path, the runtime and the collector's slack.
+// Small caches cost little speed (0*12: the same time with a tenth of the
+// budget as with a quarter), an overfull heap a lot: a collector forever at
+// its limit doubled the time of 0*12.
 const (
 	tableShare    = 0.45
-	childrenShare = 0.20
-	gameShare     = 0.15
+	childrenShare = 0.12
+	gameShare     = 0.10
 )
+
+// runtimeBytes is what a process takes beyond its heap and table: code,
+// stacks, the runtime's own structures.
+const runtimeBytes = 10 << 20
 
 // MinMemory is the smallest budget PlanMemory accepts.
 const MinMemory = 16 << 20
@@ -40,8 +46,44 @@ func PlanMemory(budget int64, threads int) (MemoryPlan, error) {
 		Capacity:      int(float64(budget) * tableShare / float64(perEntry)),
 		ChildrenCache: int64(float64(budget) * childrenShare),
 		GameCache:     int64(float64(budget) * gameShare),
-		// The binary's code and the runtime's own structures are not heap.
-		Limit: budget - min(budget/8, 12<<20),
 	}
+	p.Limit = p.heapLimit(threads)
+	return p, nil
+}
+
+// heapLimit is what the budget leaves the Go heap: the table is mapped
+// outside it where the system allows (tt_mem_unix.go).
+func (p MemoryPlan) heapLimit(threads int) int64 {
+	return max(p.Budget-int64(TableBytes(p.Capacity, threads))-runtimeBytes, p.Budget/4)
+}
+
+// PlanCapacity returns the plan whose table has capacity entries: the
+// budget is what PlanMemory would need to give the table that much, so the
+// caches grow with the table. It is the plan of a search sized by its
+// table alone, as the reference solver's are.
+func PlanCapacity(capacity, threads int) MemoryPlan {
+	table := TableBytes(capacity, threads)
+	budget := max(int64(float64(table)/tableShare)+1, MinMemory)
+	p, _ := PlanMemory(budget, threads)
+	p.Capacity = capacity
+	p.Limit = p.heapLimit(threads)
+	return p
+}
+
+// WithCapacity returns the plan with its table set to capacity entries and
+// the caches shrunk to what the rest of the budget allows; it fails when
+// the table alone takes the budget's share of the caches and more.
+func (p MemoryPlan) WithCapacity(capacity, threads int) (MemoryPlan, error) {
+	table := int64(TableBytes(capacity, threads))
+	rest := int64(float64(p.Budget)*(tableShare+childrenShare+gameShare)) - table
+	if rest < int64(float64(p.Budget)*0.05) {
+		return p, fmt.Errorf("a table of %d entries takes %d MiB, too much of a memory budget of %d MiB (at most %d entries fit)",
+			capacity, table>>20, p.Budget>>20, int(float64(p.Budget)*tableShare*1.5)/int(TableBytes(ttWays, threads)/ttWays))
+	}
+	share := float64(rest) / float64(p.ChildrenCache+p.GameCache)
+	p.Capacity = capacity
+	p.ChildrenCache = int64(float64(p.ChildrenCache) * share)
+	p.GameCache = int64(float64(p.GameCache) * share)
+	p.Limit = p.heapLimit(threads)
 	return p, nil
 }

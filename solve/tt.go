@@ -29,6 +29,15 @@ const ttWays = 4
 // Entries live in buckets of ttWays. The locks and the thread sets exist
 // only when the table is shared between threads, so a sequential table
 // costs ttEntry's 40 bytes an entry and nothing more.
+//
+// An entry holds a 128-bit fingerprint of the couple's key, not the key:
+// the table then holds no pointers, which the garbage collector would
+// otherwise scan on every cycle (a table of 10⁶ entries is most of the
+// heap), and keeps no position alive. Two couples share a fingerprint with
+// probability about 2⁻¹²⁸ per comparison, far below the rate of hardware
+// faults; a search misled so would still be caught by its certificate,
+// whose checker compares positions whole. The nimber database, which
+// certificates are made from, keys positions exactly.
 type tt struct {
 	buckets []ttBucket
 	locks   []sync.Mutex // one per bucket, shared tables only
@@ -46,17 +55,16 @@ type ttBucket [ttWays]ttEntry
 // ttEntry is one couple. An entry is in use when pn or dn is not 0: no
 // couple has both (that would be proved and disproved at once).
 type ttEntry struct {
-	key    string
+	fp     [2]uint64 // fingerprint of key and heap
 	pn, dn uint64
 	work   uint32 // saturating: only compared, to choose a victim
-	n      uint32
+	_      uint32
 }
 
 func (e *ttEntry) used() bool { return e.pn != 0 || e.dn != 0 }
 
 // TableBytes returns the memory a transposition table of capacity entries
-// takes for a search with the given number of threads, not counting the
-// text of the keys it holds (which it shares with the search).
+// takes for a search with the given number of threads.
 func TableBytes(capacity, threads int) uint64 {
 	nb := uint64(max(1, capacity/ttWays))
 	per := uint64(unsafe.Sizeof(ttBucket{}))
@@ -68,7 +76,8 @@ func TableBytes(capacity, threads int) uint64 {
 
 func newTT(capacity int, policy Replacement, shared bool) *tt {
 	nb := max(1, capacity/ttWays)
-	t := &tt{buckets: make([]ttBucket, nb), policy: policy}
+	t := &tt{policy: policy}
+	t.buckets = newBuckets(t, nb)
 	if shared {
 		t.locks = make([]sync.Mutex, nb)
 		t.threads = make([][ttWays]uint64, nb)
@@ -79,16 +88,17 @@ func newTT(capacity int, policy Replacement, shared bool) *tt {
 func (t *tt) capacity() int { return len(t.buckets) * ttWays }
 
 // bucket returns the index of the couple's bucket, locked when the table is
-// shared; release unlocks it.
-func (t *tt) bucket(key string, n uint32) int {
-	i := int(hashKey(key, n) % uint64(len(t.buckets)))
+// shared, and its fingerprint; release unlocks it.
+func (t *tt) bucket(key string, n uint32) (int, [2]uint64) {
+	fp := fingerprint(key, n)
+	i := int(fp[0] % uint64(len(t.buckets)))
 	if t.locks != nil && !t.locks[i].TryLock() {
 		start := time.Now()
 		t.locks[i].Lock()
 		t.waits.Add(1)
 		t.waitNanos.Add(int64(time.Since(start)))
 	}
-	return i
+	return i, fp
 }
 
 func (t *tt) release(i int) {
@@ -100,10 +110,10 @@ func (t *tt) release(i int) {
 func solved(pn, dn uint64) bool { return pn == 0 || dn == 0 }
 
 // find returns the way of bucket b that holds the couple, or -1.
-func (t *tt) find(b int, key string, n uint32) int {
+func (t *tt) find(b int, fp [2]uint64) int {
 	for i := range t.buckets[b] {
 		e := &t.buckets[b][i]
-		if e.n == n && e.used() && e.key == key {
+		if e.fp == fp && e.used() {
 			return i
 		}
 	}
@@ -112,9 +122,9 @@ func (t *tt) find(b int, key string, n uint32) int {
 
 // get returns the stored values of a couple.
 func (t *tt) get(key string, n uint32) (pn, dn, work, threads uint64, ok bool) {
-	b := t.bucket(key, n)
+	b, fp := t.bucket(key, n)
 	defer t.release(b)
-	i := t.find(b, key, n)
+	i := t.find(b, fp)
 	if i < 0 {
 		return 0, 0, 0, 0, false
 	}
@@ -130,10 +140,10 @@ func (t *tt) get(key string, n uint32) (pn, dn, work, threads uint64, ok bool) {
 // It reports the threads inside the couple and whether it was stored
 // unsolved before, for the parallel search's notifications.
 func (t *tt) put(key string, n uint32, pn, dn, work uint64) (threads uint64, wasUnsolved bool) {
-	b := t.bucket(key, n)
+	b, fp := t.bucket(key, n)
 	defer t.release(b)
 	w32 := uint32(min(work, 1<<32-1))
-	if i := t.find(b, key, n); i >= 0 {
+	if i := t.find(b, fp); i >= 0 {
 		e := &t.buckets[b][i]
 		if t.threads != nil {
 			threads = t.threads[b][i]
@@ -158,7 +168,7 @@ func (t *tt) put(key string, n uint32, pn, dn, work uint64) (threads uint64, was
 	} else {
 		t.entries.Add(1)
 	}
-	t.buckets[b][victim] = ttEntry{key: key, n: n, pn: pn, dn: dn, work: w32}
+	t.buckets[b][victim] = ttEntry{fp: fp, pn: pn, dn: dn, work: w32}
 	if t.threads != nil {
 		t.threads[b][victim] = 0
 	}
@@ -192,9 +202,9 @@ func (t *tt) register(key string, n uint32, id int, inside bool) {
 	if t.threads == nil {
 		return
 	}
-	b := t.bucket(key, n)
+	b, fp := t.bucket(key, n)
 	defer t.release(b)
-	if i := t.find(b, key, n); i >= 0 {
+	if i := t.find(b, fp); i >= 0 {
 		if inside {
 			t.threads[b][i] |= 1 << id
 		} else {

@@ -68,6 +68,8 @@ type config struct {
 	threads       int
 	nimber        bool
 	capacity      int
+	memory        string
+	plan          solve.MemoryPlan
 	dbIn, dbOut   string
 	statsPath     string
 	json          bool
@@ -220,6 +222,7 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local)")
+	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
 	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "write one CSV row of statistics per position to `FILE` (columns: position, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes)")
@@ -264,6 +267,12 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 		flags.Usage()
 		return cfg, nil, 2
 	}
+	plan, err := memoryPlan(flags, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return cfg, nil, 2
+	}
+	cfg.plan = plan
 	return cfg, flags.Args(), -1
 }
 
@@ -271,7 +280,8 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 const ttMinimum = 4
 
 func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line) searcher {
-	opt := solve.Options{Capacity: cfg.capacity, Seed: cfg.seed, MaxIterations: cfg.maxIterations}
+	applyMemory(cfg.plan, cfg.algorithm)
+	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed, MaxIterations: cfg.maxIterations}
 	if prog != nil {
 		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", statusline.Search(p)) }
 		opt.ProgressEvery = prog.Every()

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// memoryFlagHelp is the help text of --memory.
+const memoryFlagHelp = "memory for the transposition table and every cache together, e.g. 90MB, 512MiB, 2GiB (dfpn, pdfpn; pns keeps its whole DAG beyond it); " +
+	"without it, what a table of --capacity entries asks for (about 90 MB for 10⁶ entries, as the reference solver uses)"
+
+// parseSize reads a memory size: a number of bytes, or a number with one of
+// the units kB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of
+// 1024), case-insensitive, with an optional space; a bare K, M, G or T is
+// taken as binary.
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := t, ""
+	if i >= 0 {
+		num, unit = t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+	}
+	units := map[string]float64{"": 1, "b": 1,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+		"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
+	mult, ok := units[unit]
+	if !ok {
+		return 0, fmt.Errorf("size %q: unknown unit %q (want kB, MB, GB, KiB, MiB or GiB)", s, unit)
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || num == "" {
+		return 0, fmt.Errorf("size %q: not a number of bytes", s)
+	}
+	b := v * mult
+	if b < 1 || b >= math.MaxInt64/2 {
+		return 0, fmt.Errorf("size %q: out of range", s)
+	}
+	return int64(b), nil
+}
+
+// memoryPlan turns --memory and --capacity into the plan of a search: the
+// budget given, or the one a table of --capacity entries asks for.
+func memoryPlan(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
+	threads := 1
+	if cfg.algorithm == "pdfpn" {
+		threads = cfg.threads
+	}
+	if cfg.memory == "" {
+		return solve.PlanCapacity(cfg.capacity, threads), nil
+	}
+	budget, err := parseSize(cfg.memory)
+	if err != nil {
+		return solve.MemoryPlan{}, fmt.Errorf("--memory: %w", err)
+	}
+	plan, err := solve.PlanMemory(budget, threads)
+	if err != nil {
+		return plan, fmt.Errorf("--memory %s: %w", cfg.memory, err)
+	}
+	if flags.Changed("capacity") {
+		if plan, err = plan.WithCapacity(cfg.capacity, threads); err != nil {
+			return plan, fmt.Errorf("--capacity %d with --memory %s: %w", cfg.capacity, cfg.memory, err)
+		}
+	}
+	return plan, nil
+}
+
+// applyMemory sizes the game's cache and, for the searches whose memory
+// the plan bounds, tells the Go runtime to collect garbage before the heap
+// passes the budget.
+func applyMemory(plan solve.MemoryPlan, algorithm string) {
+	sprouts.SetCacheBytes(plan.GameCache)
+	if algorithm == "dfpn" || algorithm == "pdfpn" {
+		debug.SetMemoryLimit(plan.Limit)
+	}
+}
