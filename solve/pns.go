@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+	"unsafe"
 )
 
 // PNS is proof-number search with Grundy numbers on a DAG: every couple met
@@ -51,7 +52,13 @@ func NewPNS[P any](game Game[P], db *NimberDB, opt Options) *PNS[P] {
 	if db == nil {
 		db = NewNimberDB()
 	}
-	s := &PNS[P]{base: base[P]{game: game, db: db}, opt: opt,
+	if opt.ChildrenCache == 0 {
+		opt.ChildrenCache = DefaultChildrenCache
+	}
+	// (P, 0), (P, 1), … are nodes of their own, and each is expanded with
+	// the children of P.
+	kids := newChildCache(opt.ChildrenCache, func(p P) int { return int(unsafe.Sizeof(p)) + len(game.Key(p)) })
+	s := &PNS[P]{base: base[P]{game: game, db: db, kids: kids}, opt: opt,
 		nodes: make(map[ckey]*pnode[P]), byPos: make(map[string][]*pnode[P])}
 	if opt.Seed != 0 {
 		s.rng = rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x5DEECE66D))
@@ -212,7 +219,17 @@ func (s *PNS[P]) expand(v *pnode[P]) {
 	for m := range v.c.n {
 		kids = append(kids, s.makeCouple(v.c.pos, m, 1))
 	}
-	for _, q := range s.game.Children(v.c.pos) {
+	// A lost child wins v: generation stops at the first one.
+	lost := func(q P) bool {
+		c, empty := s.fold(q, v.c.n)
+		return empty && c.n == 0
+	}
+	children, complete := s.children(&v.c, lost)
+	if !complete {
+		v.pn, v.dn = 0, Inf
+		return
+	}
+	for _, q := range children {
 		c, empty := s.fold(q, v.c.n)
 		if empty {
 			if c.n == 0 {
@@ -222,6 +239,9 @@ func (s *PNS[P]) expand(v *pnode[P]) {
 			continue
 		}
 		kids = append(kids, c)
+	}
+	for i := range kids {
+		s.estimate(&kids[i]) // once: the comparisons below see copies
 	}
 	slices.SortFunc(kids, func(x, y couple[P]) int { return s.order(&x, &y) })
 	kids = slices.CompactFunc(kids, func(x, y couple[P]) bool { return x.n == y.n && x.key == y.key })
