@@ -1,10 +1,18 @@
-// Command benchsolve times spots-solve on n-spot positions and prints a
-// Markdown table: n, outcome, algorithm, seconds, iterations, iterations per
-// second, peak RSS, and the speedup over the reference solver where its time
-// on this machine class is known. Each run is a separate process, so peak
-// RSS is that of one solve.
+// Command benchsolve times spots-solve on n-spot positions and prints
+// Markdown tables. Each run is a separate process, so peak RSS is that of
+// one solve.
 //
-//	go run ./internal/benchsolve -bin bin/spots-solve -n 8,10,12,13,14 -alg dfpn,pns
+// With -compare it times, in the same run and in turn, this build, another
+// build (-base, e.g. commit 0b97944) and the reference solver (-ref, a
+// command template), and prints medians, iterations, peak RSS and ratios:
+// spots against the reference directly, and chained through 0b97944's
+// known same-run ratios (REFERENCE-SPEED.md of the shared test data):
+//
+//	go run ./internal/benchsolve -compare -bin bin/spots-solve -base /tmp/0b97944/spots-solve \
+//		-ref '/tmp/ref/refsolve --algorithm {alg} {nimber} {pos}' -n 12,13,14,15 -alg dfpn,pns
+//
+// With -children FILE it times the children of every position of FILE,
+// whole processes. Without either, it prints one table of this build.
 package main
 
 import (
@@ -20,14 +28,6 @@ import (
 	"syscall"
 )
 
-// reference holds the wall seconds of the reference solver (SPOTS, C++,
-// single thread, DFPN with a 10⁶-entry table, and PNS) on this machine
-// class, from ../shared/testdata/REFERENCE-SPEED.md.
-var reference = map[string]map[int]float64{
-	"dfpn": {8: 3.0, 10: 2.2, 11: 1.8, 12: 19.1, 13: 21.1, 14: 118, 15: 167, 16: 26, 17: 9.8, 18: 241, 19: 201, 20: 238},
-	"pns":  {8: 2.7, 10: 1.1, 11: 1.6, 12: 17.4, 13: 15.1, 14: 46, 15: 134, 16: 26, 17: 8.0, 18: 154, 19: 90, 20: 157},
-}
-
 func main() {
 	bin := flag.String("bin", "bin/spots-solve", "the spots-solve binary")
 	ns := flag.String("n", "8,10,12,13,14", "comma-separated numbers of spots")
@@ -35,7 +35,28 @@ func main() {
 	extra := flag.String("args", "", "more arguments for spots-solve, space-separated")
 	cert := flag.Bool("cert", false, "also write each certificate, verify it with spots-verify (next to -bin) and report its size and check time")
 	threads := flag.String("threads", "", "comma-separated thread counts: compare pdfpn with each against sequential dfpn (search overhead, speedup)")
+	compare := flag.Bool("compare", false, "same-run table: -bin beside -base (another spots-solve) and -ref (the reference), medians of -runs, with ratios")
+	base := flag.String("base", "", "with -compare: another spots-solve binary (e.g. built from commit 0b97944, whose ratios to the reference are known)")
+	ref := flag.String("ref", "", "with -compare: the reference's command, with {alg}, {pos} and {nimber} filled in; it prints one JSON line with outcome (or nimber), seconds and iterations")
+	nimber := flag.Bool("nimber", false, "with -compare: Grundy values (--nimber) instead of outcomes")
+	runs := flag.Int("runs", 3, "with -compare or -children: runs of each program per row (the median is reported)")
+	children := flag.String("children", "", "time the children of every position of `FILE`, whole processes: spots-position children (next to -bin and -base) and -ref-children")
+	refChildren := flag.String("ref-children", "", "with -children: the reference's command, given FILE as its last argument")
 	flag.Parse()
+	if *children != "" {
+		if err := childrenTable(*bin, *base, *refChildren, *children, *runs); err != nil {
+			fmt.Fprintln(os.Stderr, "benchsolve:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *compare {
+		if err := compareTable(*bin, *base, *ref, strings.Split(*ns, ","), strings.Split(*algs, ","), *nimber, *runs); err != nil {
+			fmt.Fprintln(os.Stderr, "benchsolve:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *threads != "" {
 		parallelTable(*bin, strings.Split(*ns, ","), strings.Split(*threads, ","))
 		return
@@ -51,8 +72,8 @@ func main() {
 		fmt.Println("| n | outcome | algorithm | solve s | certificate entries | bytes | bytes/entry | verify s | µs/entry | verify/solve |")
 		fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	} else {
-		fmt.Println("| n | outcome | algorithm | seconds | iterations | iterations/s | peak RSS MiB | reference s | speedup |")
-		fmt.Println("|---|---|---|---|---|---|---|---|---|")
+		fmt.Println("| n | outcome | algorithm | seconds | iterations | iterations/s | peak RSS MiB |")
+		fmt.Println("|---|---|---|---|---|---|---|")
 	}
 	for _, nStr := range strings.Split(*ns, ",") {
 		n, err := strconv.Atoi(nStr)
@@ -102,12 +123,8 @@ func runOne(bin, alg string, n int, extra []string) (string, error) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = float64(ru.Maxrss) / 1024 // KiB on Linux
 	}
-	ref, speed := "", ""
-	if s, ok := reference[alg][n]; ok {
-		ref, speed = fmt.Sprintf("%.1f", s), fmt.Sprintf("%.1f×", s/r.Seconds)
-	}
-	return fmt.Sprintf("| %d | %s | %s | %.2f | %d | %.0f | %.0f | %s | %s |",
-		n, r.Outcome, alg, r.Seconds, r.Iterations, float64(r.Iterations)/r.Seconds, rss, ref, speed), nil
+	return fmt.Sprintf("| %d | %s | %s | %.2f | %d | %.0f | %.0f |",
+		n, r.Outcome, alg, r.Seconds, r.Iterations, float64(r.Iterations)/r.Seconds, rss), nil
 }
 
 // certRow verifies a certificate with spots-verify and reports its size and
