@@ -19,6 +19,7 @@ func newBuckets(t *tt, n int) []ttBucket {
 	if err != nil {
 		return make([]ttBucket, n) // the Go heap will do
 	}
+	hugePages(mem)
 	runtime.AddCleanup(t, func(m []byte) { syscall.Munmap(m) }, mem)
 	return unsafe.Slice((*ttBucket)(unsafe.Pointer(unsafe.SliceData(mem))), n)
 }
