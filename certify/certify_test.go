@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -136,5 +137,27 @@ func TestSolverDatabaseVerifiesUnhinted(t *testing.T) {
 	}
 	if _, err := verify.Certificate(proof.Certificate("test", "1")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestWriteRepairsCorruptFile: a corrupt file lying at the certificate's
+// address (a crash, a bad disk, a hostile user) is replaced by the good
+// certificate on the next Write, which used to fail on it forever.
+func TestWriteRepairsCorruptFile(t *testing.T) {
+	dir := t.TempDir()
+	s, c := solved(t, "0*6", false)
+	path, _, err := Write(dir, s.DB(), c, verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, garbage := range [][]byte{nil, []byte("garbage"), []byte("ARROW1\x00\x00ARROW1")} {
+		if err := os.WriteFile(path, garbage, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		again, res, err := Write(dir, s.DB(), c, verify.Options{})
+		if err != nil || again != path || res.Claim != c {
+			t.Fatalf("writing over %q: %s, %v", garbage, again, err)
+		}
+		verify.TestCertificate(t, path)
 	}
 }

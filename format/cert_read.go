@@ -34,14 +34,17 @@ const (
 	maxBatchRows   = MaxBatchBytes / 16       // every row takes 16 bytes of offsets and values at least
 	maxMetaKeys    = 64                       // schema metadata pairs (a file has 9; more is refused later)
 	readBudget     = 2*MaxBatchBytes + 1<<20  // memory the Arrow decoder may hold at once
+	maxBodyBytes   = MaxBatchBytes + 1<<20    // a batch's (compressed) body: its buffers, their length prefixes and padding
 	maxHeaderText  = MaxPositionBytes + 1<<10 // longest metadata value
 )
 
 // CertReader streams a certificate file row by row, so a checker can
 // verify in one pass with memory for what it keeps. It trusts nothing in
-// the file: every length is checked before it is used, every call into the
-// Arrow decoder is guarded against panics, and the decoder's memory is
-// bounded (see MaxBatchBytes). All of its errors on a bad file wrap
+// the file: every length is checked before it is used (the footer's
+// blocks against the file's size, each batch's body and buffer lengths
+// against the bytes present, before the Arrow decoder allocates by them),
+// every call into the Arrow decoder is guarded against panics, and the
+// decoder's memory is bounded (see MaxBatchBytes). All of its errors on a bad file wrap
 // ErrCorrupt; after an error, Next returns the same error again.
 //
 // A CertReader is not safe for concurrent use.
@@ -53,6 +56,7 @@ type CertReader struct {
 	declared string // spots.address
 	entries  uint64 // spots.entries
 	hash     *addresser
+	blocks   []fileBlock // the record batches, checked against the file's size
 
 	rec   arrow.Record // the batch being read
 	cur   batchView
@@ -103,6 +107,14 @@ func (r *CertReader) open(size int64) error {
 	if err := guard("footer", func() error { return checkFooter(footer) }); err != nil {
 		return err
 	}
+	dataEnd := size - int64(4+len(arrowMagic)+len(footer))
+	err = guard("footer", func() (err error) {
+		r.blocks, err = footerBlocks(footer, dataEnd)
+		return err
+	})
+	if err != nil {
+		return err
+	}
 	opts := []ipc.Option{ipc.WithAllocator(newBudgetAllocator(readBudget))}
 	err = guard("footer", func() (err error) {
 		r.fr, err = ipc.NewFileReader(io.NewSectionReader(r.src, 0, size), opts...)
@@ -110,6 +122,9 @@ func (r *CertReader) open(size int64) error {
 	})
 	if err != nil {
 		return err
+	}
+	if r.fr.NumRecords() != len(r.blocks) {
+		return corrupt("the footer lists %d record batches, the Arrow reader %d", len(r.blocks), r.fr.NumRecords())
 	}
 	schema := r.fr.Schema()
 	if err := checkSchema(schema); err != nil {
@@ -188,6 +203,11 @@ func (r *CertReader) load() error {
 	}
 	what := fmt.Sprintf("batch %d (after row %d)", r.batch+1, r.row)
 	err := guard(what, func() (err error) {
+		// The Arrow reader allocates by the lengths the metadata
+		// declares before it reads: check them against the body first.
+		if err := checkBlockMessage(r.src, r.blocks[r.batch]); err != nil {
+			return err
+		}
 		if r.rec, err = r.fr.RecordAt(r.batch); err != nil {
 			return err
 		}
@@ -858,7 +878,7 @@ func (t fbTable) vector(slot, itemSize int, name string) (start, n int, err erro
 		return 0, 0, err
 	}
 	if n > (len(t.buf)-p-4)/itemSize {
-		return 0, 0, fmt.Errorf("%s: %d items do not fit the footer", name, n)
+		return 0, 0, fmt.Errorf("%s: %d items do not fit the flatbuffer", name, n)
 	}
 	return p + 4, n, nil
 }

@@ -75,25 +75,99 @@ func (opt WriteOptions) batchRows() int {
 
 // WriteCertificate writes c into dir as <address>.arrow, where address is
 // c.Address(), and returns the file's path. The file is written to a
-// temporary file in dir and renamed into place once complete, so no reader
-// sees a partial certificate. If a file of that name already exists it is
-// left untouched and its path returned: its name promises the same logical
-// content. (Two writers racing on the same certificate may both rename;
-// the survivor holds the same content either way.) An invalid certificate
-// or a missing dir is an error.
+// temporary file in dir, read back and checked to hold c's content, and
+// only then renamed into place, so no reader sees a partial or wrong
+// certificate. If a file of that name already exists and reads as a
+// certificate of that address, it is left untouched and its path returned.
+// If it does not (it is corrupt, truncated or holds other content), the
+// checked new file atomically replaces it: a damaged file at an address
+// never blocks later writes. (Two writers racing on the same certificate
+// may both rename; the survivor holds the same content either way.) An
+// invalid certificate, a missing dir, or an existing file that cannot be
+// read for another reason (permissions) is an error.
 func WriteCertificate(dir string, c *Certificate, opt WriteOptions) (string, error) {
 	if err := checkCertificate(c); err != nil {
 		return "", fmt.Errorf("write certificate: %w", err)
 	}
-	path := filepath.Join(dir, c.Address()+".arrow")
+	addr := c.Address()
+	path := filepath.Join(dir, addr+".arrow")
 	if _, err := os.Lstat(path); err == nil {
-		return path, nil
+		ok, err := holdsAddress(path, addr)
+		if err != nil {
+			return "", fmt.Errorf("write certificate %s: the file already there: %w", path, err)
+		}
+		if ok {
+			return path, nil
+		}
 	}
-	err := WriteFileAtomic(path, func(w io.Writer) error { return EncodeCertificate(w, c, opt) })
+	a, err := CreateAtomic(path)
 	if err != nil {
 		return "", fmt.Errorf("write certificate %s: %w", path, err)
 	}
+	err = EncodeCertificate(a, c, opt)
+	if err == nil {
+		err = checkWritten(a.File, addr)
+	}
+	if err != nil {
+		a.Abort()
+		return "", fmt.Errorf("write certificate %s: %w", path, err)
+	}
+	if err := a.Commit(); err != nil {
+		return "", fmt.Errorf("write certificate %s: %w", path, err)
+	}
 	return path, nil
+}
+
+// holdsAddress reports whether the file at path is a readable certificate
+// whose content address is addr. A corrupt file (or anything that is not a
+// regular file) gives false; a file that cannot be opened or read gives an
+// error.
+func holdsAddress(path, addr string) (bool, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return false, err
+	}
+	if !info.Mode().IsRegular() {
+		return false, nil
+	}
+	r, err := OpenCertificate(path)
+	if errors.Is(err, ErrCorrupt) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	got, err := readAll(r)
+	switch {
+	case errors.Is(err, ErrCorrupt):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return got.Address() == addr, nil
+}
+
+// checkWritten reads back the file just written and checks that it is a
+// certificate of address addr.
+func checkWritten(f *os.File, addr string) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	r, err := NewCertReader(f, info.Size())
+	if err != nil {
+		return fmt.Errorf("reading back the new file: %w", err)
+	}
+	defer r.Close()
+	got, err := readAll(r)
+	if err != nil {
+		return fmt.Errorf("reading back the new file: %w", err)
+	}
+	if a := got.Address(); a != addr {
+		return fmt.Errorf("the new file reads back as %s, not %s", a, addr)
+	}
+	return nil
 }
 
 // EncodeCertificate writes c to w as an Arrow IPC file: the schema and its

@@ -25,20 +25,28 @@ func (v values) of(p sprouts.Position) (uint32, bool) {
 }
 
 // claimRoot parses the root of a claim, which must be written in canonical
-// form so that a claim has one text.
-func claimRoot(c format.Claim) (sprouts.Position, error) {
+// form so that a claim has one text, and refuses it if it is over the
+// limits (resolved), before anything else is done.
+func claimRoot(c format.Claim, l Limits) (sprouts.Position, error) {
 	p, err := sprouts.Parse(c.Root)
 	if err != nil {
 		return p, &Failure{Position: c.Root, Rule: "claim", Detail: err.Error()}
 	}
 	if p.String() != c.Root {
-		return p, &Failure{Position: c.Root, Rule: "claim", Detail: fmt.Sprintf("the root is not in canonical form (%s)", p)}
+		return p, &Failure{Position: c.Root, Rule: "claim", Detail: fmt.Sprintf("the root is not in canonical form (%s)", cutText(p.String()))}
+	}
+	if err := l.check(Measure(p)); err != nil {
+		err.Position = cutText(c.Root)
+		return p, err
 	}
 	return p, nil
 }
 
 // checkClaim decides the claim from the values of valid entries. A Win may
 // also be shown by one move of the root to a position of value N.
+//
+// The root's children are generated here without a check: claimRoot, which
+// made root, has held it to the limits.
 func checkClaim(c format.Claim, root sprouts.Position, known values) error {
 	x, ok := known.of(root)
 	fail := func(detail string, args ...any) error {
@@ -72,21 +80,57 @@ func checkClaim(c format.Claim, root sprouts.Position, known values) error {
 
 // landMoves remembers the children of lands: a checker needs those of every
 // entry and, for winning replies, of the lands of its children, which are
-// often entries themselves.
+// often entries themselves. Every land is measured against the limits
+// before its children are generated, and the memory the cache holds is
+// bounded.
 type landMoves struct {
-	m map[string][]sprouts.Position
+	m      map[string][]sprouts.Position
+	bytes  int64  // the estimated size of what m holds
+	limits Limits // resolved
+	// With perEntry, the work of every generation since the last
+	// startEntry is added up in spent and held to limits.Work.
+	perEntry bool
+	spent    int64
 }
 
-const landMovesMax = 1 << 16
+const (
+	landMovesMax      = 1 << 16  // lands remembered
+	landMovesMaxBytes = 64 << 20 // estimated bytes of children remembered
+)
 
-func (lm *landMoves) of(land sprouts.Position) []sprouts.Position {
+func newLandMoves(l Limits, perEntry bool) landMoves {
+	return landMoves{limits: l.resolved(), perEntry: perEntry}
+}
+
+// startEntry starts counting the work of a new entry.
+func (lm *landMoves) startEntry() { lm.spent = 0 }
+
+// of returns the children of land, or a *LimitError (without a row) if
+// generating them would break a limit.
+func (lm *landMoves) of(land sprouts.Position) ([]sprouts.Position, error) {
 	if kids, ok := lm.m[land.Key()]; ok {
-		return kids
+		return kids, nil
+	}
+	c := Measure(land)
+	if e := lm.limits.check(c); e != nil {
+		e.Position = cutText(land.String())
+		return nil, e
+	}
+	if lm.perEntry {
+		lm.spent = saturate(float64(lm.spent) + float64(c.Work))
+		if lm.spent > lm.limits.Work {
+			return nil, &LimitError{Position: cutText(land.String()), Limit: "work", Value: lm.spent, Max: lm.limits.Work}
+		}
 	}
 	kids := land.Children()
-	if lm.m == nil || len(lm.m) >= landMovesMax {
-		lm.m = make(map[string][]sprouts.Position)
+	size := int64(0)
+	for _, k := range kids {
+		size += int64(len(k.Key())) + 64
+	}
+	if lm.m == nil || len(lm.m) >= landMovesMax || lm.bytes+size > landMovesMaxBytes {
+		lm.m, lm.bytes = make(map[string][]sprouts.Position), 0
 	}
 	lm.m[land.Key()] = kids
-	return kids
+	lm.bytes += size
+	return kids, nil
 }

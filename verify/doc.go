@@ -27,4 +27,11 @@
 // checked by Database.Check with the memoised search of the design notes,
 // which also chooses the witnesses that turn such a database into a hinted
 // certificate.
+//
+// Input is untrusted: before generating the children of any position (an
+// entry, the claim's root, a land of a child that a hint names) the
+// checker measures it (Measure: lives, boundaries, letters, an upper bound
+// on the moves to try and on the work) and refuses it if it is over
+// Options.Limits, with a *LimitError wrapping ErrLimit. A refusal says
+// nothing about the proof: it is neither valid nor invalid.
 package verify

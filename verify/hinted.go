@@ -23,13 +23,20 @@ type Options struct {
 	// Progress, if set, is called about every 1,000 entries with the number
 	// checked and the number in all (0 when unknown).
 	Progress func(done, total int)
+	// Limits bounds what one entry or the claim may cost; the zero value
+	// means DefaultLimits. A position over them is refused with a
+	// *LimitError (wrapping ErrLimit) before its children are generated.
+	Limits Limits
 }
 
 // File checks the certificate at path in one streaming pass. An invalid
 // certificate (a broken rule, a corrupted file, a claim it does not prove,
 // an address that does not match) gives an error wrapping
-// ErrInvalidCertificate, usually a *Failure naming the first bad row; an
-// unreadable file gives another error.
+// ErrInvalidCertificate, usually a *Failure naming the first bad row; a
+// claim or row whose positions are over opt.Limits gives a *LimitError
+// (wrapping ErrLimit, not ErrInvalidCertificate), found before the
+// children of the position are generated; an unreadable file gives
+// another error.
 func File(path string, opt Options) (Result, error) {
 	r, err := format.OpenCertificate(path)
 	if err != nil {
@@ -56,7 +63,7 @@ func fileError(err error) error {
 	return err
 }
 
-// Stream checks a certificate read row by row.
+// Stream checks a certificate read row by row, with the errors of File.
 func Stream(r *format.CertReader, opt Options) (Result, error) {
 	h := r.Header()
 	res := Result{Claim: h.Claim}
@@ -66,11 +73,11 @@ func Stream(r *format.CertReader, opt Options) (Result, error) {
 	if h.Notation != sprouts.Notation {
 		return res, &Failure{Rule: "header", Detail: fmt.Sprintf("the certificate's hints use the notation %q; this checker knows %q", h.Notation, sprouts.Notation)}
 	}
-	root, err := claimRoot(h.Claim)
+	root, err := claimRoot(h.Claim, opt.Limits.resolved())
 	if err != nil {
 		return res, err
 	}
-	c := newHinted()
+	c := newHinted(opt.Limits)
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
@@ -98,22 +105,32 @@ func Stream(r *format.CertReader, opt Options) (Result, error) {
 	return res, checkClaim(h.Claim, root, c.known)
 }
 
-// Certificate checks a certificate held in memory, as File does a file.
+// Certificate checks a certificate held in memory, as File does a file,
+// within DefaultLimits.
 func Certificate(cert *format.Certificate) (Result, error) {
+	return CertificateWith(cert, Options{})
+}
+
+// CertificateWith is Certificate with options (limits; Progress is called
+// as in Stream).
+func CertificateWith(cert *format.Certificate, opt Options) (Result, error) {
 	res := Result{Claim: cert.Claim, Address: cert.Address()}
 	if cert.Game != sprouts.Game || cert.Notation != sprouts.Notation {
 		return res, &Failure{Rule: "header", Detail: fmt.Sprintf("game %q, notation %q: want %q, %q", cert.Game, cert.Notation, sprouts.Game, sprouts.Notation)}
 	}
-	root, err := claimRoot(cert.Claim)
+	root, err := claimRoot(cert.Claim, opt.Limits.resolved())
 	if err != nil {
 		return res, err
 	}
-	c := newHinted()
+	c := newHinted(opt.Limits)
 	for i := range cert.Entries {
 		if err := c.entry(i+1, &cert.Entries[i]); err != nil {
 			return res, err
 		}
 		res.Entries++
+		if opt.Progress != nil && res.Entries%1000 == 0 {
+			opt.Progress(res.Entries, len(cert.Entries))
+		}
 	}
 	return res, checkClaim(cert.Claim, root, c.known)
 }
@@ -126,7 +143,7 @@ type hinted struct {
 	prevLife int
 }
 
-func newHinted() *hinted { return &hinted{known: values{}} }
+func newHinted(l Limits) *hinted { return &hinted{known: values{}, moves: newLandMoves(l, true)} }
 
 // entry checks one row: its position is canonical and atomic, it comes
 // after the previous row in (lives, text) order, every hint names a move
@@ -150,7 +167,20 @@ func (c *hinted) entry(row int, e *format.Entry) error {
 	}
 	c.prev, c.prevLife = e.Position, lives
 	g := e.Grundy
-	kids := c.moves.of(p)
+	refused := func(err error, ofChild bool) error {
+		if le, ok := err.(*LimitError); ok {
+			le.Row = row
+			if ofChild {
+				le.Entry = cutText(e.Position)
+			}
+		}
+		return err
+	}
+	c.moves.startEntry()
+	kids, err := c.moves.of(p)
+	if err != nil {
+		return refused(err, false)
+	}
 	if len(e.Reach) != int(g) {
 		return fail("reach", "%d reach hints for the value %d", len(e.Reach), g)
 	}
@@ -188,7 +218,10 @@ func (c *hinted) entry(row int, e *format.Entry) error {
 		if comp >= len(lands) {
 			return fail("win", "child %d (%s): hint %d names land %d of %d", i, child, w, comp, len(lands))
 		}
-		replies := c.moves.of(lands[comp])
+		replies, err := c.moves.of(lands[comp])
+		if err != nil {
+			return refused(err, true)
+		}
 		if move >= len(replies) {
 			return fail("win", "child %d (%s): move %d of land %s does not exist (it has %d)", i, child, move, lands[comp], len(replies))
 		}

@@ -114,13 +114,17 @@ type Proof struct {
 // Check decides the claim with the database by the memoised search of the
 // design notes, choosing witnesses whose entries are already known to be
 // valid where it can. It returns a *Failure (wrapping
-// ErrInvalidCertificate) when the database does not prove the claim.
+// ErrInvalidCertificate) when the database does not prove the claim, and a
+// *LimitError (wrapping ErrLimit) when the claim's root, or a position the
+// search must expand, is over opt.Limits: each position is measured before
+// its children are generated (the limit on work holds for each generation;
+// the search as a whole is bounded by the size of the database).
 func (d *Database) Check(claim format.Claim, opt Options) (*Proof, error) {
-	root, err := claimRoot(claim)
+	root, err := claimRoot(claim, opt.Limits.resolved())
 	if err != nil {
 		return nil, err
 	}
-	s := &search{db: d, opt: opt}
+	s := &search{db: d, opt: opt, moves: newLandMoves(opt.Limits, false)}
 	for _, e := range d.entries {
 		e.state, e.reach, e.win, e.deps, e.why = unseen, nil, nil, nil, ""
 	}
@@ -141,6 +145,9 @@ func (d *Database) Check(claim format.Claim, opt Options) (*Proof, error) {
 				}
 			}
 		}
+	}
+	if s.refused != nil {
+		return nil, s.refused
 	}
 	if s.cycle != "" {
 		return nil, &Failure{Position: s.cycle, Rule: "cycle", Detail: "a position was met again while checking it: the rules' moves do not reduce lives"}
@@ -163,6 +170,23 @@ type search struct {
 	checked  int
 	cycle    string
 	firstBad *dbEntry
+	refused  error // the first *LimitError met; the search then stops
+}
+
+// refuse records the first position refused by a limit, met while
+// checking the entry e: e itself, or with ofChild a land of one of its
+// children.
+func (s *search) refuse(e *dbEntry, err error, ofChild bool) {
+	if s.refused != nil {
+		return
+	}
+	if le, ok := err.(*LimitError); ok {
+		le.Row = e.line
+		if ofChild {
+			le.Entry = cutText(e.text)
+		}
+	}
+	s.refused = err
 }
 
 // value returns the xor of the values of p's lands if all are entries. With
@@ -218,15 +242,27 @@ func (s *search) valid(e *dbEntry) bool {
 		}
 		return false
 	}
+	if s.refused != nil {
+		return false
+	}
 	e.state = checking
 	s.checked++
 	if s.opt.Progress != nil && s.checked%1000 == 0 {
 		s.opt.Progress(s.checked, len(s.db.entries))
 	}
-	kids := s.moves.of(e.pos)
+	kids, err := s.moves.of(e.pos)
+	if err != nil {
+		s.refuse(e, err, false)
+		e.state = unseen
+		return false
+	}
 	e.reach = make([]uint32, e.g)
 	for m := range e.g {
 		i := s.find(kids, m)
+		if s.refused != nil {
+			e.state = unseen
+			return false
+		}
 		if i < 0 {
 			return s.reject(e, fmt.Sprintf("no child reaches the value %d", m))
 		}
@@ -235,7 +271,11 @@ func (s *search) valid(e *dbEntry) bool {
 	}
 	e.win = make([]int32, len(kids))
 	for i, child := range kids {
-		w, reply, ok := s.winning(child, e.g)
+		w, reply, ok := s.winning(e, child, e.g)
+		if s.refused != nil {
+			e.state = unseen
+			return false
+		}
 		if !ok {
 			return s.reject(e, fmt.Sprintf("the child %s may have the value %d: no reply shows otherwise", child, e.g))
 		}
@@ -278,7 +318,7 @@ func (s *search) find(kids []sprouts.Position, m uint32) int {
 // one land of the child, see format.WinReply) reaching a position whose
 // lands are valid entries xoring to g. It also returns the position the
 // witness rests on (the child or the reply).
-func (s *search) winning(child sprouts.Position, g uint32) (int32, sprouts.Position, bool) {
+func (s *search) winning(e *dbEntry, child sprouts.Position, g uint32) (int32, sprouts.Position, bool) {
 	if x, ok := s.value(child, false); ok && x != g {
 		if _, ok := s.value(child, true); ok {
 			return -1, child, true
@@ -292,7 +332,12 @@ func (s *search) winning(child sprouts.Position, g uint32) (int32, sprouts.Posit
 			if !ok || pass == 0 && !s.validated(sprouts.Sum(others...)) {
 				continue
 			}
-			for j, r := range s.moves.of(land) {
+			replies, err := s.moves.of(land)
+			if err != nil {
+				s.refuse(e, err, true)
+				return 0, sprouts.Position{}, false
+			}
+			for j, r := range replies {
 				if x, ok := s.value(r, false); !ok || x^rest != g {
 					continue
 				}

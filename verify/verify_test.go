@@ -13,15 +13,15 @@ import (
 	"github.com/spots-dev/spots/sprouts"
 )
 
-// The databases in ../shared/testdata/spots-databases were written by the
+// The databases in ../testdata/spots-databases were written by the
 // reference solver SPOTS, each solving 0*N with PNS; their keys are in its
 // own, non-canonical form.
 func spotsDatabase(t *testing.T, n int) *Database {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "testdata", "spots-databases", fmt.Sprintf("pns_0x%d.spr", n))
+	path := filepath.Join("..", "testdata", "spots-databases", fmt.Sprintf("pns_0x%d.spr", n))
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("reference databases not available: %v", err)
+		t.Fatalf("reference database (part of the repository): %v", err)
 	}
 	defer f.Close()
 	entries, err := format.ReadSPR(f, format.SPROptions{})
@@ -100,10 +100,10 @@ func TestInconsistentDatabase(t *testing.T) {
 func TestWrongValuesNeverProveFalseClaims(t *testing.T) {
 	stillTrue, tried := 0, 0
 	for n := 4; n <= 7; n++ {
-		path := filepath.Join("..", "..", "shared", "testdata", "spots-databases", fmt.Sprintf("pns_0x%d.spr", n))
+		path := filepath.Join("..", "testdata", "spots-databases", fmt.Sprintf("pns_0x%d.spr", n))
 		f, err := os.Open(path)
 		if err != nil {
-			t.Skipf("reference databases not available: %v", err)
+			t.Fatalf("reference database (part of the repository): %v", err)
 		}
 		entries, err := format.ReadSPR(f, format.SPROptions{})
 		f.Close()
@@ -224,8 +224,13 @@ func clone(c *format.Certificate) *format.Certificate {
 // TestMutationCampaign mutates certificates hundreds of times, one change
 // at a time: every mutation is rejected, except hint changes that pick
 // another witness that works, which are counted and must still prove a
-// true claim.
+// true claim. Short mode (make test) tries each mutation 15 times per
+// certificate instead of 60.
 func TestMutationCampaign(t *testing.T) {
+	tries := 60
+	if testing.Short() {
+		tries = 15
+	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	total := map[string][2]int{} // mutation → rejected, accepted
 	for _, n := range []int{5, 7, 9, 12} {
@@ -236,7 +241,7 @@ func TestMutationCampaign(t *testing.T) {
 		}
 		base := proof.Certificate("test", "1")
 		for _, m := range mutations {
-			for range 60 {
+			for range tries {
 				c := clone(base)
 				if !m.apply(rng, c) {
 					continue

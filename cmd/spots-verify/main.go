@@ -18,8 +18,19 @@
 //	INVALID  certs/bad.arrow: row 17 (0.AB|AB): reach: value 1: child 3 (…) has the value 0
 //
 // or with --json one object. Exit status: 0 when everything is valid, 1
-// when something is invalid, 2 for bad usage or an input that cannot be
-// read.
+// when something is invalid, 2 for bad usage, an input that cannot be
+// read, or an input refused by a limit:
+//
+//	REFUSED  big.arrow: refused: claim (0*100000): 300000 lives, over the limit of 1000 on lives (raise it with --max-lives)
+//
+// Input is untrusted, so before generating the children of any position
+// (an entry, the claim's root, a land a hint names) the checker measures
+// it and refuses it if it is over a limit: --max-lives, --max-boundaries,
+// --max-letters, --max-moves (estimated moves to generate) and --max-work
+// (estimated moves × bytes, for one generation and, for certificates, for
+// all those of one entry). 0 keeps a default (verify.DefaultLimits; every
+// certificate of the corpus passes them with a wide margin), -1 removes a
+// limit.
 package main
 
 import (
@@ -44,6 +55,10 @@ const usage = `usage: spots-verify [--json] FILE.arrow...
 Checks certificates of Sprouts results, or a [Positions+Nimber] database
 (GLOP, SPOTS) against a claim: POS=W, POS=L, POS+*N=W, POS+*N=L or gn(POS)=N.
 
+Before expanding any position the checker measures it; a position over a
+limit is refused (exit 2) with a message naming the limit and the --max-…
+flag that raises it. 0 keeps the default, -1 removes the limit.
+
 Flags:
 `
 
@@ -60,6 +75,8 @@ type report struct {
 	Row       int     `json:"row,omitempty"`
 	Position  string  `json:"position,omitempty"`
 	Rule      string  `json:"rule,omitempty"`
+	Refused   bool    `json:"refused,omitempty"` // a limit refused the input: neither valid nor invalid
+	Limit     string  `json:"limit,omitempty"`   // the limit, e.g. "lives"
 
 	unreadable bool
 }
@@ -77,6 +94,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	lenient := flags.Bool("lenient", false, "with --spr: skip malformed lines with a warning")
 	asJSON := flags.Bool("json", false, "print one JSON object per input")
 	noProgress := flags.Bool("no-progress", false, "do not show progress on standard error")
+	d := verify.DefaultLimits
+	maxLives := flags.Int("max-lives", 0, fmt.Sprintf("refuse positions with more lives than `N` (0: default %d, -1: no limit)", d.Lives))
+	maxBounds := flags.Int("max-boundaries", 0, fmt.Sprintf("refuse positions with more boundaries than `N` (0: default %d, -1: no limit)", d.Boundaries))
+	maxLetters := flags.Int("max-letters", 0, fmt.Sprintf("refuse positions with more letters than `N` (0: default %d, -1: no limit)", d.Letters))
+	maxMoves := flags.Int64("max-moves", 0, fmt.Sprintf("refuse positions with more estimated moves to generate than `N` (0: default %d, -1: no limit)", d.Moves))
+	maxWork := flags.Int64("max-work", 0, fmt.Sprintf("refuse a position, or an entry, needing more estimated work (moves × bytes) than `N` (0: default %d, -1: no limit)", d.Work))
 	flags.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		flags.PrintDefaults()
@@ -92,7 +115,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "spots-verify: "+format+"\n", a...)
 		return 2
 	}
-	opt := verify.Options{}
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{{"max-lives", int64(*maxLives)}, {"max-boundaries", int64(*maxBounds)}, {"max-letters", int64(*maxLetters)}, {"max-moves", *maxMoves}, {"max-work", *maxWork}} {
+		if f.v < -1 {
+			return bad("--%s %d: want a positive number, 0 for the default or -1 for no limit", f.name, f.v)
+		}
+	}
+	opt := verify.Options{Limits: verify.Limits{Lives: *maxLives, Boundaries: *maxBounds, Letters: *maxLetters, Moves: *maxMoves, Work: *maxWork}}
 	var prog *statusline.Line
 	if !*noProgress {
 		prog = statusline.New(stderr)
@@ -226,6 +257,11 @@ func finish(r report, err error) report {
 	if errors.As(err, &f) {
 		r.Row, r.Position, r.Rule = f.Row, f.Position, f.Rule
 	}
+	var l *verify.LimitError
+	if errors.As(err, &l) {
+		r.Refused, r.Limit, r.Row, r.Position = true, l.Limit, l.Row, l.Position
+		r.Error += fmt.Sprintf(" (raise it with --max-%s)", l.Limit)
+	}
 	if !verify.IsInvalid(err) {
 		r.unreadable = true
 	}
@@ -244,6 +280,8 @@ func print(w io.Writer, r report, asJSON bool) {
 		if r.Converted != "" {
 			fmt.Fprintf(w, "         written as %s\n", r.Converted)
 		}
+	case r.Refused:
+		fmt.Fprintf(w, "REFUSED  %s: %s\n", r.Input, r.Error)
 	case r.unreadable:
 		fmt.Fprintf(w, "UNREADABLE  %s: %s\n", r.Input, r.Error)
 	default:

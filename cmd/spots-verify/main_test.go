@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/sprouts"
 )
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {
@@ -16,11 +19,11 @@ func runCmd(t *testing.T, args ...string) (int, string, string) {
 	return status, stdout.String(), stderr.String()
 }
 
-var spr = filepath.Join("..", "..", "..", "shared", "testdata", "spots-databases", "pns_0x8.spr")
+var spr = filepath.Join("..", "..", "testdata", "spots-databases", "pns_0x8.spr")
 
 func TestDatabaseAndCertificates(t *testing.T) {
 	if _, err := os.Stat(spr); err != nil {
-		t.Skipf("reference databases not available: %v", err)
+		t.Fatalf("reference database (part of the repository): %v", err)
 	}
 	dir := t.TempDir()
 	status, stdout, stderr := runCmd(t, "--spr", spr, "--claim", "0.0.0.0.0.0.0.0=L", "--convert", dir)
@@ -72,5 +75,60 @@ func TestUsage(t *testing.T) {
 	}
 	if status, _, _ := runCmd(t, "--spr", "/nonexistent.spr", "--claim", "0*8=L"); status != 2 {
 		t.Errorf("missing database: %d", status)
+	}
+}
+
+// TestHostileInputIsRefused: positions too large to expand are refused
+// with exit 2 and a message naming the limit and the flag that raises it;
+// raising the limit lets the check reach its verdict.
+func TestHostileInputIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	write := func(claim string, entries ...string) string {
+		c, err := format.ParseClaim(claim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cert := &format.Certificate{Claim: c, Game: sprouts.Game, Notation: sprouts.Notation, Producer: "test", Version: "1"}
+		for _, e := range entries {
+			cert.Entries = append(cert.Entries, format.Entry{Position: e})
+		}
+		path, err := format.WriteCertificate(dir, cert, format.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	db := filepath.Join(dir, "db.spr")
+	if err := os.WriteFile(db, []byte(format.SPRHeader+"\n0 0\n0*2 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge := write("0*100000=W")
+	tests := []struct {
+		args   []string
+		status int
+		stdout string // a fragment of the output
+	}{
+		{[]string{huge}, 2, "REFUSED  " + huge + ": refused: claim (0*100000): 300000 lives, over the limit of 1000 on lives (raise it with --max-lives)"},
+		{[]string{write("0=L", "0*100000")}, 2, "row 1 (0*100000): 300000 lives"},
+		{[]string{write("0=L", "1.11.111.1111.11111.111111.1111111.11111111.111111111.1111111111.11111111111")}, 2, "(raise it with --max-moves)"},
+		{[]string{"--spr", db, "--claim", "0*100000=W"}, 2, "(raise it with --max-lives)"},
+		{[]string{"--max-lives", "-1", huge}, 2, "(raise it with --max-boundaries)"},
+		{[]string{"--max-lives", "6000", "--max-boundaries", "2000", write("0*2000=W")}, 1, "INVALID"},
+		{[]string{"--max-work", "100", write("0*2000=W")}, 2, "(raise it with --max-lives)"},
+		{[]string{"--max-work", "100", "--spr", db, "--claim", "0*8=L"}, 2, "(raise it with --max-work)"},
+	}
+	for _, tt := range tests {
+		status, stdout, stderr := runCmd(t, tt.args...)
+		if status != tt.status || !strings.Contains(stdout, tt.stdout) || strings.Contains(stderr, "goroutine") {
+			t.Errorf("%v: status %d, want %d and %q\n%s%s", tt.args, status, tt.status, tt.stdout, stdout, stderr)
+		}
+	}
+	status, stdout, _ := runCmd(t, "--json", huge)
+	var r report
+	if err := json.Unmarshal([]byte(stdout), &r); status != 2 || err != nil || !r.Refused || r.Limit != "lives" || r.Valid {
+		t.Errorf("--json: status %d: %s", status, stdout)
+	}
+	if status, _, stderr := runCmd(t, "--max-lives", "-2", huge); status != 2 || !strings.Contains(stderr, "--max-lives -2") {
+		t.Errorf("--max-lives -2: status %d: %s", status, stderr)
 	}
 }

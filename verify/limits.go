@@ -1,0 +1,260 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// ErrLimit marks input that the checker refused to check because checking
+// it would cost more than its Limits allow: a position too large, or an
+// entry or claim whose children would take too much work or memory to
+// generate. It says nothing about whether the proof is true: a refused
+// file is neither valid nor invalid (spots-verify exits 2, not 1). Test
+// for it with errors.Is; errors.As with a *LimitError gives the details.
+var ErrLimit = errors.New("over a checking limit")
+
+// LimitError names the limit that a position broke, the offending value
+// and the limit's value. It wraps ErrLimit, never ErrInvalidCertificate.
+type LimitError struct {
+	Row      int    // 1-based row of the certificate or line of the database; 0 for the claim
+	Entry    string // the entry of that row, when the refused position is a land of one of its children
+	Position string // the position whose cost was refused, as written (cut short if long)
+	Limit    string // "lives", "boundaries", "letters", "moves" or "work": the field of Limits, in lowercase
+	Value    int64  // the position's value of that measure (math.MaxInt64 when it overflows)
+	Max      int64  // the limit in force
+}
+
+func (e *LimitError) Error() string {
+	where := "claim"
+	if e.Row > 0 {
+		where = fmt.Sprintf("row %d", e.Row)
+	}
+	switch {
+	case e.Entry != "":
+		where += fmt.Sprintf(" (%s): the land %s of a child", e.Entry, e.Position)
+	case e.Position != "":
+		where += " (" + e.Position + ")"
+	}
+	value := strconv.FormatInt(e.Value, 10)
+	if e.Value == math.MaxInt64 {
+		value = "more than 2^63"
+	}
+	what := map[string]string{
+		"lives":      "lives",
+		"boundaries": "boundaries",
+		"letters":    "letters",
+		"moves":      "moves to generate (estimated)",
+		"work":       "units of work to check (estimated moves × bytes)",
+	}[e.Limit]
+	return fmt.Sprintf("refused: %s: %s %s, over the limit of %d on %s", where, value, what, e.Max, e.Limit)
+}
+
+// Unwrap makes errors.Is(e, ErrLimit) true.
+func (e *LimitError) Unwrap() error { return ErrLimit }
+
+// IsLimit reports whether err says the input was refused by a limit.
+func IsLimit(err error) bool { return errors.Is(err, ErrLimit) }
+
+// Limits bounds the work and memory that untrusted input may cost the
+// checker. Every position whose children the checker generates (an entry,
+// the claim's root, a land of a child named by a winning reply) is measured
+// by Measure first, and refused with a *LimitError if any measure is over
+// its limit; in hinted checking (File, Stream, Certificate) the work of all
+// the generations one entry needs is also added up and held to Work. A zero
+// field means its default (DefaultLimits); a negative one means no limit.
+type Limits struct {
+	Lives      int   // lives of the position
+	Boundaries int   // boundaries of the position, all regions and lands together
+	Letters    int   // letters written in the position (corners of spots with one life)
+	Moves      int64 // estimated moves the generator tries (Cost.Moves)
+	Work       int64 // estimated work: moves × bytes of the position's key, for one generation and, in hinted checking, for one entry
+}
+
+// DefaultLimits are the limits used for zero fields of Limits. Every
+// certificate of the corpus (roots up to 0*23) is far inside them: its
+// positions and the lands of their children have at most 69 lives, 24
+// boundaries, 28 letters, 661 estimated moves and 34,372 units of work.
+// A position at the work limit is expanded in about half a second and a
+// few hundred megabytes of allocation (0*3000, 18 million units: 0.3 s,
+// 96 MB on the reference machine).
+var DefaultLimits = Limits{
+	Lives:      1000,
+	Boundaries: 1000,
+	Letters:    1000,
+	Moves:      1 << 18,
+	Work:       1 << 25,
+}
+
+// resolved returns l with zero fields set to their defaults and negative
+// ones to no limit.
+func (l Limits) resolved() Limits {
+	pick := func(v, d int64) int64 {
+		switch {
+		case v == 0:
+			return d
+		case v < 0:
+			return math.MaxInt64
+		}
+		return v
+	}
+	return Limits{
+		Lives:      int(pick(int64(l.Lives), int64(DefaultLimits.Lives))),
+		Boundaries: int(pick(int64(l.Boundaries), int64(DefaultLimits.Boundaries))),
+		Letters:    int(pick(int64(l.Letters), int64(DefaultLimits.Letters))),
+		Moves:      pick(l.Moves, DefaultLimits.Moves),
+		Work:       pick(l.Work, DefaultLimits.Work),
+	}
+}
+
+// Cost measures a position before its children are generated.
+type Cost struct {
+	Lives      int
+	Boundaries int
+	Letters    int
+	// Moves is an upper bound on the moves the generator of package
+	// sprouts tries for the position (each builds and canonicalises one
+	// child): for every region, lines inside a boundary of L corners
+	// (L(L+1)/2 pairs) times the ways of sharing the region's other
+	// boundaries between the two sides, plus lines joining two
+	// boundaries. Boundaries that are lone spots (0) are interchangeable,
+	// so k of them share in k+1 ways; every other boundary counts as
+	// distinct (2 ways), which can only overestimate. It saturates at
+	// math.MaxInt64. (sprouts.Position.EstimateChildren counts every
+	// boundary as distinct, so it grows as 2^k for 0*k and would refuse
+	// positions such as 0*40 that are cheap to expand.)
+	Moves int64
+	// Bytes is the length of the position's key: what each child costs to
+	// build and, roughly, to keep.
+	Bytes int64
+	// Work is Moves × Bytes, saturating: a bound on the time and memory of
+	// generating the children.
+	Work int64
+}
+
+// Measure returns the cost of generating the children of p. It reads p's
+// text once and allocates in proportion to it.
+func Measure(p sprouts.Position) Cost {
+	c := Cost{Lives: p.Lives(), Bytes: int64(len(p.Key()))}
+	moves := 0.0
+	for _, land := range strings.Split(p.String(), "+") {
+		for _, region := range strings.Split(land, "|") {
+			zeros := 0.0
+			var lens []float64
+			for _, b := range strings.Split(region, ".") {
+				if k, ok := strings.CutPrefix(b, "0*"); ok {
+					n, err := strconv.Atoi(k)
+					if err != nil {
+						n = len(b) // not written by String; count generously
+					}
+					zeros += float64(n)
+					c.Boundaries += n
+					continue
+				}
+				c.Boundaries++
+				if b == "0" {
+					zeros++
+					continue
+				}
+				n, letters := symbols(b)
+				c.Letters += letters
+				lens = append(lens, float64(n))
+			}
+			moves += regionMoves(zeros, lens)
+		}
+	}
+	c.Moves = saturate(moves)
+	c.Work = saturate(moves * float64(max(c.Bytes, 1)))
+	return c
+}
+
+// regionMoves bounds the moves of a region with the given number of lone
+// spots and the lengths of its other boundaries.
+func regionMoves(zeros float64, lens []float64) float64 {
+	nz := float64(len(lens))
+	m := 0.0
+	if zeros > 0 {
+		m += zeros * math.Pow(2, nz) // a loop at one lone spot; the others share in zeros ways
+		if zeros > 1 {
+			m++ // two lone spots joined
+		}
+	}
+	sum := 0.0
+	for _, l := range lens {
+		m += l * (l + 1) / 2 * (zeros + 1) * math.Pow(2, nz-1)
+		m += l * min(zeros, 1) // joined to a lone spot
+		m += l * sum           // joined to an earlier boundary
+		sum += l
+	}
+	return m
+}
+
+// symbols counts the corners written in a boundary's text and how many of
+// them are letters (a…z, A…Z, m(k), n(k)).
+func symbols(b string) (n, letters int) {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case (c == 'm' || c == 'n') && i+1 < len(b) && b[i+1] == '(':
+			if j := strings.IndexByte(b[i:], ')'); j >= 0 {
+				i += j
+			}
+			n++
+			letters++
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			n++
+			letters++
+		default:
+			n++
+		}
+	}
+	return n, letters
+}
+
+func saturate(x float64) int64 {
+	if x >= math.MaxInt64 || math.IsNaN(x) {
+		return math.MaxInt64
+	}
+	return int64(x)
+}
+
+// check returns a *LimitError (with no row or position) if c is over one
+// of the limits in l, which must be resolved.
+func (l Limits) check(c Cost) *LimitError {
+	switch {
+	case c.Lives > l.Lives:
+		return &LimitError{Limit: "lives", Value: int64(c.Lives), Max: int64(l.Lives)}
+	case c.Boundaries > l.Boundaries:
+		return &LimitError{Limit: "boundaries", Value: int64(c.Boundaries), Max: int64(l.Boundaries)}
+	case c.Letters > l.Letters:
+		return &LimitError{Limit: "letters", Value: int64(c.Letters), Max: int64(l.Letters)}
+	case c.Moves > l.Moves:
+		return &LimitError{Limit: "moves", Value: c.Moves, Max: l.Moves}
+	case c.Work > l.Work:
+		return &LimitError{Limit: "work", Value: c.Work, Max: l.Work}
+	}
+	return nil
+}
+
+// Check returns a *LimitError if generating the children of p would break
+// one of the limits (zero fields: DefaultLimits), nil otherwise. It never
+// generates them.
+func (l Limits) Check(p sprouts.Position) error {
+	if e := l.resolved().check(Measure(p)); e != nil {
+		e.Position = cutText(p.String())
+		return e
+	}
+	return nil
+}
+
+// cutText shortens a long position for a message.
+func cutText(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
