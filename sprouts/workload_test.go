@@ -2,8 +2,11 @@ package sprouts
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +73,28 @@ func TestSearchWorkloadChildren(t *testing.T) {
 				t.Fatalf("%s: child %d is %s, without pruning or cache %s", p, k, want[k], got[k])
 			}
 		}
+	}
+}
+
+// TestCanonicalFormIsStable pins the canonical form: the SHA-256 of every
+// child key of the first 3,000 workload lands, in order (each key followed
+// by 0xFF), as recorded when the form was frozen at commit 0b97944.
+// Certificates name a child by its place in the order of these keys, so a
+// change here invalidates every certificate ever written; a faster
+// canonizer or move generator must keep it.
+func TestCanonicalFormIsStable(t *testing.T) {
+	const want = "60d0046b1272c9c9"
+	ps := searchLands(t)[:3000]
+	h := sha256.New()
+	var buf []Position
+	for _, p := range ps {
+		buf = p.AppendChildren(buf[:0])
+		for _, c := range buf {
+			h.Write([]byte(c.Key()))
+			h.Write([]byte{0xFF})
+		}
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); !strings.HasPrefix(got, want) {
+		t.Fatalf("children keys of the workload hash to %s, want %s…: the canonical form or the move generator changed", got, want)
 	}
 }
