@@ -10,10 +10,13 @@ import (
 	"testing"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/verify"
 )
 
 // committed is the corpus of the repository, checked once for all tests
-// (verifying every certificate takes seconds).
+// (verifying every certificate takes seconds). In short mode (make test,
+// which verifies every certificate with spots-corpus check) the check
+// trusts the certificates it finds as listed (CheckOptions.NoVerify).
 var committed struct {
 	once sync.Once
 	c    *Corpus
@@ -26,7 +29,7 @@ func committedCorpus(t *testing.T) (*Corpus, *Report) {
 	committed.once.Do(func() {
 		committed.c, committed.err = Open(".")
 		if committed.err == nil {
-			committed.rep = committed.c.Check(CheckOptions{})
+			committed.rep = committed.c.Check(CheckOptions{NoVerify: testing.Short()})
 		}
 	})
 	if committed.err != nil {
@@ -65,11 +68,14 @@ func TestCommittedCorpusChecks(t *testing.T) {
 	}
 }
 
+// TestLiteratureIsTheSharedTable checks that literature.csv is the
+// reference's table, kept in the repository as ../testdata/outcomes.csv
+// (which the solver's tests read).
 func TestLiteratureIsTheSharedTable(t *testing.T) {
-	shared := filepath.Join("..", "..", "shared", "testdata", "outcomes.csv")
+	shared := filepath.Join("..", "testdata", "outcomes.csv")
 	want, err := os.ReadFile(shared)
 	if err != nil {
-		t.Skipf("shared test data not available: %v", err)
+		t.Fatalf("the reference's table (part of the repository): %v", err)
 	}
 	have, err := os.ReadFile(LiteratureFile)
 	if err != nil {
@@ -111,6 +117,66 @@ func TestGeneratedFilesAreUpToDateAndDeterministic(t *testing.T) {
 	}
 	if enc := EncodeIndex(c.Records); !bytes.Equal(enc, data) {
 		t.Errorf("%s is not as EncodeIndex writes it:\n%s", IndexFile, enc)
+	}
+}
+
+// TestCheckWithoutVerifying checks that NoVerify reads no certificate but
+// still finds missing files, sizes that differ from the index and every
+// other disagreement.
+func TestCheckWithoutVerifying(t *testing.T) {
+	tests := []struct {
+		name  string
+		spoil func(t *testing.T, c *Corpus)
+		what  string // in a problem; "" for none
+	}{
+		{"as committed", func(*testing.T, *Corpus) {}, ""},
+		{"corrupted certificate, same size", func(t *testing.T, c *Corpus) {
+			path := c.CertPath(find(t, c, "0*5=W"))
+			data, _ := os.ReadFile(path)
+			data[len(data)/2] ^= 0x55
+			os.WriteFile(path, data, 0o644)
+		}, ""},
+		{"truncated certificate", func(t *testing.T, c *Corpus) {
+			path := c.CertPath(find(t, c, "0*4=W"))
+			data, _ := os.ReadFile(path)
+			os.WriteFile(path, data[:len(data)/3], 0o644)
+		}, "bytes, but index.csv line"},
+		{"missing certificate", func(t *testing.T, c *Corpus) {
+			os.Remove(c.CertPath(find(t, c, "0*3=W")))
+		}, "missing"},
+		{"literature contradicts the certificate", func(t *testing.T, c *Corpus) {
+			edit(t, c.Path(LiteratureFile), "\n5,W,Mollison,", "\n5,L,Mollison,")
+		}, "literature.csv line 6 says L"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := smallCopy(t, 5)
+			tt.spoil(t, c)
+			c, err := Open(c.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := c.Check(CheckOptions{NoVerify: true, Verify: verify.Options{Progress: func(int, int) {
+				t.Error("NoVerify ran the checker")
+			}}})
+			if tt.what == "" {
+				if !rep.OK() {
+					t.Errorf("problems: %v", rep.Problems)
+				}
+				for _, cc := range rep.Certificates {
+					if !cc.Trusted || !rep.Verified(cc.Record.Address) || cc.Result.Claim != cc.Record.Claim {
+						t.Errorf("%s: trusted %v, verified %v, result %v", cc.Record.Claim, cc.Trusted, rep.Verified(cc.Record.Address), cc.Result.Claim)
+					}
+				}
+				return
+			}
+			for _, p := range rep.Problems {
+				if strings.Contains(p.String(), tt.what) {
+					return
+				}
+			}
+			t.Errorf("no problem with %q; got %v", tt.what, rep.Problems)
+		})
 	}
 }
 

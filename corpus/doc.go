@@ -37,7 +37,10 @@
 //
 // Generate builds OUTCOMES.md and outcomes.svg from the literature table,
 // the index and a Check that found no problem, so only verified
-// certificates contribute outcomes and Grundy values. The times in them are
+// certificates contribute outcomes and Grundy values. A Check with
+// CheckOptions.NoVerify trusts the certificates it finds as listed, for
+// comparing the generated files right after a full Check, as
+// spots-corpus regenerate --check --no-verify does. The times in them are
 // those recorded in the index when each certificate was added, never
 // measured again: generating from the same corpus twice gives the same
 // bytes (Render, WriteMarkdown and WriteSVG depend only on their input).

@@ -89,9 +89,9 @@ type outcomeRow struct {
 }
 
 func readOutcomes(t *testing.T) []outcomeRow {
-	f, err := os.Open(filepath.Join("..", "..", "shared", "testdata", "outcomes.csv"))
+	f, err := os.Open(filepath.Join("..", "testdata", "outcomes.csv"))
 	if err != nil {
-		t.Skipf("outcomes table not available: %v", err)
+		t.Fatalf("outcomes table (part of the repository): %v", err)
 	}
 	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()
@@ -151,10 +151,13 @@ func TestSproutsGrundyConjecture(t *testing.T) {
 
 // TestVectorsAgree compares every search and a plain recursive solver on
 // the golden vectors that carry a Grundy value computed by the reference.
+// In short mode (make test) it takes the vectors of at most
+// shortVectorLives lives (most of them; the larger ones take minutes);
+// make test-long takes them all.
 func TestVectorsAgree(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "shared", "testdata", "notation_vectors.jsonl"))
+	f, err := os.Open(filepath.Join("..", "testdata", "notation_vectors.jsonl"))
 	if err != nil {
-		t.Skipf("vectors not available: %v", err)
+		t.Fatalf("golden vectors (part of the repository): %v", err)
 	}
 	defer f.Close()
 	var positions []sprouts.Position
@@ -171,29 +174,43 @@ func TestVectorsAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		if v.Kind == "position" && v.Grundy != nil {
-			positions = append(positions, sprouts.MustParse(v.Pos))
+			p := sprouts.MustParse(v.Pos)
+			if testing.Short() && p.Lives() > shortVectorLives {
+				continue
+			}
+			positions = append(positions, p)
 			values = append(values, uint32(*v.Grundy))
 		}
 	}
 	ctx := context.Background()
 	plain := newPlain[sprouts.Position](sprouts.Rules{})
 	searches := makers[sprouts.Position](sprouts.Rules{})
+	if len(positions) == 0 {
+		t.Fatal("no vector with a Grundy value")
+	}
 	for _, name := range []string{"pns", "dfpn", "dfpn-tt64", "pdfpn-2"} {
 		s := searches[name]()
+		start := time.Now()
 		for i, p := range positions {
 			got, ok := s.Grundy(ctx, p)
 			if !ok || got != values[i] {
 				t.Errorf("%s: gn(%s) = %d, %v; reference %d", name, p, got, ok, values[i])
 			}
 		}
+		t.Logf("%s: %.1fs", name, time.Since(start).Seconds())
 	}
+	start := time.Now()
 	for i, p := range positions {
 		if got := plain.grundy(p); got != values[i] {
 			t.Errorf("plain: gn(%s) = %d; reference %d", p, got, values[i])
 		}
 	}
+	t.Logf("plain: %.1fs", time.Since(start).Seconds())
 	t.Logf("%d positions", len(positions))
 }
+
+// shortVectorLives bounds the vectors TestVectorsAgree takes in short mode.
+const shortVectorLives = 14
 
 func TestStops(t *testing.T) {
 	pos := sprouts.MustParse("0*14")

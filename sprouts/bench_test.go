@@ -7,14 +7,14 @@ import (
 	"testing"
 )
 
-// benchPositions reads ../shared/testdata/bench_positions.txt: 2,000
+// benchPositions reads ../testdata/bench_positions.txt: 2,000
 // positions met on random games from 0*2 … 0*20, in the reference's
 // notation. The reference generates all their children in about 1.0 s on
-// this machine class (REFERENCE-SPEED.md).
+// this machine class (REFERENCE-SPEED.md of the shared test data).
 func benchPositions(b *testing.B) []Position {
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "testdata", "bench_positions.txt"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "bench_positions.txt"))
 	if err != nil {
-		b.Skipf("bench positions not available: %v", err)
+		b.Fatalf("bench positions (part of the repository): %v", err)
 	}
 	var ps []Position
 	for _, line := range strings.Fields(string(data)) {

@@ -393,21 +393,31 @@ func reachable(roots ...Position) []Position {
 	return out
 }
 
+// TestReductionsKeepGrundyValues compares Grundy values with the drawing
+// model on every position reachable from 0*1 … 0*5 and on positions of up
+// to 13 lives met on 40 random games from each of 0*6 … 0*9 (minutes, and
+// gigabytes). In short mode (make test) it does the same from 0*1 … 0*4 and
+// on 10 random games from each start, positions of up to 12 lives (seconds);
+// make test-long runs it in full.
 func TestReductionsKeepGrundyValues(t *testing.T) {
 	// The model keeps about a million drawings; collect garbage less often.
 	defer debug.SetGCPercent(debug.SetGCPercent(1000))
+	maxRoot, games, maxLives := 5, 40, 13
+	if testing.Short() {
+		maxRoot, games, maxLives = 4, 10, 12
+	}
 	var roots []Position
-	for n := 1; n <= 5; n++ {
+	for n := 1; n <= maxRoot; n++ {
 		roots = append(roots, MustParse(fmt.Sprintf("0*%d", n)))
 	}
 	all := reachable(roots...)
 	// A sample of positions met on random games from larger starts.
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 6; n <= 9; n++ {
-		for range 40 {
+		for range games {
 			p := MustParse(fmt.Sprintf("0*%d", n))
 			for !p.IsTerminal() {
-				if p.Lives() <= 13 {
+				if p.Lives() <= maxLives {
 					all = append(all, p)
 				}
 				kids := p.Children()
