@@ -3,21 +3,29 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 20s
 
-.PHONY: all build test race bench bench-parallel bench-swarm fuzz lint clean
+.PHONY: all build test test-long race bench bench-parallel bench-swarm fuzz lint clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-# The whole test suite, as CI runs it (.ci/run). Long or timing runs live in
-# bench, never here.
+# The whole test suite, as CI runs it (.ci/run): every kind of check, the
+# exhaustive, brute-force and differential ones on samples (-short) so that it
+# takes minutes. spots-corpus check verifies each corpus certificate once; the
+# Go tests and regenerate --check --no-verify then trust them. Timing runs
+# live in bench, never here.
+TEST_FLAGS ?= -short
 test: lint
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $(TEST_FLAGS) ./...
 	$(GO) test -count=1 -race -short -run 'Concurrent' ./sprouts ./solve ./swarm
-	$(GO) test -count=1 -tags spotsdebug -run 'TestOctal|TestSproutsGrundy' ./solve
+	$(GO) test -count=1 $(TEST_FLAGS) -tags spotsdebug -run 'TestOctal|TestSproutsGrundy' ./solve
 	$(GO) run ./cmd/spots-corpus check
-	$(GO) run ./cmd/spots-corpus regenerate --check
+	$(GO) run ./cmd/spots-corpus regenerate --check --no-verify
+
+# The same suite with the sampled tests in full (half an hour and more).
+test-long:
+	$(MAKE) test TEST_FLAGS='-timeout 90m'
 
 # Rebuild corpus/OUTCOMES.md and corpus/outcomes.svg after changing the corpus
 # (phony: corpus/ is also a directory).
@@ -46,7 +54,7 @@ SWARM_POS ?= 0*14
 SWARM_N ?= 1,2,4,8,16,32,64,128,256,512,1024
 SWARM_GROUPING ?= 32
 bench-swarm:
-	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -capacity 4096 -master-cost 4 -svg swarm-scaling.svg
+	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -capacity 4096 -master-cost 4 -svg docs/swarm-scaling.svg
 
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:

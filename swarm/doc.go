@@ -17,9 +17,18 @@
 //   - http.go, cluster.go: the transport between processes: memberlist for
 //     membership (encrypted gossip), HTTP with HMAC-signed requests for
 //     jobs, Arrow IPC streams for Grundy values;
+//   - audit.go: the master's checks of the values it was sent: each value
+//     remembers its sender; a solved root is reported only after the
+//     certificate built from the master's database has been verified, and
+//     when it does not verify (or values contradict each other) the master
+//     solves the suspects itself, drops the wrong values with everything
+//     that may rest on them, bans their senders and solves on;
+//   - server.go, memory.go: the bounds of the master's HTTP server
+//     (timeouts, connections) and of what a process may allocate;
 //   - sim.go: the same master and groups in one process under a
 //     deterministic clock counted in iterations, to plan past one machine.
 //
-// A worker is never trusted: the answer is reported only after the
-// certificate built from the master's database has been verified.
+// A worker is never trusted: a request is authenticated by its headers
+// before its body is read and is accepted once; what a worker sends is
+// checked before it is believed.
 package swarm

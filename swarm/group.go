@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -31,6 +32,11 @@ type Group struct {
 
 	// Log, if set, is told about reconnections and the like.
 	Log func(format string, args ...any)
+
+	// Lie is a test hook: if set, the group sends the master the values it
+	// returns instead of those it proved (to test that a lying worker
+	// cannot poison a solve). Never set outside tests.
+	Lie func([]solve.NimberEntry) []solve.NimberEntry
 }
 
 // GroupStats are a group's counters.
@@ -58,6 +64,9 @@ func NewGroup(name string, params Params) (*Group, error) {
 	if err := params.check(); err != nil {
 		return nil, err
 	}
+	if err := CheckCapacity(params.Capacity, params.Grouping); err != nil {
+		return nil, fmt.Errorf("group %s: %w", name, err)
+	}
 	g := &Group{Name: name, params: params, db: solve.NewNimberDB(), results: make(chan Report, params.Grouping)}
 	g.db.Track()
 	for range params.Grouping {
@@ -82,22 +91,32 @@ func (g *Group) count(f func(*GroupStats)) {
 }
 
 // Run exchanges with the master and solves the jobs it hands out until the
-// master says the root is solved or ctx ends. A failed exchange is retried
-// (the master may be restarting); the group's reports wait for it.
+// master says the solve is over or ctx ends. A failed exchange is retried
+// (the master may be restarting); the group's reports wait for it. When the
+// master starts a new epoch (it dropped values it found wrong) the group
+// stops its jobs and forgets its values and tables.
 func (g *Group) Run(ctx context.Context, link Link) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The jobs of the current epoch run under jobs.ctx.
+	var jobs struct {
+		ctx    context.Context
+		cancel context.CancelFunc
+	}
+	jobs.ctx, jobs.cancel = context.WithCancel(ctx)
+	defer func() { jobs.cancel() }()
 	var completed []Report
 	var master string // the master process last heard from
+	epoch := 0        // the master's epoch last heard of
 	heartbeat := g.params.Lease / 3
 	for {
-		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Completed: completed}
+		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Completed: completed, Epoch: epoch}
 		if !g.params.NoSharing {
 			req.Nimbers = g.db.TakeNew()
 		}
-		reply, err := g.exchange(ctx, link, req)
+		reply, err := g.exchange(ctx, link, g.lie(req))
 		if err != nil {
 			return err
 		}
@@ -111,20 +130,46 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			if g.Log != nil {
 				g.Log("group %s: a new master; sending it all %d Grundy values", g.Name, len(req.Nimbers))
 			}
-			resend := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Nimbers: req.Nimbers}
-			more, err := g.exchange(ctx, link, resend)
+			resend := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Nimbers: req.Nimbers, Epoch: reply.Epoch}
+			more, err := g.exchange(ctx, link, g.lie(resend))
 			if err != nil {
 				return err
 			}
 			reply.Jobs = append(reply.Jobs, more.Jobs...)
 			reply.Delta = append(reply.Delta, more.Delta...)
 			reply.Done = more.Done
+			epoch = reply.Epoch
 		}
 		master = reply.Master
 		completed = nil
 		g.count(func(st *GroupStats) { st.NimbersSent += len(req.Nimbers) })
 		if reply.Done {
 			return nil
+		}
+		if reply.Epoch != epoch {
+			// The master dropped values: whatever this group learned or
+			// proved may rest on them.
+			jobs.cancel()
+			wg.Wait()
+			for more := true; more; {
+				select {
+				case <-g.results:
+				default:
+					more = false
+				}
+			}
+			for _, s := range g.solvers {
+				if s.started {
+					s.dfpn.ClearTable()
+				}
+				s.jobID, s.lastKey = "", ""
+			}
+			g.db.Clear()
+			jobs.ctx, jobs.cancel = context.WithCancel(ctx)
+			epoch = reply.Epoch
+			if g.Log != nil {
+				g.Log("group %s: the master dropped wrong values (epoch %d); starting afresh", g.Name, epoch)
+			}
 		}
 		for _, e := range reply.Delta {
 			if g.db.Learn(e.Key, e.G) {
@@ -137,14 +182,20 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 				return fmt.Errorf("group %s: the master sent more jobs than the group has solvers", g.Name)
 			}
 			wg.Add(1)
-			go func() {
+			go func(ctx context.Context) {
 				defer wg.Done()
 				g.results <- g.work(ctx, s, spec)
-			}()
+			}(jobs.ctx)
 		}
 		// Report as soon as one job has finished its cycle; exchange anyway
-		// now and then so the master knows the group is alive.
-		timer := time.NewTimer(heartbeat)
+		// now and then so the master knows the group is alive, and soon
+		// when the group is idle (the master may have jobs again, or be
+		// done).
+		wait := heartbeat
+		if g.busy() == 0 {
+			wait = min(wait, idlePoll)
+		}
+		timer := time.NewTimer(wait)
 		select {
 		case r := <-g.results:
 			completed = append(completed, r)
@@ -168,6 +219,28 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 	}
 }
 
+// idlePoll is how often a group without jobs asks the master for work.
+const idlePoll = 250 * time.Millisecond
+
+// busy returns the number of solvers with a job.
+func (g *Group) busy() int {
+	n := 0
+	for _, s := range g.solvers {
+		if s.jobID != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// lie applies the test hook Lie to the values of a request.
+func (g *Group) lie(req ExchangeRequest) ExchangeRequest {
+	if g.Lie != nil && len(req.Nimbers) > 0 {
+		req.Nimbers = g.Lie(slices.Clone(req.Nimbers))
+	}
+	return req
+}
+
 // exchange sends a request until it goes through, backing off between
 // attempts.
 func (g *Group) exchange(ctx context.Context, link Link, req ExchangeRequest) (ExchangeReply, error) {
@@ -177,7 +250,7 @@ func (g *Group) exchange(ctx context.Context, link Link, req ExchangeRequest) (E
 		if err == nil {
 			return reply, nil
 		}
-		if errors.Is(err, ErrUnauthorized) {
+		if errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrBanned) {
 			return reply, err
 		}
 		if ctx.Err() != nil {

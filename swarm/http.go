@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -13,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -43,33 +45,143 @@ func NewKey(passphrase string) (Key, error) {
 // Limits on what the master reads from a worker and a worker from the
 // master.
 const (
-	maxBody      = 64 << 20
+	// maxExchangeBody bounds the body of POST /v1/exchange (a group's
+	// reports and Grundy values) and of the master's reply.
+	maxExchangeBody = 64 << 20
+	// maxClockSkew is how far a request's X-Spots-Time may be from the
+	// master's clock; its nonce is remembered for as long.
 	maxClockSkew = 5 * time.Minute
+	// maxNonces bounds the nonces remembered at once: beyond it (more than
+	// ~3,500 signed requests a second for ten minutes) requests are
+	// refused until old nonces expire.
+	maxNonces = 1 << 21
 )
 
-func (k Key) sign(kind, path, stamp string, body []byte) string {
-	h := hmac.New(sha256.New, k.mac)
-	sum := sha256.Sum256(body)
-	fmt.Fprintf(h, "%s\n%s\n%s\n%x", kind, path, stamp, sum)
-	return hex.EncodeToString(h.Sum(nil))
+// The headers of a signed request: the time, a fresh random nonce, the
+// body's length and SHA-256, and X-Spots-Auth, the HMAC of all of them with
+// the method and path. The master checks them before it reads a byte of
+// the body, then reads exactly that many bytes and checks their digest.
+const (
+	hdrTime   = "X-Spots-Time"
+	hdrNonce  = "X-Spots-Nonce"
+	hdrLength = "X-Spots-Length"
+	hdrDigest = "X-Spots-Digest"
+	hdrAuth   = "X-Spots-Auth"
+)
+
+// signedHeader is what a request's signature covers.
+type signedHeader struct {
+	method, path, stamp, nonce, length, digest string
 }
 
-func (k Key) check(kind, path, stamp, got string, body []byte, now time.Time) error {
+func (k Key) signRequest(h signedHeader) string {
+	m := hmac.New(sha256.New, k.mac)
+	fmt.Fprintf(m, "request\n%s\n%s\n%s\n%s\n%s\n%s", h.method, h.path, h.stamp, h.nonce, h.length, h.digest)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// signResponse signs a reply to the request with the given nonce, so a
+// reply cannot be replayed to another request.
+func (k Key) signResponse(path, stamp, nonce string, body []byte) string {
+	m := hmac.New(sha256.New, k.mac)
+	sum := sha256.Sum256(body)
+	fmt.Fprintf(m, "response\n%s\n%s\n%s\n%x", path, stamp, nonce, sum)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// setRequestHeaders signs a request whose body is body.
+func (k Key) setRequestHeaders(hr *http.Request, body []byte, now time.Time) (nonce string) {
+	var nb [16]byte
+	rand.Read(nb[:])
+	sum := sha256.Sum256(body)
+	h := signedHeader{method: hr.Method, path: hr.URL.Path, stamp: strconv.FormatInt(now.Unix(), 10),
+		nonce: hex.EncodeToString(nb[:]), length: strconv.Itoa(len(body)), digest: hex.EncodeToString(sum[:])}
+	hr.Header.Set(hdrTime, h.stamp)
+	hr.Header.Set(hdrNonce, h.nonce)
+	hr.Header.Set(hdrLength, h.length)
+	hr.Header.Set(hdrDigest, h.digest)
+	hr.Header.Set(hdrAuth, k.signRequest(h))
+	return h.nonce
+}
+
+func checkStamp(stamp string, now time.Time) error {
 	sec, err := strconv.ParseInt(stamp, 10, 64)
 	if err != nil {
-		return errors.New("no valid X-Spots-Time")
+		return fmt.Errorf("no valid %s", hdrTime)
 	}
 	if d := now.Sub(time.Unix(sec, 0)); d > maxClockSkew || d < -maxClockSkew {
-		return fmt.Errorf("X-Spots-Time is %v off", d.Round(time.Second))
+		return fmt.Errorf("%s is %v off", hdrTime, d.Round(time.Second))
 	}
-	want, err := hex.DecodeString(k.sign(kind, path, stamp, body))
+	return nil
+}
+
+func checkMAC(got, want string) error {
+	w, err := hex.DecodeString(want)
 	if err != nil {
 		return err
 	}
 	sig, err := hex.DecodeString(got)
-	if err != nil || !hmac.Equal(sig, want) {
+	if err != nil || !hmac.Equal(sig, w) {
 		return errors.New("bad signature")
 	}
+	return nil
+}
+
+// checkRequest checks a request's signed headers (not its body) and
+// returns the body's declared length.
+func (k Key) checkRequest(r *http.Request, now time.Time) (int64, error) {
+	h := signedHeader{method: r.Method, path: r.URL.Path, stamp: r.Header.Get(hdrTime), nonce: r.Header.Get(hdrNonce),
+		length: r.Header.Get(hdrLength), digest: r.Header.Get(hdrDigest)}
+	if err := checkStamp(h.stamp, now); err != nil {
+		return 0, err
+	}
+	if len(h.nonce) != 32 {
+		return 0, fmt.Errorf("no valid %s", hdrNonce)
+	}
+	if err := checkMAC(r.Header.Get(hdrAuth), k.signRequest(h)); err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(h.length, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("no valid %s", hdrLength)
+	}
+	return n, nil
+}
+
+var errTooManyNonces = errors.New("too many requests: try again later")
+
+// replayGuard remembers the nonces of the signed requests of the last
+// 2 × maxClockSkew: a request is accepted once.
+type replayGuard struct {
+	mu    sync.Mutex
+	seen  map[string]time.Time // nonce → when it may be forgotten
+	sweep time.Time
+	limit int
+}
+
+func newReplayGuard(limit int) *replayGuard {
+	return &replayGuard{seen: map[string]time.Time{}, limit: limit}
+}
+
+// fresh records nonce and reports whether it was new (and room was left).
+func (g *replayGuard) fresh(nonce string, now time.Time) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if now.After(g.sweep) || len(g.seen) >= g.limit {
+		for n, until := range g.seen {
+			if now.After(until) {
+				delete(g.seen, n)
+			}
+		}
+		g.sweep = now.Add(maxClockSkew / 10)
+	}
+	if _, ok := g.seen[nonce]; ok {
+		return errors.New("replayed request (its nonce was seen)")
+	}
+	if len(g.seen) >= g.limit {
+		return errTooManyNonces
+	}
+	g.seen[nonce] = now.Add(2 * maxClockSkew)
 	return nil
 }
 
@@ -148,6 +260,9 @@ func readNimbers(data []byte) (out []solve.NimberEntry, err error) {
 	if !bytes.HasPrefix(data, schemaPrefix) {
 		return nil, errors.New("Grundy values: the stream does not start with the expected schema")
 	}
+	if err := checkStream(data[len(schemaPrefix):]); err != nil {
+		return nil, fmt.Errorf("Grundy values: %w", err)
+	}
 	mem := &budget{mem: memory.NewGoAllocator(), left: 4 * len(data)}
 	defer func() {
 		if r := recover(); r != nil {
@@ -197,10 +312,16 @@ func (b *budget) Free(old []byte) { b.mem.Free(old) }
 
 // Handler serves the master's side of the exchange over HTTP: POST
 // /v1/exchange, signed with the swarm key both ways, and GET /v1/status.
+// A request is authenticated by its headers before any of its body is read;
+// a signed request is accepted once (its nonce is remembered).
 func Handler(m *Master, key Key) http.Handler {
+	return handler(m, key, newReplayGuard(maxNonces), time.Now)
+}
+
+func handler(m *Master, key Key, guard *replayGuard, now func() time.Time) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/exchange", func(w http.ResponseWriter, r *http.Request) {
-		body, ok := readSigned(w, r, key)
+		body, nonce, ok := readSigned(w, r, key, guard, now, maxExchangeBody)
 		if !ok {
 			return
 		}
@@ -212,6 +333,10 @@ func Handler(m *Master, key Key) http.Handler {
 		}
 		req.Nimbers = nimbers
 		reply, err := m.Exchange(req)
+		if errors.Is(err, ErrBanned) {
+			http.Error(w, err.Error(), http.StatusForbidden)
+			return
+		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
@@ -221,36 +346,72 @@ func Handler(m *Master, key Key) http.Handler {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		writeSigned(w, key, r.URL.Path, out)
+		writeSigned(w, key, r.URL.Path, nonce, out)
 	})
 	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
-		if _, ok := readSigned(w, r, key); !ok {
+		_, nonce, ok := readSigned(w, r, key, guard, now, 0)
+		if !ok {
 			return
 		}
 		out, _ := json.Marshal(m.Stats())
-		writeSigned(w, key, r.URL.Path, out)
+		writeSigned(w, key, r.URL.Path, nonce, out)
 	})
 	return mux
 }
 
-func readSigned(w http.ResponseWriter, r *http.Request, key Key) ([]byte, bool) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	if err != nil || len(body) > maxBody {
-		http.Error(w, "request too large or unreadable", http.StatusRequestEntityTooLarge)
-		return nil, false
-	}
-	if err := key.check("request", r.URL.Path, r.Header.Get("X-Spots-Time"), r.Header.Get("X-Spots-Auth"), body, time.Now()); err != nil {
-		http.Error(w, "unauthorized: "+err.Error(), http.StatusUnauthorized)
-		return nil, false
-	}
-	return body, true
+// refuse answers a request whose body is not to be read, and closes the
+// connection so the server does not read (drain) the body either.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, status)
 }
 
-func writeSigned(w http.ResponseWriter, key Key, path string, body []byte) {
+// readSigned authenticates a request by its headers, then reads its body:
+// exactly the signed length, at most limit bytes, matching the signed
+// digest.
+func readSigned(w http.ResponseWriter, r *http.Request, key Key, guard *replayGuard, now func() time.Time, limit int64) ([]byte, string, bool) {
+	t := now()
+	n, err := key.checkRequest(r, t)
+	if err != nil {
+		refuse(w, http.StatusUnauthorized, "unauthorized: "+err.Error())
+		return nil, "", false
+	}
+	nonce := r.Header.Get(hdrNonce)
+	if err := guard.fresh(nonce, t); err != nil {
+		status := http.StatusUnauthorized
+		if errors.Is(err, errTooManyNonces) {
+			status = http.StatusServiceUnavailable // the group retries later
+		}
+		refuse(w, status, "unauthorized: "+err.Error())
+		return nil, "", false
+	}
+	switch {
+	case n > limit:
+		refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%s %d: at most %d bytes for %s", hdrLength, n, limit, r.URL.Path))
+		return nil, "", false
+	case r.ContentLength != n:
+		refuse(w, http.StatusBadRequest, fmt.Sprintf("Content-Length %d differs from %s %d", r.ContentLength, hdrLength, n))
+		return nil, "", false
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r.Body, body); err != nil {
+		refuse(w, http.StatusBadRequest, "reading the body: "+err.Error())
+		return nil, "", false
+	}
+	sum := sha256.Sum256(body)
+	if err := checkMAC(r.Header.Get(hdrDigest), hex.EncodeToString(sum[:])); err != nil {
+		refuse(w, http.StatusUnauthorized, "unauthorized: the body does not match its signed digest")
+		return nil, "", false
+	}
+	return body, nonce, true
+}
+
+func writeSigned(w http.ResponseWriter, key Key, path, nonce string, body []byte) {
 	stamp := strconv.FormatInt(time.Now().Unix(), 10)
-	w.Header().Set("X-Spots-Time", stamp)
-	w.Header().Set("X-Spots-Auth", key.sign("response", path, stamp, body))
+	w.Header().Set(hdrTime, stamp)
+	w.Header().Set(hdrAuth, key.signResponse(path, stamp, nonce, body))
 	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.Write(body)
 }
 
@@ -296,9 +457,7 @@ func (l *HTTPLink) post(ctx context.Context, path string, body []byte) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	stamp := strconv.FormatInt(time.Now().Unix(), 10)
-	hr.Header.Set("X-Spots-Time", stamp)
-	hr.Header.Set("X-Spots-Auth", l.Key.sign("request", path, stamp, body))
+	nonce := l.Key.setRequestHeaders(hr, body, time.Now())
 	client := l.Client
 	if client == nil {
 		client = &http.Client{Timeout: 60 * time.Second}
@@ -308,19 +467,26 @@ func (l *HTTPLink) post(ctx context.Context, path string, body []byte) ([]byte, 
 		return nil, err
 	}
 	defer resp.Body.Close()
-	out, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	out, err := io.ReadAll(io.LimitReader(resp.Body, maxExchangeBody+1))
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized:
 		return nil, fmt.Errorf("%w: %s", ErrUnauthorized, bytes.TrimSpace(out))
+	case resp.StatusCode == http.StatusForbidden:
+		return nil, fmt.Errorf("%w: %s", ErrBanned, bytes.TrimSpace(out))
 	case resp.StatusCode != http.StatusOK:
 		return nil, fmt.Errorf("master: %s: %s", resp.Status, bytes.TrimSpace(out))
-	case len(out) > maxBody:
+	case len(out) > maxExchangeBody:
 		return nil, errors.New("master: reply too large")
 	}
-	if err := l.Key.check("response", path, resp.Header.Get("X-Spots-Time"), resp.Header.Get("X-Spots-Auth"), out, time.Now()); err != nil {
+	stamp := resp.Header.Get(hdrTime)
+	err = checkStamp(stamp, time.Now())
+	if err == nil {
+		err = checkMAC(resp.Header.Get(hdrAuth), l.Key.signResponse(path, stamp, nonce, out))
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%w: the reply is not signed with the swarm key: %v", ErrUnauthorized, err)
 	}
 	return out, nil

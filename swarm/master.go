@@ -38,8 +38,8 @@ func (p Params) check() error {
 	switch {
 	case p.Updates == 0 || p.Iterations == 0:
 		return fmt.Errorf("iterations (%d) and updates (%d) must be positive", p.Iterations, p.Updates)
-	case p.Grouping < 1:
-		return fmt.Errorf("grouping %d: want at least 1", p.Grouping)
+	case p.Grouping < 1 || p.Grouping > MaxGrouping:
+		return fmt.Errorf("grouping %d: want 1 to %d", p.Grouping, MaxGrouping)
 	case p.Threads < 0 || p.Threads > solve.MaxThreads:
 		return fmt.Errorf("threads %d: want 0 to %d", p.Threads, solve.MaxThreads)
 	case p.StateLevel < 0 || p.StateLevel > 2:
@@ -91,6 +91,7 @@ type ChildReport struct {
 type ExchangeRequest struct {
 	Group     string              `json:"group"`
 	Slots     int                 `json:"slots"`
+	Epoch     int                 `json:"epoch,omitempty"` // the master's epoch the group last heard of
 	Completed []Report            `json:"completed,omitempty"`
 	Nimbers   []solve.NimberEntry `json:"-"` // sent as an Arrow IPC stream
 }
@@ -98,10 +99,14 @@ type ExchangeRequest struct {
 // ExchangeReply gives a group its jobs (continued ones under their old id,
 // and new ones for its idle solvers) and the Grundy values it has not seen.
 type ExchangeReply struct {
-	Master string              `json:"master"` // the master process: a new one means the old one's values may be lost
-	Jobs   []JobSpec           `json:"jobs,omitempty"`
-	Done   bool                `json:"done,omitempty"` // the root is solved: stop
-	Delta  []solve.NimberEntry `json:"-"`              // sent as an Arrow IPC stream
+	Master string `json:"master"` // the master process: a new one means the old one's values may be lost
+	// Epoch changes when the master dropped values it had found wrong (and
+	// those that may rest on them): a group that sees a new epoch forgets
+	// everything it learned, and its jobs, and starts afresh.
+	Epoch int                 `json:"epoch,omitempty"`
+	Jobs  []JobSpec           `json:"jobs,omitempty"`
+	Done  bool                `json:"done,omitempty"` // the solve is over (its result audited): stop
+	Delta []solve.NimberEntry `json:"-"`              // sent as an Arrow IPC stream
 }
 
 // MasterStats are the master's counters.
@@ -126,6 +131,11 @@ type MasterStats struct {
 	Open        int     `json:"jobs_open"`
 	Slots       int     `json:"slots"`
 	Utilisation float64 `json:"utilisation"`
+	// Audits counts the checks of a solved root; Banned the groups caught
+	// sending wrong values, Dropped the values dropped with them.
+	Audits  int `json:"audits"`
+	Banned  int `json:"groups_banned"`
+	Dropped int `json:"values_dropped"`
 }
 
 type job struct {
@@ -137,10 +147,32 @@ type job struct {
 	settled  bool // the leaf was solved by values from elsewhere
 }
 
+// maxGroupName bounds the length of a group's name.
+const maxGroupName = 256
+
 type groupState struct {
 	slots    int
 	pending  []solve.NimberEntry
 	lastSeen time.Time
+	toldDone bool // the group was told the solve is over
+}
+
+// valueOrigin is where a Grundy value of the master's database came from:
+// the group that sent it ("" for the master's own derivations, savedOrigin
+// for a database loaded at the start) and the exchange it arrived with.
+type valueOrigin struct {
+	group string
+	seq   uint64
+}
+
+// savedOrigin marks values the master started with (--resume, --db-in).
+const savedOrigin = "\x00saved"
+
+// delivery records that a group was sent, at exchange seq, values that had
+// arrived up to exchange arrived: from then on what the group proves may
+// rest on them.
+type delivery struct {
+	seq, arrived uint64
 }
 
 // Master is the master of a swarm solve: the DAG, the jobs and the values.
@@ -157,6 +189,15 @@ type Master struct {
 	stats  MasterStats
 	done   chan struct{}
 	id     string // this master process
+	// The audit trail of the values (see Audit): each value's origin, the
+	// exchange clock, what each group was sent, the groups caught lying,
+	// and the epoch, which changes whenever values are dropped.
+	origin     map[string]valueOrigin
+	seq        uint64
+	deliveries map[string][]delivery
+	banned     map[string]bool
+	epoch      int
+	finished   bool // the root's outcome passed its audit: groups are told to stop
 	// The time integrals behind MasterStats.Utilisation, brought up to
 	// date by account before anything changes jobs or groups.
 	acctAt             time.Time
@@ -174,12 +215,22 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB) (*Maste
 		db = solve.NewNimberDB()
 	}
 	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
-		now: time.Now, done: make(chan struct{}), id: uuid.NewString()}
-	m.dag = newDAG(db, params.Seed)
-	m.dag.setRoot(root, 0)
-	m.grow(params.InitNodes)
-	m.checkDone()
+		now: time.Now, done: make(chan struct{}), id: uuid.NewString(),
+		origin: map[string]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{}}
+	db.Range(func(k string, _ uint32) bool {
+		m.origin[k] = valueOrigin{group: savedOrigin}
+		return true
+	})
+	m.newDAG()
 	return m, nil
+}
+
+// newDAG builds the top of the DAG afresh from the database.
+func (m *Master) newDAG() {
+	m.dag = newDAG(m.db, m.params.Seed)
+	m.dag.setRoot(m.root, 0)
+	m.grow(m.params.InitNodes)
+	m.checkDone()
 }
 
 // grow expands the most-proving leaves by the rules until the DAG has n
@@ -205,8 +256,22 @@ func (m *Master) checkDone() {
 	}
 }
 
-// Done is closed once the root is solved.
-func (m *Master) Done() <-chan struct{} { return m.done }
+// Done is closed once the root is solved. The root's outcome is then to be
+// checked by Audit, which may find it unproved and go on solving with a new
+// Done channel: call Done again after each Audit.
+func (m *Master) Done() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.done
+}
+
+// Finish tells the groups, at their next exchange, that the solve is over
+// (call it once Audit has found the root's outcome proved).
+func (m *Master) Finish() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.finished = true
+}
 
 // Outcome returns the root's outcome (solve.Unknown until it is solved).
 func (m *Master) Outcome() solve.Outcome {
@@ -221,8 +286,27 @@ func (m *Master) Outcome() solve.Outcome {
 	return solve.Unknown
 }
 
-// DB returns the master's nimber database.
-func (m *Master) DB() *solve.NimberDB { return m.db }
+// Unheard returns the number of groups not yet told, since Finish, that
+// the solve is over.
+func (m *Master) Unheard() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, g := range m.groups {
+		if !g.toldDone {
+			n++
+		}
+	}
+	return n
+}
+
+// DB returns the master's nimber database (a new one after an Audit that
+// dropped values).
+func (m *Master) DB() *solve.NimberDB {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.db
+}
 
 // Stats returns the master's counters.
 func (m *Master) Stats() MasterStats {
@@ -247,10 +331,20 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 	defer m.mu.Unlock()
 	start := time.Now()
 	defer func() { m.stats.BusySeconds += time.Since(start).Seconds() }()
-	if req.Group == "" || req.Slots < 1 || req.Slots > 1<<16 {
-		return ExchangeReply{}, fmt.Errorf("exchange: group %q with %d slots", req.Group, req.Slots)
+	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 {
+		return ExchangeReply{}, fmt.Errorf("exchange: group %.*q with %d slots", maxGroupName, req.Group, req.Slots)
+	}
+	// A group is believed to have at most MaxGrouping solvers, however
+	// many it claims.
+	slots := min(req.Slots, MaxGrouping)
+	if m.banned[req.Group] {
+		return ExchangeReply{}, fmt.Errorf("%w: group %q sent wrong Grundy values", ErrBanned, req.Group)
 	}
 	m.stats.Exchanges++
+	m.seq++
+	// A group that has not heard of the latest epoch may still hold dropped
+	// values: what it sends now is ignored, and it is sent everything.
+	stale := req.Epoch != m.epoch
 	now := m.now()
 	m.account(now)
 	g := m.groups[req.Group]
@@ -265,20 +359,26 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 			})
 		}
 	}
-	g.slots, g.lastSeen = req.Slots, now
-	if !m.params.NoSharing {
+	g.slots, g.lastSeen = slots, now
+	if !m.params.NoSharing && !stale {
 		m.stats.NimbersIn += len(req.Nimbers)
 		fresh := m.dag.addNimbers(validEntries(req.Nimbers))
+		for _, e := range fresh {
+			m.origin[e.Key] = valueOrigin{group: req.Group, seq: m.seq}
+		}
 		m.share(req.Group, fresh)
 	}
-	reply := ExchangeReply{Master: m.id}
-	for i := range req.Completed {
-		if spec, ok := m.take(req.Group, &req.Completed[i]); ok {
-			reply.Jobs = append(reply.Jobs, spec)
+	reply := ExchangeReply{Master: m.id, Epoch: m.epoch}
+	if stale {
+		m.stats.Stale += len(req.Completed)
+	} else {
+		for i := range req.Completed {
+			if spec, ok := m.take(req.Group, &req.Completed[i]); ok {
+				reply.Jobs = append(reply.Jobs, spec)
+			}
 		}
 	}
-	m.share("", m.dag.learned)
-	m.dag.learned = nil
+	m.shareLearned()
 	active := 0
 	for _, j := range m.jobs {
 		if j.group == req.Group {
@@ -286,7 +386,7 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 			active++
 		}
 	}
-	for ; active < req.Slots; active++ {
+	for ; active < slots; active++ {
 		leaf := m.dag.selectLeaf()
 		if leaf == nil {
 			break
@@ -294,11 +394,31 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 		reply.Jobs = append(reply.Jobs, m.assign(req.Group, leaf, now))
 	}
 	m.checkDone()
-	reply.Done = solved(m.dag.root)
+	reply.Done = m.finished
+	g.toldDone = m.finished
 	if !m.params.NoSharing {
 		reply.Delta, g.pending = g.pending, nil
+		if len(reply.Delta) > 0 {
+			var arrived uint64
+			for _, e := range reply.Delta {
+				arrived = max(arrived, m.origin[e.Key].seq)
+			}
+			m.deliveries[req.Group] = append(m.deliveries[req.Group], delivery{seq: m.seq, arrived: arrived})
+		}
 	}
 	return reply, nil
+}
+
+// shareLearned gives the values the DAG derived an origin and puts them in
+// every group's pending buffer.
+func (m *Master) shareLearned() {
+	for _, e := range m.dag.learned {
+		if _, ok := m.origin[e.Key]; !ok {
+			m.origin[e.Key] = valueOrigin{seq: m.seq}
+		}
+	}
+	m.share("", m.dag.learned)
+	m.dag.learned = nil
 }
 
 // validEntries drops entries whose keys are not canonical positions: a
@@ -422,7 +542,10 @@ func (m *Master) expandLeaf(leaf *node, r *Report) {
 }
 
 // Expire takes the jobs away from groups that have been silent longer than
-// the lease: their leaves are unlocked and handed out again.
+// the lease: their leaves are unlocked and handed out again. Such groups,
+// and those that hold no job and have been silent as long, are forgotten
+// (their slots and pending values with them). It returns the number of
+// jobs taken away.
 func (m *Master) Expire() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -434,6 +557,15 @@ func (m *Master) Expire() int {
 			m.release(id, j)
 			delete(m.groups, j.group)
 			n++
+		}
+	}
+	holding := map[string]bool{}
+	for _, j := range m.jobs {
+		holding[j.group] = true
+	}
+	for name, g := range m.groups {
+		if now.Sub(g.lastSeen) > m.params.Lease && !holding[name] {
+			delete(m.groups, name)
 		}
 	}
 	return n

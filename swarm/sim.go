@@ -57,8 +57,11 @@ type simWorker struct {
 func Simulate(ctx context.Context, root sprouts.Position, params Params, cfg SimConfig) (SimResult, error) {
 	start := time.Now()
 	res := SimResult{Workers: cfg.Workers}
-	if cfg.Workers < 1 {
-		return res, fmt.Errorf("simulate %d workers: want at least 1", cfg.Workers)
+	if cfg.Workers < 1 || cfg.Workers > MaxSimulatedWorkers {
+		return res, fmt.Errorf("simulate %d workers: want 1 to %d", cfg.Workers, MaxSimulatedWorkers)
+	}
+	if err := CheckCapacity(params.Capacity, cfg.Workers*max(params.Grouping, 1)); err != nil {
+		return res, fmt.Errorf("simulate %d workers: %w", cfg.Workers, err)
 	}
 	var clock uint64
 	params.Lease = 1 << 40 // no group is ever silent on the simulated clock

@@ -6,7 +6,7 @@
 //
 //	spots-corpus status [--json] [--no-verify] [--dir DIR]
 //	spots-corpus check [--json] [--dir DIR]
-//	spots-corpus regenerate [--check] [--dir DIR]
+//	spots-corpus regenerate [--check [--no-verify]] [--dir DIR]
 //	spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D]
 //	                 [--capacity N] [--replace] [--no-commit [--out DIR]] [--json] [--dir DIR]
 //
@@ -33,7 +33,10 @@
 // regenerate rebuilds OUTCOMES.md and outcomes.svg from the literature table
 // and the verified certificates (it checks the corpus first and writes
 // nothing if that finds a problem); with --check it compares them with the
-// files instead of writing, as CI does.
+// files instead of writing, as CI does. --check --no-verify does not run the
+// checker on the certificates, only finds each as index.csv lists it, and
+// renders as if all verified: for use right after check, which verified
+// them (make test runs both, so each certificate is verified once).
 //
 // add solves 0*N (its outcome, or with --nimber its Grundy value), writes
 // the certificate into the corpus, verifies it, records it in index.csv with
@@ -73,6 +76,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -83,7 +87,7 @@ Keeps the corpus of known n-spot Sprouts outcomes and their certificates.
 Commands:
   status       the table of known outcomes and our certificates
   check        verify every certificate and every claim against the literature and the conjecture
-  regenerate   rebuild OUTCOMES.md and outcomes.svg (--check: fail if they are stale)
+  regenerate   rebuild OUTCOMES.md and outcomes.svg (--check: fail if they are stale; --check --no-verify: after check, without verifying again)
   add          solve 0*N, certify it and add it to the corpus (--solve N)
 
 Run spots-corpus COMMAND --help for its flags.
@@ -103,7 +107,7 @@ var commands = map[string]struct {
 }{
 	"status":     {runStatus, "spots-corpus status [--json] [--no-verify] [--dir DIR]", statusFlags},
 	"check":      {runCheck, "spots-corpus check [--json] [--dir DIR]", checkFlags},
-	"regenerate": {runRegenerate, "spots-corpus regenerate [--check] [--dir DIR]", regenerateFlags},
+	"regenerate": {runRegenerate, "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
 	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit [--out DIR]] [--json] [--dir DIR]", addFlags},
 }
 
@@ -112,7 +116,7 @@ type options struct {
 	dir        string
 	json       bool
 	noProgress bool
-	noVerify   bool // status
+	noVerify   bool // status, regenerate --check
 	check      bool // regenerate
 	// add
 	solve     int
@@ -213,6 +217,7 @@ func checkFlags(f *pflag.FlagSet, o *options) {
 
 func regenerateFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.check, "check", false, "compare with the committed files instead of writing; exit 1 if they are stale")
+	f.BoolVar(&o.noVerify, "no-verify", false, "with --check: do not verify the certificates, only check that each is present as index.csv lists it (for use after spots-corpus check, which verifies them)")
 }
 
 func addFlags(f *pflag.FlagSet, o *options) {
@@ -236,12 +241,17 @@ func (e *env) open() (*corpus.Corpus, int) {
 	return c, -1
 }
 
-// check verifies the corpus, showing progress.
+// check verifies the corpus (with --no-verify: checks it without
+// verifying the certificates), showing progress.
 func (e *env) check(c *corpus.Corpus) *corpus.Report {
-	opt := corpus.CheckOptions{}
+	opt := corpus.CheckOptions{NoVerify: e.opt.noVerify}
 	if e.prog != nil {
+		what := "verifying"
+		if opt.NoVerify {
+			what = "finding"
+		}
 		opt.Progress = func(i, total int, r corpus.Record) {
-			e.prog.Show(false, "verifying %d of %d: %s", i, total, r.Claim)
+			e.prog.Show(false, "%s %d of %d: %s", what, i, total, r.Claim)
 		}
 	}
 	rep := c.Check(opt)
@@ -357,6 +367,9 @@ func runCheck(e *env) int {
 // ---- regenerate
 
 func runRegenerate(e *env) int {
+	if e.opt.noVerify && !e.opt.check {
+		return e.fail(2, "--no-verify goes with --check (regenerate writes only what it verified)")
+	}
 	c, status := e.open()
 	if c == nil {
 		return status
@@ -520,6 +533,8 @@ func runAdd(e *env) int {
 		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithm)
 	case o.capacity < ttMinimum:
 		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, ttMinimum)
+	case swarm.CheckCapacity(o.capacity, 1) != nil:
+		return e.fail(2, "--capacity %d: %v", o.capacity, swarm.CheckCapacity(o.capacity, 1))
 	case o.timeout < 0:
 		return e.fail(2, "--timeout %v is negative", o.timeout)
 	case e.flags.Changed("out") && !o.noCommit:

@@ -228,8 +228,8 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	flags.StringVar(&cfg.statsPath, "stats", "", "write one CSV row of statistics per position to `FILE` (columns: position, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes)")
 	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
 	flags.Uint64Var(&cfg.seed, "seed", 0, "break ties between equal children at random with this seed (0: in heuristic order)")
-	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; 0: never)")
-	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (0: never)")
+	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; without it: never)")
+	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (without it: never)")
 	flags.BoolVar(&cfg.noProgress, "no-progress", false, "do not show progress on standard error")
 	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
@@ -262,9 +262,19 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	case cfg.timeout < 0:
 		fmt.Fprintf(stderr, "spots-solve: --timeout %v is negative\n", cfg.timeout)
 		return cfg, nil, 2
+	case flags.Changed("timeout") && cfg.timeout == 0:
+		fmt.Fprintln(stderr, "spots-solve: --timeout 0: want a positive duration (leave the flag out for no limit)")
+		return cfg, nil, 2
+	case flags.Changed("max-iterations") && cfg.maxIterations == 0:
+		fmt.Fprintln(stderr, "spots-solve: --max-iterations 0: want a positive number (leave the flag out for no limit)")
+		return cfg, nil, 2
 	case flags.NArg() == 0:
 		fmt.Fprintln(stderr, "spots-solve: no position given (e.g. spots-solve 0*12)")
 		flags.Usage()
+		return cfg, nil, 2
+	}
+	if err := checkResources(flags, cfg); err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
 	plan, err := memoryPlan(flags, cfg)

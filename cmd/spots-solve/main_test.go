@@ -115,3 +115,61 @@ func TestCPUProfile(t *testing.T) {
 		t.Errorf("unwritable profile: status %d: %s", status, stderr)
 	}
 }
+
+// TestBadOptions gives each option a value that cannot be honoured: each
+// is a usage error (exit 2) naming the flag and its value, and nothing is
+// allocated or solved.
+func TestBadOptions(t *testing.T) {
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"--capacity", "9223372036854775807", "0*3"}, "--capacity 9223372036854775807: "},
+		{[]string{"--capacity", "1000000000000", "0*3"}, "more than this machine's"},
+		{[]string{"--capacity", "0", "0*3"}, "--capacity 0 is too small"},
+		{[]string{"--capacity", "-5", "0*3"}, "--capacity -5 is too small"},
+		{[]string{"--threads", "-1", "0*3"}, "--threads -1"},
+		{[]string{"--threads", "65", "0*3"}, "--threads 65"},
+		{[]string{"--timeout", "0", "0*3"}, "--timeout 0"},
+		{[]string{"--timeout", "-1s", "0*3"}, "--timeout -1s is negative"},
+		{[]string{"--max-iterations", "0", "0*3"}, "--max-iterations 0"},
+		{[]string{"--algorithm", "swarm", "--grouping", "0", "0*3"}, "--grouping 0"},
+		{[]string{"--algorithm", "swarm", "--grouping", "65536", "0*3"}, "--grouping 65536"},
+		{[]string{"--algorithm", "swarm", "--iterations", "0", "0*3"}, "--iterations 0"},
+		{[]string{"--algorithm", "swarm", "--updates", "0", "0*3"}, "--updates 0"},
+		{[]string{"--algorithm", "swarm", "--lease", "0s", "0*3"}, "--lease 0s"},
+		{[]string{"--algorithm", "swarm", "--lease", "-3s", "0*3"}, "--lease -3s"},
+		{[]string{"--algorithm", "swarm", "--state-level", "3", "0*3"}, "--state-level 3"},
+		{[]string{"--algorithm", "swarm", "--workers-local", "0", "0*3"}, "--workers-local 0"},
+		{[]string{"--algorithm", "swarm", "--workers-local", "100000", "0*3"}, "--workers-local 100000"},
+		{[]string{"--algorithm", "swarm", "--simulate-workers", "0", "0*3"}, "--simulate-workers 0"},
+		{[]string{"--algorithm", "swarm", "--simulate-workers", "-2", "0*3"}, "--simulate-workers -2"},
+		{[]string{"--algorithm", "swarm", "--simulate-workers", "1000000", "0*3"}, "--simulate-workers 1000000: want 1 to 4096"},
+		// Every simulated solver has its own table, all in this process.
+		{[]string{"--algorithm", "swarm", "--simulate-workers", "4096", "--grouping", "256", "--capacity", "1000000", "0*3"}, "× 1048576 tables"},
+		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "0"}, "--capacity 0 is too small"},
+		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "9223372036854775807"}, "--capacity 9223372036854775807: "},
+		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "100000000000", "--grouping", "2"}, "× 2 tables"},
+		{[]string{"worker", "--join", "127.0.0.1:1", "--threads", "0"}, "--threads 0"},
+		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "0"}, "--grouping 0"},
+		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "65536"}, "--grouping 65536"},
+	}
+	for _, tt := range tests {
+		status, stdout, stderr := runCmd(t, append(tt.args, "--no-progress")...)
+		if tt.args[0] == "worker" {
+			status, stdout, stderr = runCmd(t, tt.args...)
+		}
+		if status != 2 || stdout != "" || !strings.Contains(stderr, tt.stderr) || strings.Contains(stderr, "panic") {
+			t.Errorf("spots-solve %v: status %d, stdout %q, stderr %q; want 2 and %q", tt.args, status, stdout, stderr, tt.stderr)
+		}
+	}
+}
+
+// TestHelpBoundsSimulation checks that --help documents the bound of
+// --simulate-workers.
+func TestHelpBoundsSimulation(t *testing.T) {
+	_, _, stderr := runCmd(t, "--help")
+	if !strings.Contains(stderr, "1 to 4096") {
+		t.Errorf("--help does not give the bound of --simulate-workers:\n%s", stderr)
+	}
+}

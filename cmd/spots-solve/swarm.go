@@ -8,11 +8,11 @@ import (
 	"github.com/spots-dev/spots/internal/statusline"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -46,7 +46,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	sf.params = swarm.DefaultParams()
 	p := &sf.params
 	flags.StringVar(&sf.key, "key", "", "the swarm's shared key (or $SPOTS_SWARM_KEY); at least 8 characters")
-	flags.IntVar(&p.Grouping, "grouping", p.Grouping, "swarm: solvers per worker process, sharing one nimber database")
+	flags.IntVar(&p.Grouping, "grouping", p.Grouping, fmt.Sprintf("swarm: solvers per worker process, sharing one nimber database (1 to %d)", swarm.MaxGrouping))
 	flags.IntVar(&p.StateLevel, "state-level", p.StateLevel, "swarm: what a solver keeps between jobs: 0 table and values, 1 values, 2 nothing")
 	if worker {
 		flags.StringVar(&sf.join, "join", "", "the master's gossip address (host:port)")
@@ -55,16 +55,70 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	}
 	flags.StringVar(&sf.listen, "listen", "127.0.0.1:7400", "swarm: the master's HTTP address for jobs")
 	flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:7401", "swarm: the master's gossip address, which workers --join")
-	flags.IntVar(&sf.workersLocal, "workers-local", 0, "swarm: start this many worker processes on this machine")
+	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("swarm: start this many worker processes on this machine (1 to %d)", maxWorkersLocal))
 	flags.StringVar(&sf.stateDir, "state", "", "swarm: write the master's nimber database and state to `DIR` every few seconds")
 	flags.StringVar(&sf.resumeDir, "resume", "", "swarm: continue the solve saved in `DIR` by --state")
 	flags.Uint64Var(&p.Iterations, "iterations", p.Iterations, "swarm: most iterations of a job before its leaf is expanded")
 	flags.Uint64Var(&p.Updates, "updates", p.Updates, "swarm: iterations between a job's reports")
 	flags.BoolVar(&p.NoSharing, "no-sharing", false, "swarm: do not pass Grundy values between groups")
 	flags.DurationVar(&p.Lease, "lease", p.Lease, "swarm: a worker silent this long loses its jobs")
-	flags.BoolVar(&sf.noVerify, "no-verify", false, "swarm: report the result without verifying its certificate first")
-	flags.IntVar(&sf.simulate, "simulate-workers", 0, "swarm: simulate this many workers in one process under a clock counted in iterations")
+	flags.BoolVar(&sf.noVerify, "no-verify", false, "swarm: report the result without auditing the workers' values first (a lying worker can then make it wrong)")
+	flags.IntVar(&sf.simulate, "simulate-workers", 0, fmt.Sprintf("swarm: simulate this many workers (1 to %d, each with --grouping tables of --capacity entries, all in this machine's memory) in one process under a clock counted in iterations", swarm.MaxSimulatedWorkers))
 	flags.Uint64Var(&sf.masterCost, "master-cost", 10, "with --simulate-workers: the master's cost of one exchange, in iterations")
+}
+
+// maxWorkersLocal bounds --workers-local: processes started on this one
+// machine.
+const maxWorkersLocal = 256
+
+// checkSwarmFlags refuses values of the swarm's flags that would mean
+// nothing or be silently replaced: a flag given must be in its range (zero
+// and negative numbers and durations are usage errors). worker selects the
+// worker command's flags.
+func checkSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) error {
+	p := sf.params
+	given := flags.Changed
+	switch {
+	case p.Grouping < 1 || p.Grouping > swarm.MaxGrouping:
+		return fmt.Errorf("--grouping %d: want 1 to %d", p.Grouping, swarm.MaxGrouping)
+	case p.StateLevel < 0 || p.StateLevel > 2:
+		return fmt.Errorf("--state-level %d: want 0, 1 or 2", p.StateLevel)
+	case worker:
+		return nil
+	case p.Iterations == 0:
+		return errors.New("--iterations 0: want a positive number")
+	case p.Updates == 0:
+		return errors.New("--updates 0: want a positive number")
+	case p.Lease <= 0:
+		return fmt.Errorf("--lease %v: want a positive duration", p.Lease)
+	case given("workers-local") && (sf.workersLocal < 1 || sf.workersLocal > maxWorkersLocal):
+		return fmt.Errorf("--workers-local %d: want 1 to %d", sf.workersLocal, maxWorkersLocal)
+	case given("simulate-workers") && (sf.simulate < 1 || sf.simulate > swarm.MaxSimulatedWorkers):
+		return fmt.Errorf("--simulate-workers %d: want 1 to %d", sf.simulate, swarm.MaxSimulatedWorkers)
+	}
+	return nil
+}
+
+// checkResources checks the flags whose values size what the command
+// allocates: --capacity (for every table the run builds on this machine)
+// and the swarm's flags.
+func checkResources(flags *pflag.FlagSet, cfg config) error {
+	if err := checkSwarmFlags(flags, &cfg.swarm, false); err != nil {
+		return err
+	}
+	tables := 1
+	if cfg.algorithm == "swarm" {
+		switch sf := cfg.swarm; {
+		case sf.simulate > 0:
+			tables = sf.simulate * sf.params.Grouping
+		case sf.workersLocal > 0:
+			tables = sf.workersLocal * sf.params.Grouping
+		}
+	}
+	if err := swarm.CheckCapacity(cfg.capacity, tables); err != nil {
+		return fmt.Errorf("--capacity %d: %w", cfg.capacity, err)
+	}
+	return nil
 }
 
 func (sf *swarmFlags) swarmKey() (swarm.Key, error) {
@@ -87,9 +141,15 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int
 	flags := pflag.NewFlagSet("spots-solve worker", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
 	addSwarmFlags(flags, &sf, true)
-	flags.IntVar(&threads, "threads", 0, "PDFPN threads per solver (0: sequential DFPN)")
+	flags.IntVar(&threads, "threads", 1, fmt.Sprintf("PDFPN threads per solver (1 to %d; 1: sequential DFPN)", solve.MaxThreads))
 	flags.IntVar(&capacity, "capacity", sf.params.Capacity, "transposition-table entries per solver")
 	flags.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the worker to `FILE` (for go tool pprof)")
+	// A test hook, hidden from --help: the worker sends every k-th of its
+	// Grundy values (of those ≥ 1) one less than it found, so the tests can
+	// check that a lying worker cannot poison a solve.
+	var lieEvery int
+	flags.IntVar(&lieEvery, "test-lie-every", 0, "test hook: send every k-th Grundy value wrong")
+	flags.MarkHidden("test-lie-every")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, "usage: spots-solve worker --join HOST:PORT [flags]\n\nJoins a swarm and solves its jobs.\n\nFlags:\n")
 		flags.PrintDefaults()
@@ -107,6 +167,18 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int
 	}
 	if sf.join == "" {
 		return fail("--join is required: the master's gossip address")
+	}
+	if err := checkSwarmFlags(flags, &sf, true); err != nil {
+		return fail("%v", err)
+	}
+	switch {
+	case threads < 1 || threads > solve.MaxThreads:
+		return fail("--threads %d: want 1 to %d", threads, solve.MaxThreads)
+	case capacity < ttMinimum:
+		return fail("--capacity %d is too small (at least %d)", capacity, ttMinimum)
+	}
+	if err := swarm.CheckCapacity(capacity, sf.params.Grouping); err != nil {
+		return fail("--capacity %d: %v", capacity, err)
 	}
 	key, err := sf.swarmKey()
 	if err != nil {
@@ -130,6 +202,9 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int
 		return fail("%v", err)
 	}
 	g.Log = func(format string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+format+"\n", a...) }
+	if lieEvery > 0 {
+		g.Lie = lyingHook(lieEvery)
+	}
 	member, err := swarm.StartMember(swarm.MemberConfig{Name: name, Bind: sf.gossip, Key: key, Join: []string{sf.join}, JoinWait: time.Minute,
 		Meta: swarm.Meta{Role: "worker", Grouping: sf.params.Grouping, Threads: threads, Version: certify.Version}})
 	if err != nil {
@@ -150,6 +225,10 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int
 		}
 	}}
 	if err := g.Run(ctx, link); err != nil {
+		if errors.Is(err, swarm.ErrBanned) {
+			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+			return 1
+		}
 		if errors.Is(err, swarm.ErrUnauthorized) {
 			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 			return 2
@@ -161,6 +240,22 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int
 		return 1
 	}
 	return 0
+}
+
+// lyingHook is the test hook of --test-lie-every: every k-th value of at
+// least 1 is sent one less.
+func lyingHook(k int) func([]solve.NimberEntry) []solve.NimberEntry {
+	n := 0
+	return func(es []solve.NimberEntry) []solve.NimberEntry {
+		for i := range es {
+			if es[i].G > 0 {
+				if n++; n%k == 0 {
+					es[i].G--
+				}
+			}
+		}
+		return es
+	}
 }
 
 // savedState is what --state writes besides the nimber database.
@@ -179,6 +274,11 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	}
 	sf.params.Seed, sf.params.Capacity = cfg.seed, cfg.capacity
 	if sf.simulate > 0 {
+		if cfg.timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
+			defer cancel()
+		}
 		return runSimulation(ctx, cfg, sf, input, root, stdout, stderr)
 	}
 	key, err := sf.swarmKey()
@@ -201,9 +301,13 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	if err != nil {
 		return fail(2, "--listen %s: %v", sf.listen, err)
 	}
-	srv := &http.Server{Handler: swarm.Handler(m, key), ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	defer srv.Close()
+	srvCtx, stopServer := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- swarm.Serve(srvCtx, ln, m, key, swarm.DefaultServerConfig()) }()
+	defer func() {
+		stopServer()
+		<-served
+	}()
 	member, err := swarm.StartMember(swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
 		Meta:   swarm.Meta{Role: "master", HTTP: ln.Addr().String(), Version: certify.Version},
 		OnDead: func(name string) { m.DropGroup(name) }})
@@ -215,28 +319,71 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	defer stopWorkers(workers)
 
 	start := time.Now()
+	runCtx := ctx
+	if cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+	}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var prog *statusline.Line
 	if !cfg.noProgress {
 		prog = statusline.New(stderr)
 	}
-	lastSave := time.Now()
+	lastSave, lastCheck := time.Now(), time.Now()
+	stopped := "" // why the solve stopped unsolved
+	fruitless := 0
 wait:
 	for {
 		select {
 		case <-m.Done():
-			break wait
-		case <-ctx.Done():
+			if sf.noVerify {
+				break wait
+			}
+			res, err := m.Audit(runCtx)
+			if err != nil {
+				break wait // the time is up (stopped is set below)
+			}
+			if res.Proved {
+				break wait
+			}
+			prog.Clear()
+			fmt.Fprintf(stderr, "spots-solve: the swarm's values do not prove its result (%v)\n", res.Unproved)
+			if len(res.Wrong) == 0 {
+				if fruitless++; fruitless >= maxFruitlessAudits {
+					return fail(1, "the result is not proved by the swarm's values after %d audits, and no wrong value was found", fruitless)
+				}
+				fmt.Fprintln(stderr, "spots-solve: no wrong value found; solving on from the values")
+			} else {
+				fruitless = 0
+				reportWrong(stderr, res)
+			}
+			if sf.stateDir != "" {
+				saveState(sf.stateDir, root, m, sf.params)
+			}
+		case <-runCtx.Done():
 			break wait
 		case now := <-tick.C:
 			m.Expire()
+			if !sf.noVerify && now.Sub(lastCheck) >= sf.params.Lease {
+				// Catch a lying group early, before its values spread.
+				lastCheck = now
+				if res, err := m.Check(runCtx); err == nil && len(res.Wrong) > 0 {
+					prog.Clear()
+					reportWrong(stderr, res)
+				}
+			}
+			st := m.Stats()
+			if cfg.maxIterations > 0 && st.Iterations >= cfg.maxIterations {
+				stopped = fmt.Sprintf("--max-iterations %d reached", cfg.maxIterations)
+				break wait
+			}
 			if sf.stateDir != "" && now.Sub(lastSave) >= 5*time.Second {
 				saveState(sf.stateDir, root, m, sf.params)
 				lastSave = now
 			}
 			if prog != nil {
-				st := m.Stats()
 				prog.Show(false, "jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
 					st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
 					m.DB().Len(), st.NimbersShared, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
@@ -244,16 +391,30 @@ wait:
 		}
 	}
 	prog.Clear()
-	// Let the workers hear that the root is solved.
-	time.Sleep(200 * time.Millisecond)
+	out := m.Outcome()
+	switch {
+	case stopped != "":
+		out = solve.Unknown
+	case ctx.Err() != nil:
+		out, stopped = solve.Unknown, "interrupted"
+	case runCtx.Err() != nil:
+		out, stopped = solve.Unknown, fmt.Sprintf("--timeout %v reached", cfg.timeout)
+	}
+	if out != solve.Unknown {
+		m.Finish()
+		// Let the workers hear that the solve is over.
+		for deadline := time.Now().Add(min(sf.params.Lease, 5*time.Second)); m.Unheard() > 0 && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 	if sf.stateDir != "" {
 		saveState(sf.stateDir, root, m, sf.params)
 	}
-	out := m.Outcome()
 	st := m.Stats()
 	r := result{Position: input, Canonical: root.String(), Algorithm: "swarm", Outcome: out.String(),
 		Seconds: time.Since(start).Seconds(), Iterations: st.Iterations, GrundyNumbers: m.DB().Len()}
 	if out == solve.Unknown {
+		fmt.Fprintf(stderr, "spots-solve: the swarm stopped unsolved: %s\n", stopped)
 		printResult(stdout, cfg, r)
 		return 1
 	}
@@ -261,21 +422,13 @@ wait:
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	switch {
-	case cfg.certDir != "":
+	if cfg.certDir != "" {
+		// Audited above (unless --no-verify); written and verified again.
 		path, res, err := certify.Write(cfg.certDir, m.DB(), claim, verify.Options{})
 		if err != nil {
 			return fail(1, "certifying %s: %v", claim, err)
 		}
 		r.Certificate, r.CertEntries = path, res.Entries
-	case !sf.noVerify:
-		cert, err := certify.Build(m.DB(), claim, verify.Options{})
-		if err == nil {
-			_, err = verify.Certificate(cert)
-		}
-		if err != nil {
-			return fail(1, "the result %s is not proved by the swarm's values: %v", claim, err)
-		}
 	}
 	printResult(stdout, cfg, r)
 	if cfg.json {
@@ -284,6 +437,24 @@ wait:
 	}
 	return 0
 }
+
+// reportWrong tells what an audit or check of the master found wrong.
+func reportWrong(stderr io.Writer, res swarm.AuditResult) {
+	wrong := res.Wrong
+	if len(wrong) > 5 {
+		wrong = append(wrong[:5:5], fmt.Sprintf("and %d more", len(res.Wrong)-5))
+	}
+	by := "no group"
+	if len(res.Banned) > 0 {
+		by = strings.Join(res.Banned, ", ") + " (banned)"
+	}
+	fmt.Fprintf(stderr, "spots-solve: wrong Grundy values (%s) from %s; dropped %d values; solving on\n",
+		strings.Join(wrong, ", "), by, res.Dropped)
+}
+
+// maxFruitlessAudits is how many audits in a row may find the result
+// unproved without finding a wrong value before the master gives up.
+const maxFruitlessAudits = 3
 
 func startLocalWorkers(sf swarmFlags, gossip string, key swarm.Key, stderr io.Writer) []*exec.Cmd {
 	if sf.workersLocal <= 0 {

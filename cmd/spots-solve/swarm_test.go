@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -109,9 +112,6 @@ func solvedWithCertificate(t *testing.T, p *proc, certs, want string) {
 }
 
 func TestSwarmSurvivesKilledWorker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs processes for several seconds")
-	}
 	certs := t.TempDir()
 	m, _, gossip := master(t, "--cert", certs, "--iterations", "2000", "0*12")
 	var ws []*proc
@@ -134,9 +134,6 @@ func TestSwarmSurvivesKilledWorker(t *testing.T) {
 }
 
 func TestSwarmSurvivesHungWorker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs processes for several seconds")
-	}
 	certs := t.TempDir()
 	m, _, gossip := master(t, "--cert", certs, "0*12")
 	a, b := worker(t, gossip, testKey), worker(t, gossip, testKey)
@@ -153,9 +150,6 @@ func TestSwarmSurvivesHungWorker(t *testing.T) {
 }
 
 func TestSwarmSurvivesMasterRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs processes for several seconds")
-	}
 	state, certs := t.TempDir(), t.TempDir()
 	listen, gossip := freeAddr(t), freeAddr(t)
 	args := []string{"--algorithm", "swarm", "--listen", listen, "--gossip", gossip, "--lease", "4s", "--state", state}
@@ -208,13 +202,79 @@ func TestSwarmRefusesWrongKey(t *testing.T) {
 }
 
 func TestSwarmLocalWorkers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs processes for several seconds")
-	}
 	certs := t.TempDir()
 	m, _, _ := master(t, "--workers-local", "2", "--cert", certs, "0*9")
 	if status := m.wait(t, 2*time.Minute); status != 0 {
 		t.Fatalf("master exit %d: %s", status, m.stderr.String())
 	}
 	solvedWithCertificate(t, m, certs, "0*9  W  ")
+}
+
+// TestSwarmMasterLimits: the master honours --timeout and --max-iterations
+// as the single-process solver does: an unknown result, its reason, exit 1.
+func TestSwarmMasterLimits(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		workers int
+		reason  string
+	}{
+		{"timeout, no worker", []string{"--timeout", "1s"}, 0, "--timeout 1s reached"},
+		{"max iterations", []string{"--max-iterations", "1"}, 1, "--max-iterations 1 reached"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, _, gossip := master(t, append(tt.args, "--no-progress", "0*14")...)
+			for range tt.workers {
+				worker(t, gossip, testKey)
+			}
+			if status := m.wait(t, 2*time.Minute); status != 1 {
+				t.Errorf("master exit %d, want 1\n%s", status, m.stderr.String())
+			}
+			if !strings.HasPrefix(m.stdout.String(), "0*14  unknown") || !strings.Contains(m.stderr.String(), tt.reason) {
+				t.Errorf("stdout %q, stderr %q; want unknown and %q", m.stdout.String(), m.stderr.String(), tt.reason)
+			}
+		})
+	}
+}
+
+// TestSwarmLyingWorker runs a swarm in which one worker sends wrong Grundy
+// values (the hidden test hook --test-lie-every): the master finds them,
+// bans the liar and ends with the right, verified answer; the values it
+// saves with --state are all right.
+func TestSwarmLyingWorker(t *testing.T) {
+	certs, state := t.TempDir(), t.TempDir()
+	m, _, gossip := master(t, "--cert", certs, "--state", state, "--iterations", "500", "--updates", "500", "--no-progress", "0*11")
+	liar := start(t, testKey, "worker", "--join", gossip, "--test-lie-every", "2")
+	honest := []*proc{worker(t, gossip, testKey), worker(t, gossip, testKey)}
+	if status := m.wait(t, 3*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	}
+	solvedWithCertificate(t, m, certs, "0*11  W  ")
+	caught := strings.Contains(m.stderr.String(), "banned")
+	t.Logf("master: %s", m.stderr.String())
+	if status := liar.wait(t, 30*time.Second); caught && (status != 1 || !strings.Contains(liar.stderr.String(), "banned")) {
+		t.Errorf("the liar: exit %d, %s", status, liar.stderr.String())
+	}
+	for i, w := range honest {
+		if status := w.wait(t, 30*time.Second); status != 0 {
+			t.Errorf("honest worker %d: exit %d: %s", i, status, w.stderr.String())
+		}
+	}
+	// Every saved value is right: solve each again.
+	db := solve.NewNimberDB()
+	if err := loadDB(db, filepath.Join(state, "nimbers.spr"), false, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	check := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 16})
+	wrong := 0
+	db.Range(func(k string, g uint32) bool {
+		if p, _ := sprouts.FromKey(k); check.Solve(context.Background(), p, g) != solve.Loss {
+			wrong++
+		}
+		return true
+	})
+	if wrong > 0 || db.Len() == 0 {
+		t.Errorf("%d of the %d saved values are wrong", wrong, db.Len())
+	}
 }

@@ -1,0 +1,377 @@
+package swarm
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
+)
+
+// ErrBanned is returned to (and by) a group the master caught sending wrong
+// Grundy values: the master no longer talks to it.
+var ErrBanned = errors.New("swarm: banned by the master")
+
+// AuditResult is what Audit found.
+type AuditResult struct {
+	// Proved: the master's values prove the root's outcome (a certificate
+	// built from them verifies).
+	Proved bool
+	// Unproved says why they do not, when they do not.
+	Unproved error
+	// Wrong are the values the master found wrong by solving their
+	// positions itself ("gn(0.1a2)=3"), Banned the groups that sent them,
+	// Dropped the number of values dropped: the wrong ones, every value of
+	// their senders and every value that may rest on theirs.
+	Wrong   []string
+	Banned  []string
+	Dropped int
+}
+
+// Limits of the search for wrong values: how many of the master's values it
+// solves again.
+const (
+	maxRechecks = 400
+)
+
+// Audit checks the solved root's outcome against the master's values with
+// the verifier. When they do not prove it, the master looks for the values
+// that are wrong: those that contradict the values of their positions'
+// children, then those whose children are not all known, smallest first,
+// each solved again by the master itself. It drops the wrong values, every
+// value their senders sent, and the values other groups and the master
+// derived after they could have learned them; it bans the senders,
+// rebuilds its DAG from the values left and starts a new epoch (the groups
+// forget what they learned), so the solve goes on. If it finds no wrong
+// value it still rebuilds the DAG from the values (whose outcome the
+// groups' reports had settled). Audit returns an error only when ctx ends.
+func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
+	m.mu.Lock()
+	out := m.outcome()
+	snapshot := map[string]uint32{}
+	m.db.Range(func(k string, g uint32) bool {
+		snapshot[k] = g
+		return true
+	})
+	m.stats.Audits++
+	m.mu.Unlock()
+	var res AuditResult
+	if out == solve.Unknown {
+		return res, errors.New("audit: the root is not solved")
+	}
+	claim, err := certify.Claim(m.root, 0, out, nil)
+	if err != nil {
+		return res, err
+	}
+	db := solve.NewNimberDB()
+	for k, g := range snapshot {
+		db.Put(k, g)
+	}
+	cert, err := certify.Build(db, claim, verify.Options{})
+	if err == nil {
+		_, err = verify.Certificate(cert)
+	}
+	proved := err == nil
+	res.Unproved = err
+	// Even when the values prove the outcome, those that contradict others
+	// are looked into: the database is saved and shared.
+	wrong, err := m.findWrong(ctx, snapshot, !proved)
+	if err != nil {
+		return res, err
+	}
+	if proved && len(wrong) == 0 {
+		return AuditResult{Proved: true}, nil
+	}
+	if proved {
+		res.Unproved = fmt.Errorf("the values prove %s but %d of them are wrong", claim, len(wrong))
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	res.Banned, res.Dropped = m.drop(wrong)
+	res.Wrong = describe(wrong, snapshot)
+	return res, nil
+}
+
+// Check looks for wrong values while the solve goes on: values that
+// contradict the values of their positions' children, solved again by the
+// master itself. It drops what it finds wrong (and what may rest on it) as
+// Audit does, bans the senders and starts a new epoch; it does nothing if
+// it finds nothing. Run now and then, it catches a lying group before its
+// values spread (and before they can stall the groups' searches). It
+// returns an error only when ctx ends.
+func (m *Master) Check(ctx context.Context) (AuditResult, error) {
+	m.mu.Lock()
+	snapshot := map[string]uint32{}
+	m.db.Range(func(k string, g uint32) bool {
+		snapshot[k] = g
+		return true
+	})
+	m.mu.Unlock()
+	wrong, err := m.findWrong(ctx, snapshot, false)
+	if err != nil || len(wrong) == 0 {
+		return AuditResult{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var res AuditResult
+	res.Banned, res.Dropped = m.drop(wrong)
+	res.Wrong = describe(wrong, snapshot)
+	return res, nil
+}
+
+// describe writes wrong values as gn(position)=value, in key order.
+func describe(wrong map[string]bool, vals map[string]uint32) []string {
+	var out []string
+	for _, k := range sortedKeys(wrong) {
+		if p, err := sprouts.FromKey(k); err == nil {
+			out = append(out, fmt.Sprintf("gn(%s)=%d", p, vals[k]))
+		} else {
+			out = append(out, fmt.Sprintf("gn(%q)=%d", k, vals[k]))
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// outcome is Outcome with the lock held.
+func (m *Master) outcome() solve.Outcome {
+	switch r := m.dag.root; {
+	case r.pn == 0:
+		return solve.Win
+	case r.dn == 0:
+		return solve.Loss
+	}
+	return solve.Unknown
+}
+
+type suspect struct {
+	key   string
+	pos   sprouts.Position
+	lives int
+}
+
+// findWrong returns the values of vals (key → g) that are wrong, found by
+// solving suspects again with a search of the master's own that trusts no
+// value it did not prove.
+func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incompleteToo bool) (map[string]bool, error) {
+	// Suspects: values that contradict a child whose lands all have values
+	// (the child has the same value, or the children's values are all
+	// known and their mex differs), with those lands; then values with a
+	// child not all known.
+	contradicting, incomplete := map[string]bool{}, map[string]bool{}
+	for k, g := range vals {
+		p, err := sprouts.FromKey(k)
+		if err != nil {
+			contradicting[k] = true
+			continue
+		}
+		seen := map[uint32]bool{}
+		complete := true
+		for _, c := range p.Children() {
+			v, ok := uint32(0), true
+			for _, l := range c.Lands() {
+				x, known := vals[l.Key()]
+				if !known {
+					ok = false
+					break
+				}
+				v ^= x
+			}
+			if !ok {
+				complete = false
+				continue
+			}
+			seen[v] = true
+			if v == g {
+				contradicting[k] = true
+				for _, l := range c.Lands() {
+					contradicting[l.Key()] = true
+				}
+			}
+		}
+		mex := uint32(0)
+		for seen[mex] {
+			mex++
+		}
+		switch {
+		case complete && mex != g:
+			contradicting[k] = true
+		case !complete:
+			incomplete[k] = true
+		}
+	}
+	order := func(set map[string]bool) []suspect {
+		var out []suspect
+		for k := range set {
+			if p, err := sprouts.FromKey(k); err == nil {
+				out = append(out, suspect{k, p, p.Lives()})
+			}
+		}
+		slices.SortFunc(out, func(a, b suspect) int {
+			return cmp.Or(cmp.Compare(a.lives, b.lives), cmp.Compare(a.key, b.key))
+		})
+		return out
+	}
+	var queue []suspect
+	queue = append(queue, order(contradicting)...)
+	nContradicting := len(queue)
+	for k := range contradicting {
+		delete(incomplete, k)
+	}
+	if incompleteToo {
+		queue = append(queue, order(incomplete)...)
+	}
+	wrong := map[string]bool{}
+	for k := range vals {
+		if _, err := sprouts.FromKey(k); err != nil {
+			wrong[k] = true
+		}
+	}
+	checker := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: max(m.params.Capacity, 1024)})
+	for i, s := range queue {
+		if i >= maxRechecks || len(wrong) > 0 && i >= nContradicting {
+			break // the contradictions named a liar; the rest waits for the next audit
+		}
+		switch checker.Solve(ctx, s.pos, vals[s.key]) {
+		case solve.Loss: // gn = the value: right
+		case solve.Win:
+			wrong[s.key] = true
+		default:
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return wrong, nil
+}
+
+// drop removes the wrong values, bans their senders and drops everything
+// that may rest on the wrong values, then rebuilds the DAG and starts a new
+// epoch. With the lock held.
+func (m *Master) drop(wrong map[string]bool) (banned []string, dropped int) {
+	// The culprits: the senders of wrong values they could not have taken
+	// from others. A group's values may rest on those of a culprit from
+	// the first exchange at which it was sent values that arrived after
+	// the culprit's first; its wrong values sent after that are explained,
+	// its wrong values sent before are its own.
+	const never = uint64(1<<63 - 1)
+	culprits := map[string]bool{}
+	t0 := never // the first arrival of a value of a culprit (or of a wrong value without a sender)
+	var tainted map[string]uint64
+	for changed := true; changed; {
+		changed = false
+		for k := range m.origin {
+			if o := m.origin[k]; culprits[o.group] {
+				t0 = min(t0, o.seq)
+			}
+		}
+		for k := range wrong {
+			if o := m.origin[k]; o.group == "" || o.group == savedOrigin {
+				t0 = min(t0, o.seq)
+			}
+		}
+		tainted = map[string]uint64{}
+		for group, ds := range m.deliveries {
+			for _, d := range ds {
+				if d.arrived >= t0 {
+					tainted[group] = d.seq
+					break
+				}
+			}
+		}
+		// The earliest wrong value not explained names a culprit.
+		first, firstSeq := "", never
+		for k := range wrong {
+			o := m.origin[k]
+			if o.group == "" || o.group == savedOrigin || culprits[o.group] {
+				continue
+			}
+			if from, ok := tainted[o.group]; ok && o.seq > from {
+				continue // it may rest on a culprit's values
+			}
+			if o.seq < firstSeq || o.seq == firstSeq && o.group < first {
+				first, firstSeq = o.group, o.seq
+			}
+		}
+		if first != "" {
+			culprits[first] = true
+			changed = true
+		}
+	}
+	keep := solve.NewNimberDB()
+	m.db.Range(func(k string, g uint32) bool {
+		o, known := m.origin[k]
+		from, isTainted := tainted[o.group]
+		switch {
+		case wrong[k], !known, culprits[o.group],
+			o.group == "" && o.seq >= t0,
+			isTainted && o.seq > from:
+			delete(m.origin, k)
+			dropped++
+		default:
+			keep.Put(k, g)
+		}
+		return true
+	})
+	if len(wrong) == 0 {
+		// Nothing found wrong: the values stay, the master's own
+		// derivations too; the DAG is rebuilt from them.
+		dropped = 0
+		keep = m.db
+	}
+	for g := range culprits {
+		m.banned[g] = true
+		delete(m.groups, g)
+		delete(m.deliveries, g)
+		banned = append(banned, g)
+	}
+	sort.Strings(banned)
+	m.stats.Banned += len(banned)
+	m.stats.Dropped += dropped
+	m.account(m.now())
+	m.db = keep
+	m.jobs = map[string]*job{}
+	select {
+	case <-m.done:
+		m.done = make(chan struct{})
+	default:
+	}
+	m.epoch++
+	m.newDAG()
+	m.dag.learned = nil // the values it derived are in the database, sent to all below
+	for _, g := range m.groups {
+		g.pending = nil
+		if !m.params.NoSharing {
+			m.db.Range(func(k string, v uint32) bool {
+				g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
+				return true
+			})
+		}
+	}
+	for k := range m.origin {
+		if _, ok := keep.Get(k); !ok {
+			delete(m.origin, k)
+		}
+	}
+	m.db.Range(func(k string, _ uint32) bool {
+		if _, ok := m.origin[k]; !ok {
+			m.origin[k] = valueOrigin{seq: m.seq}
+		}
+		return true
+	})
+	return banned, dropped
+}
