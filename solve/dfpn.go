@@ -266,7 +266,9 @@ func (w *worker[P]) stopped() bool {
 		return true
 	}
 	if w.stats.Iterations >= w.check {
-		w.check = w.stats.Iterations + 1024
+		// An iteration of a large position can take milliseconds, so the
+		// context is looked at often; a look costs nanoseconds.
+		w.check = w.stats.Iterations + 16
 		w.iters.Store(w.stats.Iterations)
 		if w.s.ctx.Err() != nil {
 			w.stop = true
@@ -321,11 +323,7 @@ func (w *worker[P]) newUnknownNode(c couple[P]) *dnode[P] {
 		v.pn, v.dn, v.work, v.th = pn, dn, work, bits.OnesCount64(threads)
 		return v
 	}
-	v.pn, v.dn = 1, 1
-	if w.s.opt.DepthEstimator {
-		d := uint64(1 + c.size + int(c.n))
-		v.pn, v.dn = d, d
-	}
+	v.pn, v.dn = w.leaf(w.s.opt.Estimator, &v.c)
 	return v
 }
 
@@ -358,6 +356,9 @@ func (w *worker[P]) dfpn(v *dnode[P], th thresholds) uint64 {
 	w.stats.Iterations++
 	work := uint64(1)
 	w.expand(v)
+	if w.stop && v.kids == nil && !solved(v.pn, v.dn) {
+		return work // stopped while making v's children: v keeps its numbers
+	}
 	w.recompute(v)
 	if w.parallel {
 		w.s.tt.put(v.c.key, v.c.n, v.pn, v.dn, v.work)
@@ -455,13 +456,22 @@ func (w *worker[P]) expand(v *dnode[P]) {
 	}
 	// A child that is lost (every component's value known, xor equal to
 	// the heap) wins v: generation stops at the first one.
+	// Generating the children of a large position takes long: the context
+	// is looked at every few children, and an ended one stops it too.
+	made := 0
 	lost := func(q P) bool {
+		if made++; made%32 == 0 && w.s.ctx.Err() != nil {
+			w.stop = true
+			return true
+		}
 		c, empty := w.fold(q, v.c.n)
 		return empty && c.n == 0
 	}
 	children, complete := w.children(&v.c, lost)
 	if !complete {
-		v.pn, v.dn = 0, Inf
+		if !w.stop {
+			v.pn, v.dn = 0, Inf
+		}
 		return
 	}
 	v.kids = make([]*dnode[P], 0, int(v.c.n)+len(children))

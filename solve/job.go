@@ -54,6 +54,11 @@ func (s *DFPN[P]) Job(ctx context.Context, pos P, n uint32, maxIterations uint64
 	}
 	v := w.newNode(c)
 	w.expand(v)
+	if v.kids == nil && !solved(v.pn, v.dn) {
+		// ctx ended while the children were made: nothing to report.
+		e.PN, e.DN, e.Outcome = v.pn, v.dn, Unknown
+		return e
+	}
 	w.recompute(v)
 	e.PN, e.DN, e.Outcome = v.pn, v.dn, outcome(v.pn, v.dn)
 	e.Folded, e.FoldedN, e.Sum, e.Merged = c.pos, c.n, c.decomp, v.merged

@@ -128,7 +128,7 @@ func (s *PNS[P]) stopped() bool {
 		return true
 	}
 	if s.stats.Iterations >= s.check {
-		s.check = s.stats.Iterations + 256
+		s.check = s.stats.Iterations + 16
 		if s.ctx.Err() != nil {
 			s.stop = true
 			return true
@@ -156,11 +156,8 @@ func (s *PNS[P]) node(c couple[P]) *pnode[P] {
 	if v, ok := s.nodes[k]; ok {
 		return v
 	}
-	v := &pnode[P]{c: c, pn: 1, dn: 1}
-	if s.opt.DepthEstimator {
-		d := uint64(1 + c.size + int(c.n))
-		v.pn, v.dn = d, d
-	}
+	v := &pnode[P]{c: c}
+	v.pn, v.dn = s.leaf(s.opt.Estimator, &v.c)
 	switch s.known(&v.c) {
 	case Win:
 		v.pn, v.dn = 0, Inf
@@ -220,12 +217,21 @@ func (s *PNS[P]) expand(v *pnode[P]) {
 		kids = append(kids, s.makeCouple(v.c.pos, m, 1))
 	}
 	// A lost child wins v: generation stops at the first one.
+	made := 0
 	lost := func(q P) bool {
+		if made++; made%32 == 0 && s.ctx.Err() != nil {
+			s.stop = true // generating a large position's children takes long
+			return true
+		}
 		c, empty := s.fold(q, v.c.n)
 		return empty && c.n == 0
 	}
 	children, complete := s.children(&v.c, lost)
 	if !complete {
+		if s.stop {
+			v.expanded = false // expanded again if the search goes on
+			return
+		}
 		v.pn, v.dn = 0, Inf
 		return
 	}

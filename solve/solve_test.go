@@ -35,7 +35,8 @@ func makers[P any](g solve.Game[P]) map[string]func() searcher[P] {
 			return solve.NewDFPN(g, nil, solve.Options{Capacity: 64, Replacement: solve.KeepSolved})
 		},
 		"dfpn-seed":  func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{Seed: 5, Capacity: 1000}) },
-		"dfpn-depth": func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{DepthEstimator: true}) },
+		"dfpn-depth": func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{Estimator: solve.EstimateDepth}) },
+		"dfpn-moves": func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{Estimator: solve.EstimateMoves}) },
 		"pdfpn-2":    func() searcher[P] { return solve.NewDFPN(g, nil, solve.Options{Threads: 2}) },
 		"pdfpn-3-tt64": func() searcher[P] {
 			return solve.NewDFPN(g, nil, solve.Options{Threads: 3, Capacity: 64, Seed: 9})

@@ -70,6 +70,7 @@ type config struct {
 	capacity      int
 	memory        string
 	plan          solve.MemoryPlan
+	estimator     string
 	dbIn, dbOut   string
 	statsPath     string
 	json          bool
@@ -223,6 +224,7 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local)")
 	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
+	flags.StringVar(&cfg.estimator, "estimator", "unit", "numbers of an unexpanded couple (dfpn, pdfpn, pns): unit (1, 1, as the reference), moves (disproof number from the estimated number of moves: faster on some positions, slower on others; see BENCHMARKS.md) or depth")
 	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "write one CSV row of statistics per position to `FILE` (columns: position, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes)")
@@ -277,6 +279,10 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
+	if _, err := solve.ParseEstimator(cfg.estimator); err != nil {
+		fmt.Fprintf(stderr, "spots-solve: --estimator: %v\n", err)
+		return cfg, nil, 2
+	}
 	plan, err := memoryPlan(flags, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
@@ -291,7 +297,9 @@ const ttMinimum = 4
 
 func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line) searcher {
 	applyMemory(cfg.plan, cfg.algorithm)
-	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed, MaxIterations: cfg.maxIterations}
+	est, _ := solve.ParseEstimator(cfg.estimator) // checked by parseFlags
+	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
+		MaxIterations: cfg.maxIterations, Estimator: est}
 	if prog != nil {
 		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", statusline.Search(p)) }
 		opt.ProgressEvery = prog.Every()
