@@ -33,11 +33,29 @@ test-long:
 corpus:
 	$(GO) run ./cmd/spots-corpus regenerate
 
-# Benchmarks (minutes): children generation, then solving n-spot games.
-BENCH_N ?= 8,10,12,13,14
+# Per-core speed, measured in one run (about half an hour): this build beside
+# commit BASE_COMMIT (built here from git history), whose same-run ratios to
+# the reference solver are known, and beside the reference itself when REF
+# is a command template for it ({alg}, {pos}, {nimber}; see BENCHMARKS.md)
+# and REF_CHILDREN a command that makes the children of every position of a
+# file. Then the children benchmarks of package sprouts.
+BASE_COMMIT ?= 0b97944
+BASE_DIR ?= $(or $(TMPDIR),/tmp)/spots-$(BASE_COMMIT)
+BENCH_N ?= 12,13,14,15
+BENCH_RUNS ?= 3
+REF ?=
+REF_CHILDREN ?=
 bench: build
-	$(GO) test -run '^$$' -bench BenchmarkChildren -benchtime 4000x ./sprouts
-	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(BENCH_N) -alg dfpn,pns
+	@test -x $(BASE_DIR)/spots-solve || { rm -rf $(BASE_DIR).src && \
+		git worktree add --detach $(BASE_DIR).src $(BASE_COMMIT) && \
+		(cd $(BASE_DIR).src && $(GO) build -o $(BASE_DIR)/ ./cmd/...); \
+		status=$$?; git worktree remove --force $(BASE_DIR).src; exit $$status; }
+	$(GO) run ./internal/benchsolve -compare -bin $(BIN)/spots-solve -base $(BASE_DIR)/spots-solve $(if $(REF),-ref '$(REF)') -n $(BENCH_N) -alg dfpn -runs $(BENCH_RUNS)
+	$(GO) run ./internal/benchsolve -compare -bin $(BIN)/spots-solve -base $(BASE_DIR)/spots-solve $(if $(REF),-ref '$(REF)') -n 12,13,14 -alg pns -runs $(BENCH_RUNS)
+	$(GO) run ./internal/benchsolve -compare -nimber -bin $(BIN)/spots-solve -base $(BASE_DIR)/spots-solve $(if $(REF),-ref '$(REF)') -n 10,11,12,13,14 -alg dfpn -runs 2
+	$(GO) run ./internal/benchsolve -children testdata/bench_positions.txt -bin $(BIN)/spots-solve -base $(BASE_DIR)/spots-solve $(if $(REF_CHILDREN),-ref-children '$(REF_CHILDREN)') -runs 7
+	$(GO) test -run '^$$' -bench '^BenchmarkChildren$$' -benchtime 4000x ./sprouts
+	$(GO) test -run '^$$' -bench '^BenchmarkChildrenSearch$$' -benchtime 3x ./sprouts
 
 # PDFPN against sequential DFPN in the same run: wall time, search overhead,
 # speedup (threads = 1 … the number of CPUs).
