@@ -12,6 +12,7 @@ import (
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
+	"github.com/spots-dev/spots/verify/verifytest"
 )
 
 func solved(t *testing.T, pos string, nimber bool) (*solve.DFPN[sprouts.Position], format.Claim) {
@@ -48,7 +49,7 @@ func TestCertificatesVerify(t *testing.T) {
 		if filepath.Base(path) != res.Address+".arrow" || res.Claim != c {
 			t.Errorf("0*%d: %s holds %v", n, path, res)
 		}
-		verify.TestCertificate(t, path)
+		verifytest.Certificate(t, path)
 	}
 	s, c := solved(t, "0*9", true)
 	if c.String() != "gn(0*9)=1" {
@@ -101,7 +102,7 @@ func TestAddressesAreStable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res := verify.TestCertificate(t, path); res.Address != a.Address() {
+		if res := verifytest.Certificate(t, path); res.Address != a.Address() {
 			t.Errorf("%+v: address %s, want %s", opt, res.Address, a.Address())
 		}
 	}
@@ -158,6 +159,6 @@ func TestWriteRepairsCorruptFile(t *testing.T) {
 		if err != nil || again != path || res.Claim != c {
 			t.Fatalf("writing over %q: %s, %v", garbage, again, err)
 		}
-		verify.TestCertificate(t, path)
+		verifytest.Certificate(t, path)
 	}
 }

@@ -75,7 +75,8 @@ type Certificate struct {
 }
 
 // Address returns the content address of c: the lowercase hexadecimal
-// BLAKE3-256 hash of its logical content. It depends on FormatVersion,
+// BLAKE3-256 hash of its logical content (docs/certificate-format.md has a
+// worked example). It depends on FormatVersion,
 // Game, Notation, Claim and Entries only: not on the Arrow encoding, the
 // compression, the batch size, Producer, Version or Created.
 //

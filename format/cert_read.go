@@ -439,11 +439,30 @@ func checkSchema(s *arrow.Schema) error {
 	}
 	for i, f := range s.Fields() {
 		w := want.Field(i)
-		if f.Name != w.Name || !sameType(f.Type, w.Type) || f.Metadata.Len() != 0 {
+		if f.Name != w.Name || !sameType(f.Type, w.Type) {
 			return corrupt("column %d is %s: %s, want %s: %s", i+1, f.Name, f.Type, w.Name, w.Type)
+		}
+		if reason := checkFieldMetadata(f.Metadata); reason != "" {
+			return corrupt("column %d (%s): %s", i+1, f.Name, reason)
 		}
 	}
 	return nil
+}
+
+// checkFieldMetadata returns why md cannot be a column's field metadata,
+// or "": a column holds no metadata (files written before descriptions
+// existed) or one description, whose text is not checked further since it
+// carries no meaning for a program.
+func checkFieldMetadata(md arrow.Metadata) string {
+	switch {
+	case md.Len() == 0:
+		return ""
+	case md.Len() > 1 || md.Keys()[0] != metaDescription:
+		return fmt.Sprintf("field metadata %v: want none or only %q", md.Keys(), metaDescription)
+	case len(md.Values()[0]) > maxHeaderText:
+		return fmt.Sprintf("a description of %d bytes, more than %d", len(md.Values()[0]), maxHeaderText)
+	}
+	return ""
 }
 
 func sameType(a, b arrow.DataType) bool {
@@ -695,8 +714,9 @@ const (
 // it, because that decoder sizes some allocations by vector lengths it
 // reads without checking them. It checks every offset and vector length
 // it follows, and that the schema has the shape of a certificate: four
-// columns of the right types, no dictionary, no column metadata, a bounded
-// number of metadata pairs and of record batches.
+// columns of the right types, no dictionary, at most one metadata pair
+// per column (its description), a bounded number of schema metadata pairs
+// and of record batches.
 func checkFooter(buf []byte) error {
 	root, err := fbRoot(buf)
 	if err != nil {
@@ -726,7 +746,7 @@ func checkFooter(buf []byte) error {
 	for i, typ := range types {
 		f, err := fbElement(buf, start, i)
 		if err == nil {
-			err = checkFieldFB(f, typ, typ == fbTypeList)
+			err = checkFieldFB(f, typ, typ == fbTypeList, 1)
 		}
 		if err != nil {
 			return fmt.Errorf("column %d: %w", i+1, err)
@@ -735,9 +755,11 @@ func checkFooter(buf []byte) error {
 	return nil
 }
 
-// checkFieldFB checks a schema field: its type code, no dictionary, no
-// metadata, and for a list one child field of type Int.
-func checkFieldFB(f fbTable, typ uint8, list bool) error {
+// checkFieldFB checks a schema field: its type code, no dictionary, at
+// most maxMeta metadata pairs (a column may carry its description, a list's
+// item nothing; checkSchema checks the pair), and for a list one child
+// field of type Int.
+func checkFieldFB(f fbTable, typ uint8, list bool, maxMeta int) error {
 	got, err := f.u8(2)
 	switch {
 	case err != nil:
@@ -747,8 +769,8 @@ func checkFieldFB(f fbTable, typ uint8, list bool) error {
 	case f.has(4):
 		return errors.New("dictionary-encoded")
 	}
-	if _, n, err := f.vector(6, 4, "metadata"); err != nil || n != 0 {
-		return errors.Join(err, errIf(n != 0, "%d metadata pairs, want none", n))
+	if _, n, err := f.vector(6, 4, "metadata"); err != nil || n > maxMeta {
+		return errors.Join(err, errIf(n > maxMeta, "%d metadata pairs, want at most %d", n, maxMeta))
 	}
 	start, n, err := f.vector(5, 4, "children")
 	want := 0
@@ -765,7 +787,7 @@ func checkFieldFB(f fbTable, typ uint8, list bool) error {
 	if err != nil {
 		return err
 	}
-	return checkFieldFB(child, fbTypeInt, false)
+	return checkFieldFB(child, fbTypeInt, false, 0)
 }
 
 func errIf(cond bool, format string, args ...any) error {

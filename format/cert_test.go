@@ -578,6 +578,10 @@ func TestReadRejectsSchema(t *testing.T) {
 		"swapped":        {utf8, grundy, win, reach},
 		"dictionary":     {{Name: colPosition, Type: &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}}, grundy, reach, win},
 		"field metadata": {{Name: colPosition, Type: arrow.BinaryTypes.String, Metadata: arrow.NewMetadata([]string{"k"}, []string{"v"})}, grundy, reach, win},
+		"description and more": {{Name: colPosition, Type: arrow.BinaryTypes.String,
+			Metadata: arrow.NewMetadata([]string{metaDescription, "k"}, []string{"a position", "v"})}, grundy, reach, win},
+		"item metadata": {utf8, grundy, reach, {Name: colWin, Type: arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Int32,
+			Metadata: arrow.NewMetadata([]string{metaDescription}, []string{"a hint"})})}},
 	}
 	for name, fields := range tests {
 		schema := arrow.NewSchema(fields, &md)
@@ -585,6 +589,12 @@ func TestReadRejectsSchema(t *testing.T) {
 		if _, err := decode(data); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: %v, want a corrupt certificate", name, err)
 		}
+	}
+	// A column may describe itself in any words.
+	described := arrow.NewSchema([]arrow.Field{utf8, grundy, reach, {Name: colWin, Type: win.Type,
+		Metadata: arrow.NewMetadata([]string{metaDescription}, []string{"other words"})}}, &md)
+	if _, err := decode(rawFile(t, described, nil, entriesRecord(described, c.Entries))); err != nil {
+		t.Errorf("a column with its own description: %v", err)
 	}
 	// The nullability of columns and list items is not part of the format.
 	schema := arrow.NewSchema([]arrow.Field{{Name: colPosition, Type: arrow.BinaryTypes.String, Nullable: true}, grundy, reach, win}, &md)

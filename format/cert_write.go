@@ -37,6 +37,21 @@ const (
 	colWin      = "win"      // list<int32>
 )
 
+// metaDescription is the one key a column's field metadata may hold: a
+// sentence for people reading the file with a generic Arrow tool. It is
+// not part of the content address, and a reader accepts a column without
+// it (files written before it existed have none). docs/certificate-format.md
+// says the same at length.
+const metaDescription = "description"
+
+// columnDescriptions are the values of metaDescription, by column.
+var columnDescriptions = map[string]string{
+	colPosition: "Atomic Sprouts position in canonical text; rows are sorted by lives, then by these bytes. The format: docs/certificate-format.md in github.com/spots-dev/spots.",
+	colGrundy:   "Grundy value of position.",
+	colReach:    "For each m < grundy, the index of a child of value m, in child order (children sorted by canonical key bytes).",
+	colWin:      "Per child, in child order: -1 if its lands are earlier rows whose values xor to other than grundy, else component<<20|move naming a reply that reaches grundy.",
+}
+
 // DefaultBatchRows is the number of entries per record batch when
 // WriteOptions.BatchRows is 0.
 const DefaultBatchRows = 65536
@@ -225,11 +240,16 @@ func checkCertificate(c *Certificate) error {
 // metadata.
 func certSchema(md arrow.Metadata) *arrow.Schema {
 	return arrow.NewSchema([]arrow.Field{
-		{Name: colPosition, Type: arrow.BinaryTypes.String},
-		{Name: colGrundy, Type: arrow.PrimitiveTypes.Uint32},
-		{Name: colReach, Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint32)},
-		{Name: colWin, Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Int32)},
+		{Name: colPosition, Type: arrow.BinaryTypes.String, Metadata: describe(colPosition)},
+		{Name: colGrundy, Type: arrow.PrimitiveTypes.Uint32, Metadata: describe(colGrundy)},
+		{Name: colReach, Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Uint32), Metadata: describe(colReach)},
+		{Name: colWin, Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Int32), Metadata: describe(colWin)},
 	}, &md)
+}
+
+// describe is the field metadata of column col: its description.
+func describe(col string) arrow.Metadata {
+	return arrow.NewMetadata([]string{metaDescription}, []string{columnDescriptions[col]})
 }
 
 func certMetadata(c *Certificate) arrow.Metadata {

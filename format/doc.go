@@ -4,4 +4,9 @@
 // strict and hardened: a truncated, corrupted or hostile input gives an
 // error naming where it went wrong, never a panic or an unbounded
 // allocation. It knows positions only as text; the game package parses them.
+//
+// The certificate format is published, for readers in other languages, in
+// docs/certificate-format.md, with a JavaScript and a Python reader in
+// docs/readers/. TestAddressExample and TestNodeReadsCertificate keep the
+// document's worked example and its JavaScript reader true to this code.
 package format

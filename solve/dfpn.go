@@ -506,18 +506,18 @@ func (w *worker[P]) recompute(v *dnode[P]) {
 		w.recomputeSum(v)
 		return
 	}
-	v.kids, v.pn, v.dn = settleAtomic(v.kids, func(c *dnode[P]) (uint64, uint64) { return c.pn, c.dn })
+	v.kids, v.pn, v.dn = SettleAtomic(v.kids, func(c *dnode[P]) (uint64, uint64) { return c.pn, c.dn })
 }
 
-// recomputeSum keeps the books of a sum (see settleSum).
+// recomputeSum keeps the books of a sum (see SettleSum).
 func (w *worker[P]) recomputeSum(v *dnode[P]) {
-	look := func(c *dnode[P]) sumChild { return sumChild{c.c.key, c.c.n, c.pn, c.dn} }
+	look := func(c *dnode[P]) SumChild { return SumChild{c.c.key, c.c.n, c.pn, c.dn} }
 	next := func(c *dnode[P], n uint32) *dnode[P] {
 		q := c.c
 		q.n = n
 		return w.newNode(q)
 	}
-	v.kids, v.pn, v.dn = settleSum(v.kids, &v.merged, w.db, look, next)
+	v.kids, v.pn, v.dn = SettleSum(v.kids, &v.merged, w.db, look, next)
 }
 
 // choose selects the child to search next and its thresholds. In parallel

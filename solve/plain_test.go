@@ -2,10 +2,9 @@ package solve_test
 
 import "github.com/spots-dev/spots/solve"
 
-// plain is the plain depth-first solver of the design notes (§3.5), the
-// oracle of the searches: a couple is a Win if some move reaches a Loss;
-// sums are solved component by component, Grundy values found by trying
-// heaps 0, 1, 2, … in turn.
+// plain is a plain depth-first solver, the oracle of the searches: a
+// couple is a Win if some move reaches a Loss; sums are solved component by
+// component, Grundy values found by trying heaps 0, 1, 2, … in turn.
 type plain[P any] struct {
 	g  solve.Game[P]
 	db map[string]uint32

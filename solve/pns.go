@@ -1,7 +1,6 @@
 package solve
 
 import (
-	"container/heap"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -20,7 +19,7 @@ type PNS[P any] struct {
 	rng   *rand.Rand
 	nodes map[ckey]*pnode[P]
 	byPos map[string][]*pnode[P] // nodes of each atomic position, for new Grundy values
-	queue rankQueue[P]
+	queue RankQueue[*pnode[P]]
 	ctx   context.Context
 	stop  bool
 	check uint64
@@ -272,19 +271,19 @@ func (s *PNS[P]) recompute(v *pnode[P]) {
 		s.recomputeSum(v)
 		return
 	}
-	v.kids, v.pn, v.dn = settleAtomic(v.kids, func(c *pnode[P]) (uint64, uint64) { return c.pn, c.dn })
+	v.kids, v.pn, v.dn = SettleAtomic(v.kids, func(c *pnode[P]) (uint64, uint64) { return c.pn, c.dn })
 }
 
-// recomputeSum keeps the books of a sum (see settleSum); replacement
+// recomputeSum keeps the books of a sum (see SettleSum); replacement
 // components are nodes of the DAG.
 func (s *PNS[P]) recomputeSum(v *pnode[P]) {
-	look := func(c *pnode[P]) sumChild { return sumChild{c.c.key, c.c.n, c.pn, c.dn} }
+	look := func(c *pnode[P]) SumChild { return SumChild{c.c.key, c.c.n, c.pn, c.dn} }
 	next := func(c *pnode[P], n uint32) *pnode[P] {
 		q := c.c
 		q.n = n
 		return s.link(v, s.node(q))
 	}
-	v.kids, v.pn, v.dn = settleSum(v.kids, &v.merged, s.db, look, next)
+	v.kids, v.pn, v.dn = SettleSum(v.kids, &v.merged, s.db, look, next)
 }
 
 // propagate recomputes v and, in order of rank, every ancestor whose numbers
@@ -293,7 +292,7 @@ func (s *PNS[P]) recomputeSum(v *pnode[P]) {
 func (s *PNS[P]) propagate(v *pnode[P]) {
 	s.push(v)
 	for s.queue.Len() > 0 {
-		u := heap.Pop(&s.queue).(*pnode[P])
+		u := s.queue.Pop()
 		u.queued = false
 		pn, dn := u.pn, u.dn
 		s.recompute(u)
@@ -311,7 +310,7 @@ func (s *PNS[P]) propagate(v *pnode[P]) {
 func (s *PNS[P]) push(v *pnode[P]) {
 	if !v.queued {
 		v.queued = true
-		heap.Push(&s.queue, v)
+		s.queue.Push(v, v.c.size, v.c.n)
 	}
 }
 
@@ -330,24 +329,4 @@ func (s *PNS[P]) learn(u *pnode[P]) {
 			}
 		}
 	}
-}
-
-// rankQueue orders nodes by (size, heap), least first.
-type rankQueue[P any] []*pnode[P]
-
-func (q rankQueue[P]) Len() int { return len(q) }
-func (q rankQueue[P]) Less(i, j int) bool {
-	a, b := &q[i].c, &q[j].c
-	if a.size != b.size {
-		return a.size < b.size
-	}
-	return a.n < b.n
-}
-func (q rankQueue[P]) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *rankQueue[P]) Push(x any)   { *q = append(*q, x.(*pnode[P])) }
-func (q *rankQueue[P]) Pop() any {
-	old := *q
-	v := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return v
 }

@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"container/heap"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -39,7 +38,7 @@ type dag struct {
 	nodes map[ckey]*node
 	byPos map[string][]*node // the nodes of each atomic position
 	root  *node
-	queue rankQueue
+	queue solve.RankQueue[*node]
 	rng   *rand.Rand
 	// learned collects the Grundy values the DAG derived itself, for the
 	// groups' pending buffers.
@@ -178,10 +177,13 @@ func (d *dag) sortComponents(v *node) {
 	})
 }
 
-// recompute brings v's numbers and lock up to date with its children. A
-// couple that is not locked takes its proof number from its unlocked
-// children only, so busy branches stop attracting selection; once all are
-// locked it takes the largest, and its disproof number always counts all.
+// recompute brings v's numbers and lock up to date with its children, by
+// the rules every search of package solve follows (solve.SettleAtomic,
+// solve.SettleSum), with the lock-aware proof numbers of the paper on top:
+// a couple takes its proof number from its unlocked children only, so busy
+// branches stop attracting selection, and once all are locked it takes the
+// largest; its disproof number always counts all. A node is locked when
+// all its children are.
 func (d *dag) recompute(v *node) {
 	if solved(v) {
 		v.kids, v.locked = nil, false
@@ -191,99 +193,33 @@ func (d *dag) recompute(v *node) {
 		return // a leaf keeps its estimate, or the latest report of its job
 	}
 	if v.sum {
-		d.recomputeSum(v)
+		look := func(c *node) solve.SumChild { return solve.SumChild{Key: c.key, N: c.n, PN: c.pn, DN: c.dn} }
+		next := func(c *node, n uint32) *node { return d.link(v, d.node(c.pos, n, 1, 1)) }
+		v.kids, v.pn, v.dn = solve.SettleSum(v.kids, &v.merged, d.db, look, next)
+		v.locked = len(v.kids) > 0
+		for _, c := range v.kids {
+			v.locked = v.locked && c.locked
+		}
 		return
 	}
-	k := 0
-	for _, c := range v.kids {
-		if c.dn == 0 {
-			v.pn, v.dn, v.kids, v.locked = 0, solve.Inf, nil, false
-			return
-		}
-		if c.pn != 0 {
-			v.kids[k] = c
-			k++
-		}
-	}
-	v.kids = v.kids[:k]
-	if k == 0 {
-		v.pn, v.dn, v.kids, v.locked = solve.Inf, 0, nil, false
+	v.kids, v.pn, v.dn = solve.SettleAtomic(v.kids, func(c *node) (uint64, uint64) { return c.pn, c.dn })
+	if len(v.kids) == 0 {
+		v.locked = false
 		return
 	}
-	pnFree, pnAll, dn := uint64(solve.Inf), uint64(0), uint64(0)
-	locked := true
+	pnFree, pnAll := uint64(solve.Inf), uint64(0)
+	v.locked = true
 	for _, c := range v.kids {
 		if !c.locked {
-			locked = false
+			v.locked = false
 			pnFree = min(pnFree, c.dn)
 		}
 		pnAll = max(pnAll, c.dn)
-		dn = addNum(dn, c.pn)
 	}
-	v.locked, v.dn = locked, dn
 	v.pn = pnFree
-	if locked {
+	if v.locked {
 		v.pn = pnAll
 	}
-}
-
-// recomputeSum keeps the books of a sum as the solver does (see
-// solve.DFPN): resolved components leave, won candidates (Q, j) give way to
-// (Q, j+1), and the last component takes the merged heap.
-func (d *dag) recomputeSum(v *node) {
-	for i := 0; i < len(v.kids); {
-		c := v.kids[i]
-		if g, ok := d.db.Get(c.key); ok && !c.sum {
-			v.merged ^= g
-			v.kids = slices.Delete(v.kids, i, i+1)
-			continue
-		}
-		switch {
-		case c.dn == 0:
-			v.merged ^= c.n
-			v.kids = slices.Delete(v.kids, i, i+1)
-		case c.pn == 0:
-			v.kids[i] = d.link(v, d.node(c.pos, c.n+1, 1, 1))
-		default:
-			i++
-		}
-	}
-	switch len(v.kids) {
-	case 0:
-		v.pn, v.dn, v.locked = 0, solve.Inf, false
-		if v.merged == 0 {
-			v.pn, v.dn = solve.Inf, 0
-		}
-		v.kids = nil
-		return
-	case 1:
-		if c := v.kids[0]; c.n != v.merged {
-			v.kids[0] = d.link(v, d.node(c.pos, v.merged, 1, 1))
-		}
-		c := v.kids[0]
-		v.pn, v.dn, v.locked = c.pn, c.dn, c.locked
-		if solved(v) {
-			v.kids, v.locked = nil, false
-		}
-		return
-	}
-	sum := uint64(0)
-	locked := true
-	for _, c := range v.kids {
-		sum = addNum(sum, min(c.pn, c.dn))
-		locked = locked && c.locked
-	}
-	v.pn, v.dn, v.locked = sum, sum, locked
-}
-
-func addNum(a, b uint64) uint64 {
-	if a == solve.Inf || b == solve.Inf {
-		return solve.Inf
-	}
-	if s := a + b; s >= a && s != solve.Inf {
-		return s
-	}
-	return solve.Inf - 1
 }
 
 // propagate recomputes v and every ancestor whose numbers may change, in
@@ -297,7 +233,7 @@ func (d *dag) propagate(v *node) {
 // of every node whose numbers or lock changed (and of start, if given).
 func (d *dag) drain(start *node) {
 	for d.queue.Len() > 0 {
-		u := heap.Pop(&d.queue).(*node)
+		u := d.queue.Pop()
 		u.queued = false
 		pn, dn, locked := u.pn, u.dn, u.locked
 		d.recompute(u)
@@ -315,7 +251,7 @@ func (d *dag) drain(start *node) {
 func (d *dag) push(v *node) {
 	if !v.queued {
 		v.queued = true
-		heap.Push(&d.queue, v)
+		d.queue.Push(v, v.size, v.n)
 	}
 }
 
@@ -398,24 +334,5 @@ func (d *dag) selectLeaf() *node {
 		}
 		v = best
 	}
-	return v
-}
-
-// rankQueue orders nodes by (lives, heap), least first.
-type rankQueue []*node
-
-func (q rankQueue) Len() int { return len(q) }
-func (q rankQueue) Less(i, j int) bool {
-	if q[i].size != q[j].size {
-		return q[i].size < q[j].size
-	}
-	return q[i].n < q[j].n
-}
-func (q rankQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *rankQueue) Push(x any)   { *q = append(*q, x.(*node)) }
-func (q *rankQueue) Pop() any {
-	old := *q
-	v := old[len(old)-1]
-	*q = old[:len(old)-1]
 	return v
 }

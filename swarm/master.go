@@ -12,7 +12,8 @@ import (
 )
 
 // Params are the parameters of a swarm solve, named and meant as in the
-// paper (algorithms.md §5.10).
+// paper "Massively Parallel Proof-Number Search for Impartial Games and
+// Beyond" (Čížek, Balko, Schmid), whose PNS-PDFPN this package implements.
 type Params struct {
 	Iterations uint64        // most iterations a job runs before its leaf is expanded
 	Updates    uint64        // iterations between a job's reports (one cycle)

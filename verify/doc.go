@@ -24,7 +24,7 @@
 // each m < g and the winning reply for each child, so File checks them in one
 // streaming pass, generating each entry's children once and never
 // searching. Unhinted databases (GLOP/SPOTS [Positions+Nimber] text) are
-// checked by Database.Check with the memoised search of the design notes,
+// checked by Database.Check with a memoised search one or two moves deep,
 // which also chooses the witnesses that turn such a database into a hinted
 // certificate.
 //

@@ -111,8 +111,10 @@ type Proof struct {
 	used    []format.Entry // copied: a later Check on the database resets its entries
 }
 
-// Check decides the claim with the database by the memoised search of the
-// design notes, choosing witnesses whose entries are already known to be
+// Check decides the claim with the database by a memoised search (the rules
+// are those of docs/certificate-format.md: every smaller value reached,
+// every child shown not to have the entry's value by its own value or by
+// one reply), choosing witnesses whose entries are already known to be
 // valid where it can. It returns a *Failure (wrapping
 // ErrInvalidCertificate) when the database does not prove the claim, and a
 // *LimitError (wrapping ErrLimit) when the claim's root, or a position the
