@@ -10,6 +10,7 @@ package certify
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
@@ -20,7 +21,9 @@ import (
 // Producer is the name written into certificates made here.
 const Producer = "spots"
 
-// Version is the producer version written into certificates.
+// Version is the producer version written into certificates. The commands
+// set it from their build information (internal/buildinfo) at start-up.
+// Like the creation time, it is provenance: not part of the content address.
 var Version = "dev"
 
 // Claim returns the claim a search result makes about root: its outcome
@@ -43,7 +46,7 @@ func Claim(root sprouts.Position, n uint32, out solve.Outcome, grundy *uint32) (
 // Build returns the trimmed, hinted certificate of claim from the values in
 // db. It fails (with an error wrapping verify.ErrInvalidCertificate) if the
 // values do not prove the claim, which for a solver's database would be a
-// bug in the solver.
+// bug in the solver. The certificate's creation time is now.
 func Build(db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
 	d, err := verify.FromValues(db.Range)
 	if err != nil {
@@ -53,7 +56,9 @@ func Build(db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: %w", claim, err)
 	}
-	return proof.Certificate(Producer, Version), nil
+	cert := proof.Certificate(Producer, Version)
+	cert.Created = time.Now().UTC()
+	return cert, nil
 }
 
 // Write builds the certificate of claim, writes it into dir as

@@ -49,15 +49,14 @@
 // --no-progress). Exit status: 0 when all is well, 1 when the corpus does
 // not check (a certificate missing or invalid, a disagreement, stale
 // generated files) or add could not solve or certify, 2 for bad usage or an
-// unreadable corpus.
+// unreadable corpus, 130 when interrupted (SIGINT or SIGTERM; nothing is
+// added, and every file is written through a temporary file and a rename).
 package main
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"github.com/spots-dev/spots/internal/statusline"
 	"io"
 	"math"
 	"os"
@@ -66,6 +65,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -74,6 +74,8 @@ import (
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
@@ -90,11 +92,25 @@ Commands:
   regenerate   rebuild OUTCOMES.md and outcomes.svg (--check: fail if they are stale; --check --no-verify: after check, without verifying again)
   add          solve 0*N, certify it and add it to the corpus (--solve N)
 
-Run spots-corpus COMMAND --help for its flags.
+Run spots-corpus COMMAND --help for its flags; spots-corpus --version
+prints the version.
+
+Examples:
+  spots-corpus status
+  spots-corpus check --json
+  spots-corpus add --solve 12 --nimber
+` + "\nExit status:\n" + exitCodes
+
+// exitCodes is the end of --help.
+const exitCodes = `  0    all is well
+  1    the corpus does not check, or add could not solve or certify
+  2    bad usage or an unreadable corpus
+  130  interrupted (SIGINT, SIGTERM): nothing added
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	certify.Version = buildinfo.Version()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -152,7 +168,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	switch name {
 	case "-h", "--help", "help":
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "--version", "version":
+		fmt.Fprintf(stdout, "spots-corpus %s\n", buildinfo.Version())
 		return 0
 	}
 	cmd, ok := commands[name]
@@ -171,16 +190,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&e.opt.dir, "dir", "", "the corpus directory (default: corpus/ of the repository holding the working directory)")
 	flags.BoolVar(&e.opt.noProgress, "no-progress", false, "do not show progress on standard error")
 	cmd.flags(flags, &e.opt)
-	flags.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s\n\nFlags:\n", cmd.summary)
-		flags.PrintDefaults()
-	}
+	std := buildinfo.AddStd(flags)
+	text := fmt.Sprintf("usage: %s\n\nFlags:\n", cmd.summary)
+	flags.Usage = func() { buildinfo.Usage(stderr, text, flags, exitCodes) }
 	if err := flags.Parse(args[1:]); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
 		fmt.Fprintf(stderr, "spots-corpus %s: %v\n", name, err)
 		return 2
+	}
+	if std.Handle("spots-corpus", stdout, func(w io.Writer) { buildinfo.Usage(w, text, flags, exitCodes) }) {
+		return 0
 	}
 	if flags.NArg() > 0 {
 		fmt.Fprintf(stderr, "spots-corpus %s: unexpected argument %q\n", name, flags.Arg(0))
@@ -587,6 +605,9 @@ func runAdd(e *env) int {
 	}
 	stats := s.Stats()
 	e.prog.Clear()
+	if out == solve.Unknown && e.ctx.Err() != nil {
+		return e.fail(130, "0*%d: interrupted; nothing added", n)
+	}
 	if out == solve.Unknown {
 		return e.fail(1, "0*%d: not solved (stopped after %.1f s, %d iterations); nothing added", n, stats.Seconds, stats.Iterations)
 	}

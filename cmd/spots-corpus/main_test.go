@@ -274,12 +274,10 @@ func TestUsage(t *testing.T) {
 		stderr string
 	}{
 		{nil, 2, "usage: spots-corpus COMMAND"},
-		{[]string{"--help"}, 0, "usage: spots-corpus COMMAND"},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{[]string{"--dir", "x", "check"}, 2, "give the command first"},
 		{[]string{"check", "--frobnicate"}, 2, "unknown flag: --frobnicate"},
 		{[]string{"check", "extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"check", "--help"}, 0, "usage: spots-corpus check"},
 		{[]string{"add"}, 2, "add needs --solve N"},
 		{[]string{"add", "--solve", "0"}, 2, "--solve 0: want a number of spots"},
 		{[]string{"add", "--solve", "5", "--algorithm", "mcts"}, 2, `unknown --algorithm "mcts"`},
@@ -295,6 +293,24 @@ func TestUsage(t *testing.T) {
 		status := run(context.Background(), tt.args, &stdout, &stderr)
 		if status != tt.status || !strings.Contains(stderr.String(), tt.stderr) {
 			t.Errorf("spots-corpus %v: %d %q; want %d and %q", tt.args, status, stderr.String(), tt.status, tt.stderr)
+		}
+	}
+	// --help and --version go to standard output.
+	for _, tt := range []struct {
+		args   []string
+		stdout string
+	}{
+		{[]string{"--help"}, "usage: spots-corpus COMMAND"},
+		{[]string{"help"}, "Exit status:"},
+		{[]string{"--version"}, "spots-corpus "},
+		{[]string{"check", "--help"}, "usage: spots-corpus check"},
+		{[]string{"add", "-h"}, "130  interrupted"},
+		{[]string{"status", "--version"}, "spots-corpus "},
+	} {
+		var stdout, stderr bytes.Buffer
+		status := run(context.Background(), tt.args, &stdout, &stderr)
+		if status != 0 || !strings.HasPrefix(stdout.String(), tt.stdout) && !strings.Contains(stdout.String(), tt.stdout) || stderr.Len() != 0 {
+			t.Errorf("spots-corpus %v: %d, stdout %q, stderr %q; want 0 and %q", tt.args, status, stdout.String(), stderr.String(), tt.stdout)
 		}
 	}
 	// add refuses a claim the corpus has before solving anything.

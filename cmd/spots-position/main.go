@@ -33,6 +33,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/sprouts"
 )
 
@@ -47,7 +48,16 @@ Commands:
   children   the same, plus the sorted canonical children
   lands      the same as canon; --pretty lists each land with its lives
 
+Examples:
+  spots-position canon '0*3' '0.1a1a|0'
+  echo '0*3' | spots-position children --pretty
+
 Flags:
+`
+
+// exitCodes is the end of --help.
+const exitCodes = `  0    every position read
+  2    bad usage, or a position that does not parse (the others are still printed)
 `
 
 // report is the JSON object printed for one input.
@@ -69,16 +79,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flags := pflag.NewFlagSet("spots-position", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
 	pretty := flags.Bool("pretty", false, "print for people instead of JSON")
-	flags.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		flags.PrintDefaults()
-	}
+	std := buildinfo.AddStd(flags)
+	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
 	if err := flags.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
-			return 0
-		}
 		fmt.Fprintf(stderr, "spots-position: %v\n", err)
 		return 2
+	}
+	if std.Handle("spots-position", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
+		return 0
 	}
 	if flags.NArg() == 0 {
 		fmt.Fprintln(stderr, "spots-position: missing command (canon, children or lands)")

@@ -53,7 +53,6 @@ func TestRun(t *testing.T) {
 		{name: "no command", args: nil, status: 2, stderr: "missing command"},
 		{name: "unknown command", args: []string{"solve", "0*3"}, status: 2, stderr: `unknown command "solve"`},
 		{name: "unknown flag", args: []string{"canon", "--json"}, status: 2, stderr: "unknown flag"},
-		{name: "help", args: []string{"--help"}, status: 0, stderr: "usage: spots-position"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,4 +106,26 @@ func FuzzEachLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHelpAndVersion: --help and --version go to standard output, exit 0;
+// the usage after an error goes to standard error.
+func TestHelpAndVersion(t *testing.T) {
+	for _, tt := range []struct {
+		args           []string
+		status         int
+		stdout, stderr string
+	}{
+		{[]string{"--help"}, 0, "usage: spots-position", ""},
+		{[]string{"-h"}, 0, "Exit status:", ""},
+		{[]string{"--version"}, 0, "spots-position ", ""},
+		{nil, 2, "", "usage: spots-position"},
+	} {
+		var stdout, stderr bytes.Buffer
+		status := run(tt.args, strings.NewReader(""), &stdout, &stderr)
+		if status != tt.status || !strings.Contains(stdout.String(), tt.stdout) || !strings.Contains(stderr.String(), tt.stderr) ||
+			(tt.stdout == "") != (stdout.Len() == 0) || (tt.stderr == "") != (stderr.Len() == 0) {
+			t.Errorf("%v: status %d, stdout %q, stderr %q", tt.args, status, stdout.String(), stderr.String())
+		}
+	}
 }

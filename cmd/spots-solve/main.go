@@ -4,14 +4,16 @@
 //
 //	spots-solve [flags] POSITION...
 //
-// For each position it prints who wins, as in
+// A POSITION is in the reference's notation (0*12, 0.1a1a|0) or in GLOP's
+// (with '}' ending regions and ']' ending lands); POS+*N adds a nim heap of
+// size N. For each position it prints who wins, as in
 //
 //	0*12  L  (second player wins)
 //
 // or with --nimber its Grundy value. With --json it prints one JSON object
 // per position instead:
 //
-//	{"position":"0*12","canonical":"0*12","outcome":"L","nimber":null,
+//	{"input":"0*12","canonical":"0*12","outcome":"L","nimber":null,
 //	 "algorithm":"pdfpn","seconds":4.1,"iterations":41205,
 //	 "grundy_numbers":1189,"tt_entries":32845}
 //
@@ -23,28 +25,36 @@
 //
 // The positions share one search: what is proved for one is reused by the
 // next. Exit status: 0 when every position was solved, 1 when a limit
-// (--timeout, --max-iterations, an interrupt) left one unknown, 2 for bad
-// usage or input, in which case nothing is solved or written.
+// (--timeout, --max-iterations) left one unknown, 2 for bad usage or input,
+// in which case nothing is solved or written, 130 when interrupted (SIGINT
+// or SIGTERM): the positions left are not started, what was solved is
+// printed (and written to --stats and --db-out).
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/spots-dev/spots/internal/statusline"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
@@ -55,12 +65,52 @@ const usage = `usage: spots-solve [flags] POSITION...
        spots-solve worker --join HOST:PORT [flags]
 
 Solves Sprouts positions (e.g. 0*12) with proof-number search and prints
-who wins, or with --nimber the Grundy value. With --algorithm swarm the
-process is the master of a swarm of worker processes (started here with
---workers-local, or on other machines with "spots-solve worker").
+who wins, or with --nimber the Grundy value. A position is written in the
+reference's notation (0*12, 0.1a1a|0) or in GLOP's (2AB.}AB.}]!); POS+*N
+adds a nim heap of N (0*3+*1). With --algorithm swarm the process is the
+master of a swarm of worker processes (started here with --workers-local,
+or on other machines with "spots-solve worker").
+
+Examples:
+  spots-solve 0*12                      who wins 12 spots
+  spots-solve --nimber --json 0*9 0*10  Grundy values, as JSON lines
+  spots-solve --cert certs 0*3+*1       solve and certify 0*3+*1=W|L
+  spots-solve --algorithm swarm --workers-local 2 0*14
+
+The options of SPOTS (the reference solver) are accepted too:
+--compute_nimber, --input_database, --output_database, --stats_path and
+--algorithm pns-pdfpn (the swarm).
 
 Flags:
 `
+
+// exitCodes is the end of --help.
+const exitCodes = `  0    every position solved
+  1    a position left unknown (--timeout, --max-iterations), a certificate not written
+  2    bad usage or input: nothing solved or written
+  130  interrupted (SIGINT, SIGTERM): what was solved is printed and written
+`
+
+// statusInterrupted is the exit status after SIGINT or SIGTERM.
+const statusInterrupted = 130
+
+// spotsAliases maps the option names of SPOTS, the reference solver, to
+// ours. They are accepted and hidden from --help (which names them).
+var spotsAliases = map[string]string{
+	"compute_nimber":  "nimber",
+	"input_database":  "db-in",
+	"output_database": "db-out",
+	"stats_path":      "stats",
+}
+
+// normalizeAlias is the flag set's normalize func: it turns SPOTS's option
+// names into ours.
+func normalizeAlias(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	if to, ok := spotsAliases[name]; ok {
+		return pflag.NormalizedName(to)
+	}
+	return pflag.NormalizedName(name)
+}
 
 // config holds the parsed flags.
 type config struct {
@@ -82,6 +132,7 @@ type config struct {
 	certDir       string
 	cpuProfile    string
 	swarm         swarmFlags
+	args          []string // the command line, for --stats
 }
 
 // searcher is what the command needs of a search.
@@ -94,15 +145,18 @@ type searcher interface {
 
 // result is one solved position, as printed with --json.
 type result struct {
-	Position      string  `json:"position"`
-	Canonical     string  `json:"canonical"`
+	Input         string  `json:"input"`     // the text given
+	Canonical     string  `json:"canonical"` // with " + *N" for a heap
 	Outcome       string  `json:"outcome"`
+	Reason        string  `json:"reason,omitempty"` // why unknown: timeout, iteration limit, interrupted
 	Nimber        *uint32 `json:"nimber"`
 	Algorithm     string  `json:"algorithm"`
 	Seconds       float64 `json:"seconds"`
 	Iterations    uint64  `json:"iterations"`
 	GrundyNumbers int     `json:"grundy_numbers"`
 	TTEntries     int64   `json:"tt_entries"`
+	Claim         string  `json:"claim,omitempty"`   // with --cert: the claim certified
+	Address       string  `json:"address,omitempty"` // with --cert: the certificate's content address
 	Certificate   string  `json:"certificate,omitempty"`
 	CertEntries   int     `json:"certificate_entries,omitempty"`
 	// pdfpn only
@@ -115,17 +169,22 @@ type result struct {
 	stats solve.Stats // the search's counters for this position
 }
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+func main() { os.Exit(runMain()) }
+
+// runMain is main without the exit: the build's version goes into the
+// certificates, and SIGINT or SIGTERM cancels the run.
+func runMain() int {
+	certify.Version = buildinfo.Version()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	return run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "worker" {
-		return runWorker(ctx, args[1:], stderr)
+		return runWorker(ctx, args[1:], stdout, stderr)
 	}
-	cfg, positions, status := parseFlags(args, stderr)
+	cfg, positions, status := parseFlags(args, stdout, stderr)
 	if status >= 0 {
 		return status
 	}
@@ -150,12 +209,20 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 		return 2
 	}
 	var roots []sprouts.Position
+	var heaps []uint32
 	for _, in := range positions {
-		p, err := sprouts.Parse(in)
+		p, n, err := parseInput(in)
 		if err != nil {
 			return fail("%v", err)
 		}
+		if n > 0 && cfg.nimber {
+			return fail("%q: --nimber computes the Grundy value of a position alone; leave out the heap (the value of POS+*N is that of POS xor N)", in)
+		}
+		if n > 0 && cfg.algorithm == "swarm" {
+			return fail("%q: the swarm solves a position without a heap", in)
+		}
 		roots = append(roots, p)
+		heaps = append(heaps, n)
 	}
 	if cfg.certDir != "" {
 		if err := os.MkdirAll(cfg.certDir, 0o755); err != nil {
@@ -182,10 +249,13 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 	var results []result
 	status := 0
 	for i, root := range roots {
-		r := solveOne(ctx, cfg, s, positions[i], root)
+		if ctx.Err() != nil {
+			break // interrupted: the positions left are not started
+		}
+		r := solveOne(ctx, cfg, s, positions[i], root, heaps[i])
 		prog.Clear()
 		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
-			if err := certifyOne(cfg, s, root, &r); err != nil {
+			if err := certifyOne(cfg, s, root, heaps[i], &r); err != nil {
 				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 				status = 1
 			}
@@ -197,7 +267,7 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 		printResult(stdout, cfg, r)
 	}
 	if cfg.statsPath != "" {
-		if err := writeStats(cfg.statsPath, results); err != nil {
+		if err := writeStats(cfg.statsPath, cfg.args, time.Now(), results); err != nil {
 			return fail("--stats %s: %v", cfg.statsPath, err)
 		}
 	}
@@ -206,20 +276,48 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 			return fail("--db-out %s: %v", cfg.dbOut, err)
 		}
 	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "spots-solve: interrupted")
+		return statusInterrupted
+	}
 	return status
+}
+
+// parseInput reads a position given on the command line: in our notation
+// or GLOP's, optionally followed by a nim heap "+*N".
+func parseInput(in string) (sprouts.Position, uint32, error) {
+	text, n := in, uint32(0)
+	if i := strings.LastIndex(in, "+*"); i >= 0 {
+		v, err := strconv.ParseUint(in[i+2:], 10, 32)
+		if err != nil {
+			return sprouts.Position{}, 0, fmt.Errorf("%q: the heap after \"+*\" must be a number from 0 to %d", in, uint32(1<<32-1))
+		}
+		text, n = in[:i], uint32(v)
+	}
+	text, err := fromGLOP(text)
+	if err != nil {
+		return sprouts.Position{}, 0, fmt.Errorf("%q: %w", in, err)
+	}
+	p, err := sprouts.Parse(text)
+	if err != nil {
+		return sprouts.Position{}, 0, err
+	}
+	return p, n, nil
 }
 
 // parseFlags returns the configuration and positions, or an exit status
 // (not negative) when the command should stop.
-func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
-	var cfg config
+func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int) {
+	cfg := config{args: args}
 	flags := pflag.NewFlagSet("spots-solve", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
+	flags.SetNormalizeFunc(normalizeAlias)
+	std := buildinfo.AddStd(flags)
 	defaultAlg := "dfpn"
 	if runtime.NumCPU() > 1 {
 		defaultAlg = "pdfpn"
 	}
-	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity) or pns (keeps its whole DAG); the default is pdfpn when there is more than one CPU")
+	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity), pns (keeps its whole DAG) or swarm; the default is pdfpn when there is more than one CPU, but dfpn with --cert (dfpn is deterministic: the same certificate, at the same address, on every run)")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local)")
@@ -227,7 +325,7 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	flags.StringVar(&cfg.estimator, "estimator", "unit", "numbers of an unexpanded couple (dfpn, pdfpn, pns): unit (1, 1, as the reference), moves (disproof number from the estimated number of moves: faster on some positions, slower on others; see BENCHMARKS.md) or depth")
 	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
-	flags.StringVar(&cfg.statsPath, "stats", "", "write one CSV row of statistics per position to `FILE` (columns: position, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes)")
+	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
 	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
 	flags.Uint64Var(&cfg.seed, "seed", 0, "break ties between equal children at random with this seed (0: in heuristic order)")
 	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; without it: never)")
@@ -237,16 +335,22 @@ func parseFlags(args []string, stderr io.Writer) (config, []string, int) {
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
 	addSwarmFlags(flags, &cfg.swarm, false)
-	flags.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		flags.PrintDefaults()
-	}
+	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
 	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return cfg, nil, 0
-		}
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
+	}
+	if std.Handle("spots-solve", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
+		return cfg, nil, 0
+	}
+	if cfg.algorithm == "pns-pdfpn" {
+		cfg.algorithm = "swarm" // SPOTS's name of its distributed search
+	}
+	if cfg.certDir != "" && !flags.Changed("algorithm") {
+		cfg.algorithm = "dfpn" // deterministic: a reproducible certificate
+	}
+	if cfg.certDir != "" && cfg.algorithm == "pdfpn" && cfg.threads > 1 {
+		fmt.Fprintln(stderr, "spots-solve: note: --algorithm pdfpn with several threads is not deterministic: the certificate's address will differ from run to run (leave out --algorithm for dfpn, which reproduces it)")
 	}
 	switch {
 	case cfg.algorithm != "dfpn" && cfg.algorithm != "pns" && cfg.algorithm != "pdfpn" && cfg.algorithm != "swarm":
@@ -313,17 +417,21 @@ func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line) searcher
 	return solve.NewDFPN(sprouts.Rules{}, db, opt)
 }
 
-func solveOne(ctx context.Context, cfg config, s searcher, input string, root sprouts.Position) result {
+func solveOne(ctx context.Context, cfg config, s searcher, input string, root sprouts.Position, heap uint32) result {
+	posCtx := ctx
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
+		posCtx, cancel = context.WithTimeout(ctx, cfg.timeout)
 		defer cancel()
 	}
 	before := s.Stats()
-	r := result{Position: input, Canonical: root.String(), Algorithm: cfg.algorithm}
+	r := result{Input: input, Canonical: root.String(), Algorithm: cfg.algorithm}
+	if heap > 0 {
+		r.Canonical += " + *" + strconv.FormatUint(uint64(heap), 10)
+	}
 	var out solve.Outcome
 	if cfg.nimber {
-		if g, ok := s.Grundy(ctx, root); ok {
+		if g, ok := s.Grundy(posCtx, root); ok {
 			r.Nimber = &g
 			out = solve.Win
 			if g == 0 {
@@ -331,10 +439,20 @@ func solveOne(ctx context.Context, cfg config, s searcher, input string, root sp
 			}
 		}
 	} else {
-		out = s.Solve(ctx, root, 0)
+		out = s.Solve(posCtx, root, heap)
 	}
 	after := s.Stats()
 	r.Outcome = out.String()
+	if out == solve.Unknown {
+		switch {
+		case ctx.Err() != nil:
+			r.Reason = "interrupted"
+		case posCtx.Err() != nil:
+			r.Reason = "timeout"
+		default:
+			r.Reason = "iteration limit"
+		}
+	}
 	r.Seconds = after.Seconds - before.Seconds
 	r.Iterations = after.Iterations - before.Iterations
 	r.GrundyNumbers = after.GrundyNumbers - before.GrundyNumbers
@@ -358,12 +476,12 @@ func solveOne(ctx context.Context, cfg config, s searcher, input string, root sp
 }
 
 // certifyOne writes and verifies the certificate of a solved position.
-func certifyOne(cfg config, s searcher, root sprouts.Position, r *result) error {
+func certifyOne(cfg config, s searcher, root sprouts.Position, heap uint32, r *result) error {
 	out := solve.Win
 	if r.Outcome == solve.Loss.String() {
 		out = solve.Loss
 	}
-	claim, err := certify.Claim(root, 0, out, r.Nimber)
+	claim, err := certify.Claim(root, heap, out, r.Nimber)
 	if err != nil {
 		return err
 	}
@@ -371,8 +489,14 @@ func certifyOne(cfg config, s searcher, root sprouts.Position, r *result) error 
 	if err != nil {
 		return err
 	}
-	r.Certificate, r.CertEntries = path, res.Entries
+	setCertificate(r, claim, path, res.Entries)
 	return nil
+}
+
+// setCertificate records a written certificate in r.
+func setCertificate(r *result, claim format.Claim, path string, entries int) {
+	r.Claim, r.Certificate, r.CertEntries = claim.String(), path, entries
+	r.Address = strings.TrimSuffix(filepath.Base(path), ".arrow")
 }
 
 func printResult(w io.Writer, cfg config, r result) {
@@ -384,32 +508,63 @@ func printResult(w io.Writer, cfg config, r result) {
 	who := map[string]string{"W": "first player wins", "L": "second player wins"}
 	switch {
 	case r.Outcome == solve.Unknown.String():
-		fmt.Fprintf(w, "%s  unknown  (stopped after %.1f s, %d iterations)\n", r.Position, r.Seconds, r.Iterations)
+		fmt.Fprintf(w, "%s  unknown  (stopped after %.1f s, %d iterations: %s)\n", r.Input, r.Seconds, r.Iterations, r.Reason)
 	case r.Nimber != nil:
-		fmt.Fprintf(w, "%s  %d  (Grundy value; %s)\n", r.Position, *r.Nimber, who[r.Outcome])
+		fmt.Fprintf(w, "%s  %d  (Grundy value; %s)\n", r.Input, *r.Nimber, who[r.Outcome])
 	default:
-		fmt.Fprintf(w, "%s  %s  (%s)\n", r.Position, r.Outcome, who[r.Outcome])
+		fmt.Fprintf(w, "%s  %s  (%s)\n", r.Input, r.Outcome, who[r.Outcome])
 	}
 	if r.Certificate != "" {
 		fmt.Fprintf(w, "    certificate %s  (%d entries, verified)\n", r.Certificate, r.CertEntries)
 	}
 }
 
-func writeStats(path string, results []result) error {
+// statsHeader is the header row of --stats.
+var statsHeader = []string{"input", "canonical", "algorithm", "outcome", "nimber", "seconds", "iterations", "expansions",
+	"grundy_numbers", "nimber_db", "tt_entries", "tt_capacity", "tt_evictions", "nodes", "arguments", "time"}
+
+// writeStats appends the rows of results to the CSV file at path, as SPOTS
+// does, with the command's arguments and the time in each row. The header
+// is written only when the file is new or empty; a file with another
+// header is refused. The old content and the new rows are written together
+// to a temporary file renamed over path, so a reader never sees a partial
+// file.
+func writeStats(path string, args []string, now time.Time, results []result) error {
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if len(old) > 0 {
+		line, _, _ := bytes.Cut(old, []byte("\n"))
+		head, err := csv.NewReader(bytes.NewReader(line)).Read()
+		if err != nil || !slices.Equal(head, statsHeader) {
+			return fmt.Errorf("the file's first line is not the header %s: not appending to it", strings.Join(statsHeader, ","))
+		}
+		if old[len(old)-1] != '\n' {
+			old = append(old, '\n')
+		}
+	}
+	cmdline := strings.Join(args, " ")
+	stamp := now.UTC().Format(time.RFC3339)
 	return format.WriteFileAtomic(path, func(w io.Writer) error {
+		if _, err := w.Write(old); err != nil {
+			return err
+		}
 		cw := csv.NewWriter(w)
-		cw.Write([]string{"position", "canonical", "algorithm", "outcome", "nimber", "seconds", "iterations", "expansions",
-			"grundy_numbers", "nimber_db", "tt_entries", "tt_capacity", "tt_evictions", "nodes"})
+		if len(old) == 0 {
+			cw.Write(statsHeader)
+		}
 		for _, r := range results {
 			nimber := ""
 			if r.Nimber != nil {
 				nimber = strconv.FormatUint(uint64(*r.Nimber), 10)
 			}
 			st := r.stats
-			cw.Write([]string{r.Position, r.Canonical, r.Algorithm, r.Outcome, nimber,
+			cw.Write([]string{r.Input, r.Canonical, r.Algorithm, r.Outcome, nimber,
 				strconv.FormatFloat(r.Seconds, 'f', 3, 64), u(st.Iterations), u(st.Expansions),
 				strconv.Itoa(st.GrundyNumbers), strconv.Itoa(st.NimberDB), strconv.FormatInt(st.TTEntries, 10),
-				strconv.Itoa(st.TTCapacity), strconv.FormatInt(st.TTEvictions, 10), strconv.Itoa(st.Nodes)})
+				strconv.Itoa(st.TTCapacity), strconv.FormatInt(st.TTEvictions, 10), strconv.Itoa(st.Nodes),
+				cmdline, stamp})
 		}
 		cw.Flush()
 		return cw.Error()
@@ -419,7 +574,8 @@ func writeStats(path string, results []result) error {
 func u(x uint64) string { return strconv.FormatUint(x, 10) }
 
 // loadDB reads a [Positions+Nimber] database into db, re-keying its
-// positions under the canonical form.
+// positions under the canonical form. Positions may be in our notation or
+// GLOP's.
 func loadDB(db *solve.NimberDB, path string, lenient bool, stderr io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -432,7 +588,11 @@ func loadDB(db *solve.NimberDB, path string, lenient bool, stderr io.Writer) err
 		return err
 	}
 	for _, e := range entries {
-		p, err := sprouts.Parse(e.Position)
+		text, err := fromGLOP(e.Position)
+		var p sprouts.Position
+		if err == nil {
+			p, err = sprouts.Parse(text)
+		}
 		if err != nil {
 			le := &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
 			if lenient {

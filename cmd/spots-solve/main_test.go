@@ -37,7 +37,19 @@ func TestSolveLines(t *testing.T) {
 		{[]string{"--threads", "0", "0*3"}, 2, "", "--threads 0"},
 		{[]string{"--capacity", "2", "0*3"}, 2, "", "--capacity 2 is too small"},
 		{[]string{"--db-in", "/nonexistent/db.spr", "0*3"}, 2, "", "/nonexistent/db.spr"},
-		{[]string{"--help"}, 0, "", "usage: spots-solve"},
+		{[]string{"--help"}, 0, "usage: spots-solve", ""},
+		{[]string{"-h"}, 0, "usage: spots-solve", ""},
+		{[]string{"--version"}, 0, "spots-solve ", ""},
+		{[]string{"--bogus", "0*3"}, 2, "", "unknown flag: --bogus"},
+		{[]string{"0*3+*1"}, 0, "0*3+*1  L  (second player wins)\n", ""},
+		{[]string{"0*3+*0"}, 0, "0*3+*0  W  (first player wins)\n", ""},
+		{[]string{"0*2+*1"}, 0, "0*2+*1  W  (first player wins)\n", ""},
+		{[]string{"0*3+*x"}, 2, "", `"0*3+*x": the heap after "+*" must be a number`},
+		{[]string{"--nimber", "0*3+*1"}, 2, "", "leave out the heap"},
+		{[]string{"2AB.}AB.}]!"}, 0, "2AB.}AB.}]!  ", ""},
+		{[]string{"0.]!"}, 2, "", `"0.]!": GLOP notation: land 1 must end with '}'`},
+		{[]string{"--compute_nimber", "0*9"}, 0, "0*9  1  (Grundy value; first player wins)\n", ""},
+		{[]string{"--algorithm", "pns-pdfpn", "--nimber", "0*3"}, 2, "", "the swarm solves outcomes"},
 	}
 	for _, tt := range tests {
 		status, stdout, stderr := runCmd(t, append(tt.args, "--no-progress")...)
@@ -57,7 +69,7 @@ func TestSolveJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("%q: %v", stdout, err)
 	}
-	for _, k := range []string{"position", "canonical", "outcome", "nimber", "algorithm", "seconds", "iterations", "grundy_numbers", "tt_entries"} {
+	for _, k := range []string{"input", "canonical", "outcome", "nimber", "algorithm", "seconds", "iterations", "grundy_numbers", "tt_entries"} {
 		if _, ok := r[k]; !ok {
 			t.Errorf("no %q in %s", k, stdout)
 		}
@@ -153,6 +165,7 @@ func TestBadOptions(t *testing.T) {
 		{[]string{"worker", "--join", "127.0.0.1:1", "--threads", "0"}, "--threads 0"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "0"}, "--grouping 0"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "65536"}, "--grouping 65536"},
+		{[]string{"worker", "--join", "127.0.0.1:1", "--wait", "0s"}, "--wait 0s"},
 	}
 	for _, tt := range tests {
 		status, stdout, stderr := runCmd(t, append(tt.args, "--no-progress")...)
@@ -168,8 +181,8 @@ func TestBadOptions(t *testing.T) {
 // TestHelpBoundsSimulation checks that --help documents the bound of
 // --simulate-workers.
 func TestHelpBoundsSimulation(t *testing.T) {
-	_, _, stderr := runCmd(t, "--help")
-	if !strings.Contains(stderr, "1 to 4096") {
-		t.Errorf("--help does not give the bound of --simulate-workers:\n%s", stderr)
+	_, stdout, _ := runCmd(t, "--help")
+	if !strings.Contains(stdout, "1 to 4096") {
+		t.Errorf("--help does not give the bound of --simulate-workers:\n%s", stdout)
 	}
 }

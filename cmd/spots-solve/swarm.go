@@ -2,10 +2,11 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/spots-dev/spots/internal/statusline"
 	"io"
 	"net"
 	"os"
@@ -20,6 +21,8 @@ import (
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
@@ -40,17 +43,19 @@ type swarmFlags struct {
 	noVerify     bool
 	simulate     int
 	masterCost   uint64
+	wait         time.Duration // worker: how long to wait for a master
 }
 
 func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	sf.params = swarm.DefaultParams()
 	p := &sf.params
-	flags.StringVar(&sf.key, "key", "", "the swarm's shared key (or $SPOTS_SWARM_KEY); at least 8 characters")
+	flags.StringVar(&sf.key, "key", "", "the swarm's shared key (or $SPOTS_SWARM_KEY); at least 8 characters (a master with only --workers-local workers makes a random one when none is given)")
 	flags.IntVar(&p.Grouping, "grouping", p.Grouping, fmt.Sprintf("swarm: solvers per worker process, sharing one nimber database (1 to %d)", swarm.MaxGrouping))
 	flags.IntVar(&p.StateLevel, "state-level", p.StateLevel, "swarm: what a solver keeps between jobs: 0 table and values, 1 values, 2 nothing")
 	if worker {
 		flags.StringVar(&sf.join, "join", "", "the master's gossip address (host:port)")
 		flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:0", "this worker's gossip address")
+		flags.DurationVar(&sf.wait, "wait", defaultWorkerWait, "give up (exit 1) when no master answers at --join for this long")
 		return
 	}
 	flags.StringVar(&sf.listen, "listen", "127.0.0.1:7400", "swarm: the master's HTTP address for jobs")
@@ -66,6 +71,9 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	flags.IntVar(&sf.simulate, "simulate-workers", 0, fmt.Sprintf("swarm: simulate this many workers (1 to %d, each with --grouping tables of --capacity entries, all in this machine's memory) in one process under a clock counted in iterations", swarm.MaxSimulatedWorkers))
 	flags.Uint64Var(&sf.masterCost, "master-cost", 10, "with --simulate-workers: the master's cost of one exchange, in iterations")
 }
+
+// defaultWorkerWait is how long a worker waits for a master by default.
+const defaultWorkerWait = 2 * time.Minute
 
 // maxWorkersLocal bounds --workers-local: processes started on this one
 // machine.
@@ -83,6 +91,8 @@ func checkSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) error {
 		return fmt.Errorf("--grouping %d: want 1 to %d", p.Grouping, swarm.MaxGrouping)
 	case p.StateLevel < 0 || p.StateLevel > 2:
 		return fmt.Errorf("--state-level %d: want 0, 1 or 2", p.StateLevel)
+	case worker && sf.wait <= 0:
+		return fmt.Errorf("--wait %v: want a positive duration", sf.wait)
 	case worker:
 		return nil
 	case p.Iterations == 0:
@@ -122,19 +132,35 @@ func checkResources(flags *pflag.FlagSet, cfg config) error {
 }
 
 func (sf *swarmFlags) swarmKey() (swarm.Key, error) {
-	k := sf.key
-	if k == "" {
-		k = os.Getenv("SPOTS_SWARM_KEY")
-	}
+	k := sf.keyText()
 	if k == "" {
 		return swarm.Key{}, errors.New("no swarm key: give --key or set SPOTS_SWARM_KEY")
 	}
 	return swarm.NewKey(k)
 }
 
+// keyText returns the key given by --key or $SPOTS_SWARM_KEY, or "".
+func (sf *swarmFlags) keyText() string {
+	if sf.key != "" {
+		return sf.key
+	}
+	return os.Getenv("SPOTS_SWARM_KEY")
+}
+
+// randomKey returns a new random key (256 bits, in hexadecimal) for a
+// swarm of local workers only: they get it through their environment, and
+// it is never printed.
+func randomKey() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("making a random swarm key: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
 // runWorker is `spots-solve worker`: one worker group that joins the swarm
 // and solves jobs until the master says the root is solved.
-func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int) {
+func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (status int) {
 	var sf swarmFlags
 	var threads, capacity int
 	var profile string
@@ -150,16 +176,14 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int
 	var lieEvery int
 	flags.IntVar(&lieEvery, "test-lie-every", 0, "test hook: send every k-th Grundy value wrong")
 	flags.MarkHidden("test-lie-every")
-	flags.Usage = func() {
-		fmt.Fprint(stderr, "usage: spots-solve worker --join HOST:PORT [flags]\n\nJoins a swarm and solves its jobs.\n\nFlags:\n")
-		flags.PrintDefaults()
-	}
+	std := buildinfo.AddStd(flags)
+	flags.Usage = func() { buildinfo.Usage(stderr, workerUsage, flags, workerExitCodes) }
 	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
 		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 		return 2
+	}
+	if std.Handle("spots-solve worker", stdout, func(w io.Writer) { buildinfo.Usage(w, workerUsage, flags, workerExitCodes) }) {
+		return 0
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "spots-solve worker: "+format+"\n", a...)
@@ -201,20 +225,39 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int
 	if err != nil {
 		return fail("%v", err)
 	}
-	g.Log = func(format string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+format+"\n", a...) }
+	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+format+"\n", a...) }
+	g.Log = logf
 	if lieEvery > 0 {
 		g.Lie = lyingHook(lieEvery)
 	}
-	member, err := swarm.StartMember(swarm.MemberConfig{Name: name, Bind: sf.gossip, Key: key, Join: []string{sf.join}, JoinWait: time.Minute,
+	logf("%s: waiting for a master at %s (up to %v)", name, sf.join, sf.wait)
+	member, err := swarm.StartMember(swarm.MemberConfig{Name: name, Bind: sf.gossip, Key: key, Join: []string{sf.join}, JoinWait: sf.wait,
 		Meta: swarm.Meta{Role: "worker", Grouping: sf.params.Grouping, Threads: threads, Version: certify.Version}})
 	if err != nil {
+		if strings.Contains(err.Error(), "nothing answers") {
+			fmt.Fprintf(stderr, "spots-solve worker: no master at %s after %v (--wait): %v\n", sf.join, sf.wait, err)
+			return 1
+		}
 		return fail("%v", err)
 	}
 	defer member.Leave()
+	var noMaster time.Time // since when no master is known (zero: one is)
+	resolved := ""
 	link := &swarm.HTTPLink{Key: key, Resolve: func(ctx context.Context) (string, error) {
 		for {
 			if meta, ok := member.Master(); ok {
+				if meta.HTTP != resolved {
+					resolved = meta.HTTP
+					logf("joined the swarm: master at %s (jobs over http://%s)", sf.join, meta.HTTP)
+				}
+				noMaster = time.Time{}
 				return "http://" + meta.HTTP, nil
+			}
+			if noMaster.IsZero() {
+				noMaster = time.Now()
+				logf("waiting for a master at %s (up to %v)", sf.join, sf.wait)
+			} else if time.Since(noMaster) > sf.wait {
+				return "", fmt.Errorf("%w: none at %s for %v (--wait)", errNoMaster, sf.join, sf.wait)
 			}
 			member.Rejoin([]string{sf.join}) // the master may have restarted
 			select {
@@ -224,7 +267,11 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int
 			}
 		}
 	}}
-	if err := g.Run(ctx, link); err != nil {
+	if err := g.Run(ctx, &loggingLink{link: link, logf: logf}); err != nil {
+		if errors.Is(err, errNoMaster) {
+			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+			return 1
+		}
 		if errors.Is(err, swarm.ErrBanned) {
 			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 			return 1
@@ -234,12 +281,71 @@ func runWorker(ctx context.Context, args []string, stderr io.Writer) (status int
 			return 2
 		}
 		if ctx.Err() != nil {
-			return 1
+			fmt.Fprintln(stderr, "spots-solve worker: interrupted")
+			return statusInterrupted
 		}
 		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 		return 1
 	}
+	logf("the master says the solve is over")
 	return 0
+}
+
+const workerUsage = `usage: spots-solve worker --join HOST:PORT [flags]
+
+Joins a swarm (the master's gossip address, --gossip of the master) and
+solves its jobs until the master says the solve is over. It says on
+standard error what it is doing: waiting for a master, joined, each new
+job and its size. The key is --key or $SPOTS_SWARM_KEY, as the master's.
+
+Example:
+  SPOTS_SWARM_KEY=... spots-solve worker --join 10.0.0.1:7401 --grouping 2
+
+Flags:
+`
+
+const workerExitCodes = `  0    the master said the solve is over
+  1    no master answered within --wait, or the master banned this worker
+  2    bad usage, or a wrong key
+  130  interrupted (SIGINT, SIGTERM)
+`
+
+// errNoMaster is returned when a worker waited --wait without a master.
+var errNoMaster = errors.New("no master")
+
+// loggingLink is a worker's link that says on standard error which jobs
+// the master hands out.
+type loggingLink struct {
+	link swarm.Link
+	logf func(format string, a ...any)
+}
+
+// Exchange passes req on and logs each new job of the reply (a continued
+// job, in a later cycle, is not logged again).
+func (l *loggingLink) Exchange(ctx context.Context, req swarm.ExchangeRequest) (swarm.ExchangeReply, error) {
+	reply, err := l.link.Exchange(ctx, req)
+	if err != nil {
+		return reply, err
+	}
+	for _, j := range reply.Jobs {
+		if j.Cycle > 0 {
+			continue
+		}
+		size := ""
+		if p, err := sprouts.Parse(j.Position); err == nil {
+			size = fmt.Sprintf("%d lives, ", p.Lives())
+		}
+		heap := ""
+		if j.N > 0 {
+			heap = fmt.Sprintf(" + *%d", j.N)
+		}
+		id := j.ID // a UUIDv7: its end tells jobs apart, its start is the time
+		if len(id) > 8 {
+			id = id[len(id)-8:]
+		}
+		l.logf("job …%s: %s%s (%sup to %d iterations a cycle)", id, j.Position, heap, size, j.MaxIterations)
+	}
+	return reply, nil
 }
 
 // lyingHook is the test hook of --test-lie-every: every k-th value of at
@@ -281,6 +387,17 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		}
 		return runSimulation(ctx, cfg, sf, input, root, stdout, stderr)
 	}
+	keyText := sf.keyText()
+	if keyText == "" && sf.workersLocal > 0 {
+		// Only this process's own workers, on loopback: a key of its own,
+		// passed to them through their environment.
+		k, err := randomKey()
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		keyText = k
+	}
+	sf.key = keyText
 	key, err := sf.swarmKey()
 	if err != nil {
 		return fail(2, "%v", err)
@@ -411,11 +528,23 @@ wait:
 		saveState(sf.stateDir, root, m, sf.params)
 	}
 	st := m.Stats()
-	r := result{Position: input, Canonical: root.String(), Algorithm: "swarm", Outcome: out.String(),
+	r := result{Input: input, Canonical: root.String(), Algorithm: "swarm", Outcome: out.String(),
 		Seconds: time.Since(start).Seconds(), Iterations: st.Iterations, GrundyNumbers: m.DB().Len()}
 	if out == solve.Unknown {
+		switch {
+		case ctx.Err() != nil:
+			r.Reason = "interrupted"
+		case runCtx.Err() != nil:
+			r.Reason = "timeout"
+		default:
+			r.Reason = "iteration limit"
+		}
 		fmt.Fprintf(stderr, "spots-solve: the swarm stopped unsolved: %s\n", stopped)
 		printResult(stdout, cfg, r)
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "spots-solve: interrupted")
+			return statusInterrupted
+		}
 		return 1
 	}
 	claim, err := certify.Claim(root, 0, out, nil)
@@ -428,7 +557,7 @@ wait:
 		if err != nil {
 			return fail(1, "certifying %s: %v", claim, err)
 		}
-		r.Certificate, r.CertEntries = path, res.Entries
+		setCertificate(&r, claim, path, res.Entries)
 	}
 	printResult(stdout, cfg, r)
 	if cfg.json {
@@ -465,10 +594,7 @@ func startLocalWorkers(sf swarmFlags, gossip string, key swarm.Key, stderr io.Wr
 		fmt.Fprintf(stderr, "spots-solve: --workers-local: %v\n", err)
 		return nil
 	}
-	pass := sf.key
-	if pass == "" {
-		pass = os.Getenv("SPOTS_SWARM_KEY")
-	}
+	pass := sf.keyText() // set by runMaster, perhaps at random
 	var cmds []*exec.Cmd
 	for range sf.workersLocal {
 		cmd := exec.Command(self, "worker", "--join", gossip, "--grouping", strconv.Itoa(sf.params.Grouping),
@@ -560,7 +686,7 @@ func runSimulation(ctx context.Context, cfg config, sf swarmFlags, input string,
 	speedup := float64(seq) / float64(res.Time)
 	if cfg.json {
 		b, _ := json.Marshal(struct {
-			Position string `json:"position"`
+			Input string `json:"input"`
 			swarm.SimResult
 			Sequential uint64  `json:"sequential_iterations"`
 			Overhead   float64 `json:"search_overhead"`

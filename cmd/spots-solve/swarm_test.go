@@ -10,13 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
-	"github.com/spots-dev/spots/verify"
+	"github.com/spots-dev/spots/verify/verifytest"
 )
 
 // The swarm tests run real processes on 127.0.0.1: this test binary,
@@ -24,7 +25,7 @@ import (
 // the workers a master starts with --workers-local).
 func TestMain(m *testing.M) {
 	if os.Getenv("SPOTS_TEST_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(runMain())
 	}
 	os.Exit(m.Run())
 }
@@ -34,9 +35,31 @@ const testKey = "swarm-test-key"
 // proc is a spots-solve process under test.
 type proc struct {
 	cmd            *exec.Cmd
-	stdout, stderr bytes.Buffer
+	stdout, stderr syncBuffer
 	done           chan error
 }
+
+// syncBuffer is a bytes.Buffer that a test may read while the process
+// writes to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// stdoutText returns what the process has printed so far.
+func (p *proc) stdoutText() string { return p.stdout.String() }
 
 func start(t *testing.T, key string, args ...string) *proc {
 	t.Helper()
@@ -108,7 +131,7 @@ func solvedWithCertificate(t *testing.T, p *proc, certs, want string) {
 	if len(files) != 1 {
 		t.Fatalf("%d certificates in %s", len(files), certs)
 	}
-	verify.TestCertificate(t, files[0])
+	verifytest.Certificate(t, files[0])
 }
 
 func TestSwarmSurvivesKilledWorker(t *testing.T) {

@@ -37,7 +37,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/spots-dev/spots/internal/statusline"
 	"io"
 	"os"
 	"time"
@@ -45,6 +44,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
 )
@@ -59,7 +60,17 @@ Before expanding any position the checker measures it; a position over a
 limit is refused (exit 2) with a message naming the limit and the --max-…
 flag that raises it. 0 keeps the default, -1 removes the limit.
 
+Examples:
+  spots-verify certs/*.arrow
+  spots-verify --spr glop-db.txt --claim '0*12=L' --convert certs
+
 Flags:
+`
+
+// exitCodes is the end of --help.
+const exitCodes = `  0    every input valid
+  1    an input invalid
+  2    bad usage, an input that cannot be read, or an input refused by a limit
 `
 
 // report is what is printed for one input.
@@ -100,16 +111,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	maxLetters := flags.Int("max-letters", 0, fmt.Sprintf("refuse positions with more letters than `N` (0: default %d, -1: no limit)", d.Letters))
 	maxMoves := flags.Int64("max-moves", 0, fmt.Sprintf("refuse positions with more estimated moves to generate than `N` (0: default %d, -1: no limit)", d.Moves))
 	maxWork := flags.Int64("max-work", 0, fmt.Sprintf("refuse a position, or an entry, needing more estimated work (moves × bytes) than `N` (0: default %d, -1: no limit)", d.Work))
-	flags.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		flags.PrintDefaults()
-	}
+	std := buildinfo.AddStd(flags)
+	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
 	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
 		fmt.Fprintf(stderr, "spots-verify: %v\n", err)
 		return 2
+	}
+	if std.Handle("spots-verify", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
+		return 0
 	}
 	bad := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "spots-verify: "+format+"\n", a...)
@@ -229,7 +238,8 @@ func checkDatabase(path string, claim format.Claim, convert string, lenient bool
 	if err != nil {
 		return finish(r, err)
 	}
-	cert := proof.Certificate("spots-verify", "dev")
+	cert := proof.Certificate("spots-verify", buildinfo.Version())
+	cert.Created = time.Now().UTC() // provenance, like the version: outside the address
 	r.Entries, r.Address = len(cert.Entries), cert.Address()
 	if convert != "" {
 		out, err := format.WriteCertificate(convert, cert, format.WriteOptions{})

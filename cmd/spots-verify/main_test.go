@@ -132,3 +132,24 @@ func TestHostileInputIsRefused(t *testing.T) {
 		t.Errorf("--max-lives -2: status %d: %s", status, stderr)
 	}
 }
+
+// TestHelpAndVersion: --help and --version go to standard output, exit 0;
+// the usage after an error goes to standard error.
+func TestHelpAndVersion(t *testing.T) {
+	for _, tt := range []struct {
+		args           []string
+		status         int
+		stdout, stderr string
+	}{
+		{[]string{"--help"}, 0, "usage: spots-verify", ""},
+		{[]string{"-h"}, 0, "Exit status:", ""},
+		{[]string{"--version"}, 0, "spots-verify ", ""},
+		{nil, 2, "", "usage: spots-verify"},
+	} {
+		status, stdout, stderr := runCmd(t, tt.args...)
+		if status != tt.status || !strings.Contains(stdout, tt.stdout) || !strings.Contains(stderr, tt.stderr) ||
+			(tt.stdout == "") != (stdout == "") || (tt.stderr == "") != (stderr == "") {
+			t.Errorf("%v: status %d, stdout %q, stderr %q", tt.args, status, stdout, stderr)
+		}
+	}
+}

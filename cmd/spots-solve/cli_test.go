@@ -1,0 +1,263 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
+	"github.com/spots-dev/spots/verify/verifytest"
+)
+
+// solveJSON runs spots-solve with --json and returns its status and the
+// one object it printed.
+func solveJSON(t *testing.T, args ...string) (int, map[string]any, string) {
+	t.Helper()
+	status, stdout, stderr := runCmd(t, append([]string{"--json", "--no-progress"}, args...)...)
+	var r map[string]any
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("spots-solve %v: %q: %v (stderr %s)", args, stdout, err, stderr)
+	}
+	return status, r, stderr
+}
+
+// TestCertReproducible: --cert without --algorithm uses dfpn, so two runs
+// give the same certificate at the same address; the JSON names the claim
+// and the address.
+func TestCertReproducible(t *testing.T) {
+	var addrs []any
+	for range 2 {
+		status, r, stderr := solveJSON(t, "--cert", t.TempDir(), "0*8")
+		if status != 0 {
+			t.Fatalf("status %d: %s", status, stderr)
+		}
+		if r["algorithm"] != "dfpn" || r["claim"] != "0*8=L" || r["input"] != "0*8" {
+			t.Errorf("got %v", r)
+		}
+		addrs = append(addrs, r["address"])
+	}
+	if addrs[0] != addrs[1] || addrs[0] == nil {
+		t.Errorf("two --cert runs of 0*8 give the addresses %v and %v", addrs[0], addrs[1])
+	}
+	// An explicit parallel search is honoured, with a note.
+	status, r, stderr := solveJSON(t, "--cert", t.TempDir(), "--algorithm", "pdfpn", "--threads", "2", "0*6")
+	if status != 0 || r["algorithm"] != "pdfpn" || !strings.Contains(stderr, "will differ from run to run") {
+		t.Errorf("--algorithm pdfpn --cert: status %d, %v, stderr %q", status, r, stderr)
+	}
+}
+
+// TestCertHeap: POS+*N is solved as the couple and certified as such.
+func TestCertHeap(t *testing.T) {
+	dir := t.TempDir()
+	started := time.Now().Add(-time.Second) // RFC 3339 in the file: whole seconds at worst
+	status, r, stderr := solveJSON(t, "--cert", dir, "0*3+*1")
+	if status != 0 || r["claim"] != "0*3+*1=L" || r["canonical"] != "0*3 + *1" {
+		t.Fatalf("status %d, %v, %s", status, r, stderr)
+	}
+	verifytest.Certificate(t, r["certificate"].(string))
+	// Its provenance: this build's version and the time it was made.
+	c, err := format.ReadCertificate(r["certificate"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Version != certify.Version || c.Created.Before(started) {
+		t.Errorf("certificate version %q, created %v; want %q and after %v", c.Version, c.Created, certify.Version, started)
+	}
+}
+
+// TestAddressIgnoresProvenance: the producer's version and the creation
+// time are outside the content address.
+func TestAddressIgnoresProvenance(t *testing.T) {
+	db := solve.NewNimberDB()
+	root := sprouts.MustParse("0*5")
+	s := solve.NewDFPN(sprouts.Rules{}, db, solve.Options{Capacity: 1 << 12})
+	g, ok := s.Grundy(t.Context(), root)
+	if !ok {
+		t.Fatal("0*5 not solved")
+	}
+	claim, err := certify.Claim(root, 0, solve.Win, &g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(v string) { certify.Version = v }(certify.Version)
+	var addrs []string
+	for _, tc := range []struct {
+		version string
+		created time.Time
+	}{
+		{"dev", time.Time{}},
+		{"v1.2.3 0123456789ab", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)},
+		{"(devel)", time.Now()},
+	} {
+		certify.Version = tc.version
+		c, err := certify.Build(db, claim, verify.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Version != tc.version || c.Created.IsZero() {
+			t.Errorf("certificate version %q created %v, want %q and now", c.Version, c.Created, tc.version)
+		}
+		c.Created = tc.created
+		addrs = append(addrs, c.Address())
+	}
+	for _, a := range addrs[1:] {
+		if a != addrs[0] {
+			t.Errorf("addresses %v differ with version and creation time only", addrs)
+		}
+	}
+}
+
+// TestUnknownReason: an unknown result says why.
+func TestUnknownReason(t *testing.T) {
+	for _, tt := range []struct {
+		args   []string
+		reason string
+	}{
+		{[]string{"--max-iterations", "10", "0*12"}, "iteration limit"},
+		{[]string{"--timeout", "1ms", "0*14"}, "timeout"},
+	} {
+		status, r, _ := solveJSON(t, tt.args...)
+		if status != 1 || r["outcome"] != "unknown" || r["reason"] != tt.reason {
+			t.Errorf("%v: status %d, %v; want 1 and reason %q", tt.args, status, r, tt.reason)
+		}
+	}
+}
+
+// TestStatsAppend: --stats appends rows, with the header once, the
+// arguments and the time; SPOTS's option names are accepted.
+func TestStatsAppend(t *testing.T) {
+	dir := t.TempDir()
+	stats, db := filepath.Join(dir, "stats.csv"), filepath.Join(dir, "db.spr")
+	if status, _, stderr := runCmd(t, "--no-progress", "--stats_path", stats, "--output_database", db, "0*5", "0*6"); status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	if status, _, stderr := runCmd(t, "--no-progress", "--stats", stats, "--input_database", db, "--compute_nimber", "0*6"); status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	data, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 4 || strings.Join(statsHeader, ",") != lines[0] {
+		t.Fatalf("stats:\n%s", data)
+	}
+	for i, want := range []string{"0*5,0*5,", "0*6,0*6,", "0*6,0*6,"} {
+		if !strings.HasPrefix(lines[i+1], want) {
+			t.Errorf("row %d %q, want %q…", i+1, lines[i+1], want)
+		}
+	}
+	if !strings.Contains(lines[3], ",--no-progress --stats "+stats+" --input_database "+db+" --compute_nimber 0*6,") || !strings.Contains(lines[3], ",0,") {
+		t.Errorf("row 3 %q lacks the arguments or the nimber", lines[3])
+	}
+	// A file with other columns is not appended to.
+	other := filepath.Join(dir, "other.csv")
+	os.WriteFile(other, []byte("a,b\n1,2\n"), 0o644)
+	if status, _, stderr := runCmd(t, "--no-progress", "--stats", other, "0*3"); status != 2 || !strings.Contains(stderr, "not appending") {
+		t.Errorf("other header: status %d, %s", status, stderr)
+	}
+	if data, _ := os.ReadFile(other); string(data) != "a,b\n1,2\n" {
+		t.Errorf("the other file was changed: %q", data)
+	}
+}
+
+// TestInterrupt sends SIGINT (and SIGTERM) to a real spots-solve while it
+// solves the second of three positions: it stops, prints the first, says
+// the second is unknown because interrupted, does not start the third,
+// writes --stats whole and exits 130.
+func TestInterrupt(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			stats := filepath.Join(dir, "stats.csv")
+			p := start(t, testKey, "--no-progress", "--algorithm", "dfpn", "--stats", stats, "0*6", "0*14", "0*7")
+			deadline := time.Now().Add(30 * time.Second)
+			for !strings.Contains(p.stdoutText(), "0*6  L") {
+				if time.Now().After(deadline) {
+					t.Fatalf("0*6 not solved after 30 s: %q", p.stdoutText())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			p.cmd.Process.Signal(sig)
+			if status := p.wait(t, 30*time.Second); status != statusInterrupted {
+				t.Fatalf("exit %d, want %d\n%s", status, statusInterrupted, p.stderr.String())
+			}
+			out := p.stdout.String()
+			if !strings.Contains(out, "0*14  unknown") || !strings.Contains(out, "interrupted") || strings.Contains(out, "0*7") {
+				t.Errorf("stdout %q", out)
+			}
+			if !strings.Contains(p.stderr.String(), "spots-solve: interrupted") {
+				t.Errorf("stderr %q", p.stderr.String())
+			}
+			data, _ := os.ReadFile(stats)
+			if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != 3 {
+				t.Errorf("stats %q", data)
+			}
+			if files, _ := os.ReadDir(dir); len(files) != 1 {
+				t.Errorf("%d files in the directory, want only stats.csv", len(files))
+			}
+		})
+	}
+}
+
+// TestWorkerWaits: a worker whose master never comes says so and gives
+// up after --wait.
+func TestWorkerWaits(t *testing.T) {
+	w := start(t, testKey, "worker", "--join", freeAddr(t), "--wait", "1s")
+	if status := w.wait(t, 30*time.Second); status != 1 {
+		t.Fatalf("exit %d, want 1", status)
+	}
+	if e := w.stderr.String(); !strings.Contains(e, "waiting for a master at") || !strings.Contains(e, "no master at") {
+		t.Errorf("stderr %q", e)
+	}
+}
+
+// TestSwarmLocalWorkersWithoutKey: a master whose only workers are its own
+// makes a key for them, and they say what they do.
+func TestSwarmLocalWorkersWithoutKey(t *testing.T) {
+	listen, gossip := freeAddr(t), freeAddr(t)
+	m := start(t, "", "--algorithm", "swarm", "--listen", listen, "--gossip", gossip, "--workers-local", "1", "--no-progress", "0*6")
+	if status := m.wait(t, 2*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	}
+	if !strings.HasPrefix(m.stdout.String(), "0*6  L") {
+		t.Errorf("stdout %q", m.stdout.String())
+	}
+	e := m.stderr.String()
+	for _, want := range []string{"waiting for a master at " + gossip, "joined the swarm", "job "} {
+		if !strings.Contains(e, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e)
+		}
+	}
+}
+
+// TestWorkerHelp: the worker's --help and --version go to standard output.
+func TestWorkerHelp(t *testing.T) {
+	for _, tt := range []struct{ arg, want string }{
+		{"--help", "usage: spots-solve worker"},
+		{"--version", "spots-solve worker "},
+	} {
+		status, stdout, stderr := runCmd(t, "worker", tt.arg)
+		if status != 0 || !strings.HasPrefix(stdout, tt.want) || stderr != "" {
+			t.Errorf("worker %s: status %d, stdout %q, stderr %q", tt.arg, status, stdout, stderr)
+		}
+	}
+}
+
+// TestDBInGLOP: --db-in reads positions in GLOP's notation too.
+func TestDBInGLOP(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "glop.spr")
+	os.WriteFile(db, []byte("[Positions+Nimber]\n0*2.}]! 0\n"), 0o644)
+	status, r, stderr := solveJSON(t, "--db-in", db, "0*2")
+	if status != 0 || r["outcome"] != "L" || r["iterations"] != 0.0 {
+		t.Errorf("status %d, %v, %s", status, r, stderr)
+	}
+}
