@@ -96,8 +96,8 @@ type CheckOptions struct {
 func (c *Corpus) Check(opt CheckOptions) *Report {
 	rep := &Report{}
 	indexFile, litFile := c.Path(IndexFile), c.Path(LiteratureFile)
-	problem := func(n int, file, format string, a ...any) {
-		rep.Problems = append(rep.Problems, Problem{N: n, File: file, What: fmt.Sprintf(format, a...)})
+	problem := func(n int, file, msg string, a ...any) {
+		rep.Problems = append(rep.Problems, Problem{N: n, File: file, What: fmt.Sprintf(msg, a...)})
 	}
 
 	// The literature against the conjecture.
@@ -286,8 +286,8 @@ func (c *Corpus) CheckClaim(claim format.Claim, file string) (problems, notes []
 	if err != nil {
 		return []Problem{{N: n, File: file, What: err.Error()}}, nil
 	}
-	add := func(list *[]Problem, format string, a ...any) {
-		*list = append(*list, Problem{N: n, File: file, What: fmt.Sprintf(format, a...)})
+	add := func(list *[]Problem, msg string, a ...any) {
+		*list = append(*list, Problem{N: n, File: file, What: fmt.Sprintf(msg, a...)})
 	}
 	if k, ok := c.Known(n); !ok || k.Open() {
 		add(&notes, "certifies %s, a case the literature table does not settle", claim)

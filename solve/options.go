@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -138,3 +139,24 @@ func (s Stats) JSON() []byte {
 	b, _ := json.Marshal(s)
 	return b
 }
+
+// MinCapacity is the smallest transposition table: one bucket.
+const MinCapacity = ttWays
+
+// Searcher is what DFPN (with any number of threads) and PNS offer a
+// caller that solves positions one after another.
+type Searcher[P any] interface {
+	// Solve returns the outcome of pos + *n, Unknown if stopped first.
+	Solve(ctx context.Context, pos P, n uint32) Outcome
+	// Grundy returns the Grundy value of pos; ok is false if stopped.
+	Grundy(ctx context.Context, pos P) (g uint32, ok bool)
+	// Stats returns the counters of all calls so far.
+	Stats() Stats
+	// DB returns the nimber database the search fills.
+	DB() *NimberDB
+}
+
+var (
+	_ Searcher[int] = (*DFPN[int])(nil)
+	_ Searcher[int] = (*PNS[int])(nil)
+)

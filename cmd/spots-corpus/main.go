@@ -154,9 +154,9 @@ type env struct {
 	prog           *statusline.Line
 }
 
-func (e *env) fail(status int, format string, a ...any) int {
+func (e *env) fail(status int, msg string, a ...any) int {
 	e.prog.Clear()
-	fmt.Fprintf(e.stderr, "spots-corpus: "+format+"\n", a...)
+	fmt.Fprintf(e.stderr, "spots-corpus: "+msg+"\n", a...)
 	return status
 }
 
@@ -518,16 +518,8 @@ func runStatus(e *env) int {
 
 // ---- add
 
-// searcher is what add needs of a search (solve.DFPN and solve.PNS).
-type searcher interface {
-	Solve(context.Context, sprouts.Position, uint32) solve.Outcome
-	Grundy(context.Context, sprouts.Position) (uint32, bool)
-	Stats() solve.Stats
-	DB() *solve.NimberDB
-}
-
-// ttMinimum is the smallest --capacity: one bucket of the table.
-const ttMinimum = 4
+// searcher is a search of Sprouts positions.
+type searcher = solve.Searcher[sprouts.Position]
 
 // maxSolve bounds --solve: far beyond what can be solved, small enough
 // that a typo does not build an absurd position.
@@ -549,8 +541,8 @@ func runAdd(e *env) int {
 		return e.fail(2, "--solve %d: want a number of spots from 1 to %d", o.solve, maxSolve)
 	case o.algorithm != "dfpn" && o.algorithm != "pns":
 		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithm)
-	case o.capacity < ttMinimum:
-		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, ttMinimum)
+	case o.capacity < solve.MinCapacity:
+		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, solve.MinCapacity)
 	case swarm.CheckCapacity(o.capacity, 1) != nil:
 		return e.fail(2, "--capacity %d: %v", o.capacity, swarm.CheckCapacity(o.capacity, 1))
 	case o.timeout < 0:

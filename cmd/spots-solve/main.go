@@ -135,13 +135,8 @@ type config struct {
 	args          []string // the command line, for --stats
 }
 
-// searcher is what the command needs of a search.
-type searcher interface {
-	Solve(context.Context, sprouts.Position, uint32) solve.Outcome
-	Grundy(context.Context, sprouts.Position) (uint32, bool)
-	Stats() solve.Stats
-	DB() *solve.NimberDB
-}
+// searcher is a search of Sprouts positions.
+type searcher = solve.Searcher[sprouts.Position]
 
 // result is one solved position, as printed with --json.
 type result struct {
@@ -204,8 +199,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // solveAll solves the positions of the command line, one after another
 // (or the one position of a swarm), and returns the exit status.
 func solveAll(ctx context.Context, cfg config, positions []string, stdout, stderr io.Writer) int {
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "spots-solve: "+format+"\n", a...)
+	fail := func(msg string, a ...any) int {
+		fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...)
 		return 2
 	}
 	var roots []sprouts.Position
@@ -359,8 +354,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	case cfg.threads < 1 || cfg.threads > solve.MaxThreads:
 		fmt.Fprintf(stderr, "spots-solve: --threads %d: want 1 to %d\n", cfg.threads, solve.MaxThreads)
 		return cfg, nil, 2
-	case cfg.capacity < ttMinimum:
-		fmt.Fprintf(stderr, "spots-solve: --capacity %d is too small (at least %d)\n", cfg.capacity, ttMinimum)
+	case cfg.capacity < solve.MinCapacity:
+		fmt.Fprintf(stderr, "spots-solve: --capacity %d is too small (at least %d)\n", cfg.capacity, solve.MinCapacity)
 		return cfg, nil, 2
 	case cfg.nimber && cfg.algorithm == "swarm":
 		fmt.Fprintln(stderr, "spots-solve: the swarm solves outcomes; --nimber needs pdfpn, dfpn or pns")
@@ -395,9 +390,6 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	cfg.plan = plan
 	return cfg, flags.Args(), -1
 }
-
-// ttMinimum is the smallest --capacity: one bucket of the table.
-const ttMinimum = 4
 
 func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line) searcher {
 	applyMemory(cfg.plan, cfg.algorithm)

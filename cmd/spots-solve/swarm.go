@@ -185,8 +185,8 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 	if std.Handle("spots-solve worker", stdout, func(w io.Writer) { buildinfo.Usage(w, workerUsage, flags, workerExitCodes) }) {
 		return 0
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "spots-solve worker: "+format+"\n", a...)
+	fail := func(msg string, a ...any) int {
+		fmt.Fprintf(stderr, "spots-solve worker: "+msg+"\n", a...)
 		return 2
 	}
 	if sf.join == "" {
@@ -198,8 +198,8 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 	switch {
 	case threads < 1 || threads > solve.MaxThreads:
 		return fail("--threads %d: want 1 to %d", threads, solve.MaxThreads)
-	case capacity < ttMinimum:
-		return fail("--capacity %d is too small (at least %d)", capacity, ttMinimum)
+	case capacity < solve.MinCapacity:
+		return fail("--capacity %d is too small (at least %d)", capacity, solve.MinCapacity)
 	}
 	if err := swarm.CheckCapacity(capacity, sf.params.Grouping); err != nil {
 		return fail("--capacity %d: %v", capacity, err)
@@ -225,7 +225,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 	if err != nil {
 		return fail("%v", err)
 	}
-	logf := func(format string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+format+"\n", a...) }
+	logf := func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+msg+"\n", a...) }
 	g.Log = logf
 	if lieEvery > 0 {
 		g.Lie = lyingHook(lieEvery)
@@ -317,7 +317,7 @@ var errNoMaster = errors.New("no master")
 // the master hands out.
 type loggingLink struct {
 	link swarm.Link
-	logf func(format string, a ...any)
+	logf func(msg string, a ...any)
 }
 
 // Exchange passes req on and logs each new job of the reply (a continued
@@ -374,8 +374,8 @@ type savedState struct {
 
 // runMaster is `spots-solve --algorithm swarm POSITION`.
 func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, root sprouts.Position, stdout, stderr io.Writer) int {
-	fail := func(status int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "spots-solve: "+format+"\n", a...)
+	fail := func(status int, msg string, a ...any) int {
+		fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...)
 		return status
 	}
 	sf.params.Seed, sf.params.Capacity = cfg.seed, cfg.capacity

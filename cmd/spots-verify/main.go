@@ -120,8 +120,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if std.Handle("spots-verify", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
 		return 0
 	}
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "spots-verify: "+format+"\n", a...)
+	bad := func(msg string, a ...any) int {
+		fmt.Fprintf(stderr, "spots-verify: "+msg+"\n", a...)
 		return 2
 	}
 	for _, f := range []struct {
