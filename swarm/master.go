@@ -137,6 +137,9 @@ type MasterStats struct {
 	Audits  int `json:"audits"`
 	Banned  int `json:"groups_banned"`
 	Dropped int `json:"values_dropped"`
+	// Malformed counts reports the master could not use; their leaves are
+	// handed out again.
+	Malformed int `json:"reports_malformed"`
 }
 
 type job struct {
@@ -179,6 +182,11 @@ type delivery struct {
 // Master is the master of a swarm solve: the DAG, the jobs and the values.
 // Its methods are safe for concurrent use (one lock).
 type Master struct {
+	// Log, if set, is told of reports the master could not use (a position
+	// that does not parse, an unsolved couple without children). It is
+	// called with the master's lock held and must not call the master.
+	Log func(format string, args ...any)
+
 	mu     sync.Mutex
 	params Params
 	root   sprouts.Position
@@ -485,7 +493,12 @@ func (m *Master) take(group string, r *Report) (JobSpec, bool) {
 	delete(m.jobs, j.id)
 	leaf.locked, leaf.job = false, nil
 	if !solved(leaf) {
-		m.expandLeaf(leaf, r)
+		if err := m.expandLeaf(leaf, r); err != nil {
+			m.stats.Malformed++
+			if m.Log != nil {
+				m.Log("group %s: job %s: %v; the leaf will be handed out again", group, r.ID, err)
+			}
+		}
 	}
 	m.dag.propagate(leaf)
 	m.stats.Expanded++
@@ -494,19 +507,21 @@ func (m *Master) take(group string, r *Report) (JobSpec, bool) {
 
 // expandLeaf gives a leaf the children a worker reported. Children the DAG
 // already has keep their own numbers; new ones take the reported numbers.
-func (m *Master) expandLeaf(leaf *node, r *Report) {
+// A report it cannot use leaves the leaf a leaf and is described by the
+// error.
+func (m *Master) expandLeaf(leaf *node, r *Report) error {
 	d := m.dag
 	switch r.Outcome {
 	case "W":
 		leaf.pn, leaf.dn = 0, solve.Inf
-		return
+		return nil
 	case "L":
 		leaf.pn, leaf.dn = solve.Inf, 0
-		return
+		return nil
 	}
 	folded, err := sprouts.Parse(r.Folded)
 	if err != nil {
-		return // a malformed report: the leaf stays a leaf, to be handed out again
+		return fmt.Errorf("folded position %q: %w", r.Folded, err)
 	}
 	target := leaf
 	if folded.Key() != leaf.key || r.FoldedN != leaf.n {
@@ -516,19 +531,19 @@ func (m *Master) expandLeaf(leaf *node, r *Report) {
 		target = d.node(folded, r.FoldedN, r.PN, r.DN)
 		leaf.kids = []*node{d.link(leaf, target)}
 		if target.expanded || solved(target) {
-			return
+			return nil
 		}
 	}
 	var kids []*node
 	for _, c := range r.Children {
 		p, err := sprouts.Parse(c.Position)
 		if err != nil {
-			return
+			return fmt.Errorf("child %q: %w", c.Position, err)
 		}
 		kids = append(kids, d.link(target, d.node(p, c.N, max(c.PN, 1), max(c.DN, 1))))
 	}
 	if len(kids) == 0 {
-		return // an unsolved couple has children; the report is wrong
+		return fmt.Errorf("an unsolved couple reported without children")
 	}
 	target.expanded, target.kids = true, kids
 	if target.sum {
@@ -540,6 +555,7 @@ func (m *Master) expandLeaf(leaf *node, r *Report) {
 	if target != leaf {
 		d.propagate(target)
 	}
+	return nil
 }
 
 // Expire takes the jobs away from groups that have been silent longer than

@@ -414,6 +414,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	if err != nil {
 		return fail(2, "%v", err)
 	}
+	m.Log = func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...) }
 	ln, err := net.Listen("tcp", sf.listen)
 	if err != nil {
 		return fail(2, "--listen %s: %v", sf.listen, err)
