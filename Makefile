@@ -85,6 +85,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadIndex$$' -fuzztime $(FUZZTIME) ./corpus
 	$(GO) test -run '^$$' -fuzz '^FuzzReadLiterature$$' -fuzztime $(FUZZTIME) ./corpus
 	$(GO) test -run '^$$' -fuzz '^FuzzEachLine$$' -fuzztime $(FUZZTIME) ./cmd/spots-position
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckIPCStream$$' -fuzztime $(FUZZTIME) ./format
+	$(GO) test -run '^$$' -fuzz '^FuzzFromGLOP$$' -fuzztime $(FUZZTIME) ./cmd/spots-solve
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

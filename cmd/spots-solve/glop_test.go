@@ -39,3 +39,27 @@ func TestFromGLOP(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFromGLOP: the converter never panics; what it accepts comes out
+// without GLOP's terminators, and what has none of them comes out as it
+// went in.
+func FuzzFromGLOP(f *testing.F) {
+	for _, s := range []string{"2AB.}AB.}]!", "0.0.}]", "0*3", "}]", "]!", "a.}b.}]c.}]!", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, err := fromGLOP(s)
+		if err != nil {
+			return
+		}
+		if !strings.ContainsAny(s, "}]") {
+			if out != s {
+				t.Fatalf("fromGLOP(%q) = %q, want it unchanged", s, out)
+			}
+			return
+		}
+		if strings.ContainsAny(out, "}]") {
+			t.Fatalf("fromGLOP(%q) = %q still holds a terminator", s, out)
+		}
+	})
+}
