@@ -286,13 +286,7 @@ func (m *Master) Finish() {
 func (m *Master) Outcome() solve.Outcome {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	switch r := m.dag.root; {
-	case r.pn == 0:
-		return solve.Win
-	case r.dn == 0:
-		return solve.Loss
-	}
-	return solve.Unknown
+	return m.outcome()
 }
 
 // Unheard returns the number of groups not yet told, since Finish, that
