@@ -146,6 +146,21 @@ func (b *base[P]) fold(pos P, n uint32) (c couple[P], empty bool) {
 	return b.makeCouple(pos, n, len(b.comps)), false
 }
 
+// lost reports whether pos + *n is lost by what the nimber database knows:
+// every component's value is known and they xor to n. It is fold's
+// verdict on an empty couple without building the couple, for the
+// children generation asks about one by one.
+func (b *base[P]) lost(pos P, n uint32) bool {
+	for _, q := range b.game.Components(pos) {
+		g, ok := b.db.Get(b.game.Key(q))
+		if !ok {
+			return false
+		}
+		n ^= g
+	}
+	return n == 0
+}
+
 // known returns the outcome of an atomic couple when the nimber database
 // holds its position.
 func (b *base[P]) known(c *couple[P]) Outcome {

@@ -459,15 +459,14 @@ func (w *worker[P]) expand(v *dnode[P]) {
 	// Generating the children of a large position takes long: the context
 	// is looked at every few children, and an ended one stops it too.
 	made := 0
-	lost := func(q P) bool {
+	stop := func(q P) bool {
 		if made++; made%32 == 0 && w.s.ctx.Err() != nil {
 			w.stop = true
 			return true
 		}
-		c, empty := w.fold(q, v.c.n)
-		return empty && c.n == 0
+		return w.lost(q, v.c.n)
 	}
-	children, complete := w.children(&v.c, lost)
+	children, complete := w.children(&v.c, stop)
 	if !complete {
 		if !w.stop {
 			v.pn, v.dn = 0, Inf

@@ -75,10 +75,13 @@ func PlanCapacity(capacity, threads int) MemoryPlan {
 // the table alone takes the budget's share of the caches and more.
 func (p MemoryPlan) WithCapacity(capacity, threads int) (MemoryPlan, error) {
 	table := int64(TableBytes(capacity, threads))
-	rest := int64(float64(p.Budget)*(tableShare+childrenShare+gameShare)) - table
-	if rest < int64(float64(p.Budget)*0.05) {
+	planned := int64(float64(p.Budget) * (tableShare + childrenShare + gameShare))
+	minCaches := int64(float64(p.Budget) * 0.05)
+	rest := planned - table
+	if rest < minCaches {
+		fit := (planned - minCaches) / int64(TableBytes(ttWays, threads)/ttWays)
 		return p, fmt.Errorf("a table of %d entries takes %d MiB, too much of a memory budget of %d MiB (at most %d entries fit)",
-			capacity, table>>20, p.Budget>>20, int(float64(p.Budget)*tableShare*1.5)/int(TableBytes(ttWays, threads)/ttWays))
+			capacity, table>>20, p.Budget>>20, fit)
 	}
 	share := float64(rest) / float64(p.ChildrenCache+p.GameCache)
 	p.Capacity = capacity

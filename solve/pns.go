@@ -217,15 +217,14 @@ func (s *PNS[P]) expand(v *pnode[P]) {
 	}
 	// A lost child wins v: generation stops at the first one.
 	made := 0
-	lost := func(q P) bool {
+	stop := func(q P) bool {
 		if made++; made%32 == 0 && s.ctx.Err() != nil {
 			s.stop = true // generating a large position's children takes long
 			return true
 		}
-		c, empty := s.fold(q, v.c.n)
-		return empty && c.n == 0
+		return s.lost(q, v.c.n)
 	}
-	children, complete := s.children(&v.c, lost)
+	children, complete := s.children(&v.c, stop)
 	if !complete {
 		if s.stop {
 			v.expanded = false // expanded again if the search goes on

@@ -53,6 +53,7 @@ type cacheShard struct {
 	arena   []byte
 	used    int // slots in use
 	maxArea int // arena bytes allowed
+	limit   int // the shard's byte bound that slots and maxArea were sized for
 }
 
 var lands = newLandCache(DefaultCacheBytes)
@@ -141,6 +142,10 @@ func (c *landCache) put(key []byte, code []byte) {
 // ready sizes an unused shard for limit bytes, or resizes one whose limit
 // changed, and reports whether the shard can hold anything.
 func (s *cacheShard) ready(limit int) bool {
+	if limit == s.limit && s.slots != nil {
+		return true
+	}
+	s.limit = limit
 	nSlots := 1
 	for (nSlots*2)*cacheSlotBytes <= limit/cacheSlotShare {
 		nSlots *= 2

@@ -367,19 +367,6 @@ func (g *generator) nextShare() bool {
 	return false
 }
 
-// mirrorIsLess reports whether the mirror of the current sharing (every
-// group's count replaced by what the other side gets) comes before it in
-// the order in which nextShare visits them, read from the last group.
-func (g *generator) mirrorIsLess() bool {
-	for k := len(g.groupEnd) - 1; k >= 0; k-- {
-		t, m := g.taken[k], g.groupSize(k)-g.taken[k]
-		if m != t {
-			return m < t
-		}
-	}
-	return false
-}
-
 // share copies the other boundaries of a split region into the child: the
 // first g.taken[k] of each group to the first side, the rest to the second.
 func (g *generator) share(first bool) {

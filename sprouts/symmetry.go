@@ -237,7 +237,7 @@ func (g *generator) hasLesserSplit(i, j, n, p int) bool {
 			if x >= p {
 				continue // not drawn by regionMoves
 			}
-			if d := cmpMove(x, y, i, j); d < 0 || d == 0 && swap && g.mirrorIsLessLex() {
+			if d := cmpMove(x, y, i, j); d < 0 || d == 0 && swap && g.mirrorIsLess() {
 				return true
 			}
 		}
@@ -275,9 +275,10 @@ func cmpMove(x, y, i, j int) int {
 	return y - j
 }
 
-// mirrorIsLessLex reports whether the mirror of the current sharing is
-// lexicographically less than it, group by group from the first.
-func (g *generator) mirrorIsLessLex() bool {
+// mirrorIsLess reports whether the mirror of the current sharing (every
+// group's count replaced by what the other side gets) is lexicographically
+// less than it, group by group from the first.
+func (g *generator) mirrorIsLess() bool {
 	for k := range g.groupEnd {
 		t, m := g.taken[k], g.groupSize(k)-g.taken[k]
 		if m != t {

@@ -436,14 +436,7 @@ func solveOne(ctx context.Context, cfg config, s searcher, input string, root sp
 	after := s.Stats()
 	r.Outcome = out.String()
 	if out == solve.Unknown {
-		switch {
-		case ctx.Err() != nil:
-			r.Reason = "interrupted"
-		case posCtx.Err() != nil:
-			r.Reason = "timeout"
-		default:
-			r.Reason = "iteration limit"
-		}
+		r.Reason = unknownReason(ctx, posCtx)
 	}
 	r.Seconds = after.Seconds - before.Seconds
 	r.Iterations = after.Iterations - before.Iterations
@@ -621,4 +614,17 @@ func saveDB(db *solve.NimberDB, path string) error {
 		return err
 	}
 	return format.WriteSPRFile(path, entries)
+}
+
+// unknownReason says why a search stopped unsolved: ctx is the run's (an
+// interrupt ends it), limited the position's (its --timeout ends it);
+// otherwise the iteration limit stopped it.
+func unknownReason(ctx, limited context.Context) string {
+	switch {
+	case ctx.Err() != nil:
+		return "interrupted"
+	case limited.Err() != nil:
+		return "timeout"
+	}
+	return "iteration limit"
 }

@@ -532,14 +532,7 @@ wait:
 	r := result{Input: input, Canonical: root.String(), Algorithm: "swarm", Outcome: out.String(),
 		Seconds: time.Since(start).Seconds(), Iterations: st.Iterations, GrundyNumbers: m.DB().Len()}
 	if out == solve.Unknown {
-		switch {
-		case ctx.Err() != nil:
-			r.Reason = "interrupted"
-		case runCtx.Err() != nil:
-			r.Reason = "timeout"
-		default:
-			r.Reason = "iteration limit"
-		}
+		r.Reason = unknownReason(ctx, runCtx)
 		fmt.Fprintf(stderr, "spots-solve: the swarm stopped unsolved: %s\n", stopped)
 		printResult(stdout, cfg, r)
 		if ctx.Err() != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -216,21 +217,11 @@ func childrenTable(bin, base, refCmd, file string, runs int) error {
 	for _, p := range ps {
 		var ts []float64
 		for range runs {
-			cmd := exec.Command(p.argv[0], p.argv[1:]...)
-			if p.name != "reference" {
-				in, err := os.Open(file)
-				if err != nil {
-					return err
-				}
-				cmd.Stdin = in
-				defer in.Close()
+			t, err := timeChildren(p.argv, file, p.name != "reference")
+			if err != nil {
+				return err
 			}
-			cmd.Stdout, cmd.Stderr = nil, os.Stderr
-			start := time.Now()
-			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("%s: %w", strings.Join(p.argv, " "), err)
-			}
-			ts = append(ts, time.Since(start).Seconds())
+			ts = append(ts, t)
 		}
 		slices.Sort(ts)
 		med[p.name] = ts[len(ts)/2]
@@ -245,8 +236,28 @@ func childrenTable(bin, base, refCmd, file string, runs int) error {
 	return nil
 }
 
+// timeChildren runs argv once, with file on its standard input when stdin
+// is set, and returns its wall time.
+func timeChildren(argv []string, file string, stdin bool) (float64, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if stdin {
+		in, err := os.Open(file)
+		if err != nil {
+			return 0, err
+		}
+		defer in.Close()
+		cmd.Stdin = in
+	}
+	cmd.Stdout, cmd.Stderr = nil, os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("%s: %w", strings.Join(argv, " "), err)
+	}
+	return time.Since(start).Seconds(), nil
+}
+
 func median(ss []sample) sample {
-	slices.SortFunc(ss, func(a, b sample) int { return int(math.Copysign(1, a.seconds-b.seconds)) })
+	slices.SortFunc(ss, func(a, b sample) int { return cmp.Compare(a.seconds, b.seconds) })
 	return ss[len(ss)/2]
 }
 
