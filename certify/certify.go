@@ -33,10 +33,8 @@ func Claim(root sprouts.Position, n uint32, out solve.Outcome, grundy *uint32) (
 	switch {
 	case grundy != nil:
 		c.Kind, c.N = format.ClaimGrundy, *grundy
-	case out == solve.Win:
-		c.Kind = format.ClaimWin
-	case out == solve.Loss:
-		c.Kind = format.ClaimLoss
+	case out.Known():
+		c.Kind = format.OutcomeKind(out)
 	default:
 		return c, fmt.Errorf("%s + *%d was not solved: nothing to certify", root, n)
 	}

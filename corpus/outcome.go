@@ -5,43 +5,37 @@ import (
 	"strconv"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/sprouts"
 )
 
 // Outcome is who wins 0*n with perfect play: Win when the first player
-// (the player to move) wins, Loss when the second player wins.
-type Outcome uint8
+// (the player to move) wins, Loss when the second player wins, Unknown for
+// an open case. Its values are those of the shared outcome.Outcome (convert
+// with outcome.Outcome(o) and Outcome(o)); it is a type of its own only so
+// that String writes an Unknown as the tables do, "?" (Mark), where
+// outcome.Outcome writes "unknown".
+type Outcome outcome.Outcome
 
 // The outcomes. Unknown is an open case.
 const (
-	Unknown Outcome = iota
-	Win
-	Loss
+	Unknown = Outcome(outcome.Unknown)
+	Win     = Outcome(outcome.Win)
+	Loss    = Outcome(outcome.Loss)
 )
 
-// String returns "W", "L" or "?", as the literature table writes them.
-func (o Outcome) String() string {
-	switch o {
-	case Win:
-		return "W"
-	case Loss:
-		return "L"
-	}
-	return "?"
-}
+// String returns "W", "L" or "?", as the literature table writes them
+// (the same as Mark).
+func (o Outcome) String() string { return o.Mark() }
 
-// ParseOutcome reads "W", "L" or "?" (Unknown); anything else is an error
-// naming the text.
+// Mark returns "W", "L" or "?", as the literature table writes them.
+func (o Outcome) Mark() string { return outcome.Outcome(o).Mark() }
+
+// ParseOutcome reads "W", "L" or "?" (Unknown), and "unknown" as
+// outcome.Parse does; anything else is an error naming the text.
 func ParseOutcome(s string) (Outcome, error) {
-	switch s {
-	case "W":
-		return Win, nil
-	case "L":
-		return Loss, nil
-	case "?":
-		return Unknown, nil
-	}
-	return Unknown, fmt.Errorf("outcome %q is not W, L or ?", s)
+	o, err := outcome.Parse(s)
+	return Outcome(o), err
 }
 
 // Conjecture returns what the Sprouts conjecture predicts for 0*n (n ≥ 1):
@@ -98,20 +92,12 @@ func ClaimSpots(claim format.Claim) (int, error) {
 // Grundy value when it states one (an outcome L states the value 0). Claims
 // with a heap (0*n+*k) say nothing of 0*n alone and are an error.
 func ClaimOutcome(claim format.Claim) (Outcome, *uint32, error) {
-	zero := uint32(0)
-	switch {
-	case claim.Kind == format.ClaimGrundy:
-		g := claim.N
-		if g == 0 {
-			return Loss, &g, nil
-		}
-		return Win, &g, nil
-	case claim.N != 0:
+	if claim.Kind != format.ClaimGrundy && claim.N != 0 {
 		return Unknown, nil, fmt.Errorf("claim %s: a claim with a heap says nothing of %s alone", claim, claim.Root)
-	case claim.Kind == format.ClaimLoss:
-		return Loss, &zero, nil
-	case claim.Kind == format.ClaimWin:
-		return Win, nil, nil
 	}
-	return Unknown, nil, fmt.Errorf("claim %s: unknown kind of claim", claim)
+	out, g := claim.RootOutcome()
+	if out == outcome.Unknown {
+		return Unknown, nil, fmt.Errorf("claim %s: unknown kind of claim", claim)
+	}
+	return Outcome(out), g, nil
 }

@@ -4,7 +4,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 )
+
+// pending holds the atomic files being written, for AbortPending.
+var pending sync.Map // *AtomicFile → struct{}
 
 // AtomicFile is a file being written under a temporary name beside its
 // final path. Commit puts it in place only when it is complete, so a
@@ -21,7 +25,9 @@ func CreateAtomic(path string) (*AtomicFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &AtomicFile{File: f, path: path}, nil
+	a := &AtomicFile{File: f, path: path}
+	pending.Store(a, struct{}{})
+	return a, nil
 }
 
 // Commit syncs and closes the file and renames it into place. It is
@@ -29,6 +35,7 @@ func CreateAtomic(path string) (*AtomicFile, error) {
 // to be shared should be; a temporary file alone would be private. On
 // failure the temporary file is removed.
 func (a *AtomicFile) Commit() error {
+	defer pending.Delete(a)
 	err := a.Chmod(0o644)
 	if err == nil {
 		err = a.Sync()
@@ -47,8 +54,19 @@ func (a *AtomicFile) Commit() error {
 
 // Abort closes and removes the temporary file; path is left as it was.
 func (a *AtomicFile) Abort() {
+	pending.Delete(a)
 	a.Close()
 	os.Remove(a.Name())
+}
+
+// AbortPending aborts every atomic file of the process not yet committed
+// or aborted: for a command that must exit at once (on SIGTERM) without
+// leaving temporary files behind.
+func AbortPending() {
+	pending.Range(func(k, _ any) bool {
+		k.(*AtomicFile).Abort()
+		return true
+	})
 }
 
 // WriteFileAtomic creates path with the bytes write produces, through an

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/spots-dev/spots/outcome"
 )
 
 // ClaimKind says what a Claim asserts about its root.
@@ -18,6 +20,33 @@ const (
 	ClaimWin                         // Root + *N is a win for the player to move
 	ClaimGrundy                      // gn(Root) = N
 )
+
+// Outcome returns the outcome a claim of kind k asserts of Root + *N:
+// Win for ClaimWin, Loss for ClaimLoss, and Unknown for ClaimGrundy (which
+// asserts a value; see Claim.RootOutcome) and for an invalid kind.
+func (k ClaimKind) Outcome() outcome.Outcome {
+	switch k {
+	case ClaimWin:
+		return outcome.Win
+	case ClaimLoss:
+		return outcome.Loss
+	}
+	return outcome.Unknown
+}
+
+// OutcomeKind returns the kind of claim that asserts o of Root + *N:
+// ClaimWin for Win, ClaimLoss for Loss, and the zero ClaimKind, which is no
+// kind, for Unknown or an invalid outcome. It is the inverse of
+// ClaimKind.Outcome on Win and Loss.
+func OutcomeKind(o outcome.Outcome) ClaimKind {
+	switch o {
+	case outcome.Win:
+		return ClaimWin
+	case outcome.Loss:
+		return ClaimLoss
+	}
+	return 0
+}
 
 // A Claim is what a certificate proves about its root position.
 //
@@ -48,16 +77,31 @@ func (c Claim) String() string {
 	case ClaimGrundy:
 		return "gn(" + c.Root + ")=" + strconv.FormatUint(uint64(c.N), 10)
 	case ClaimWin, ClaimLoss:
-		outcome := "W"
-		if c.Kind == ClaimLoss {
-			outcome = "L"
-		}
+		out := c.Kind.Outcome().String()
 		if c.N == 0 {
-			return c.Root + "=" + outcome
+			return c.Root + "=" + out
 		}
-		return c.Root + heapMark + strconv.FormatUint(uint64(c.N), 10) + "=" + outcome
+		return c.Root + heapMark + strconv.FormatUint(uint64(c.N), 10) + "=" + out
 	}
 	return fmt.Sprintf("%s=?%d", c.Root, c.Kind)
+}
+
+// RootOutcome returns what c says of Root alone, without a heap: its
+// outcome and, when c determines it, its Grundy value (a new pointer on
+// each call). gn(Root)=N says OfGrundy(N) and N; Root+*N=L says gn(Root) =
+// N, so the same; Root=W says Win and no value; Root+*N=W with N ≥ 1 (the
+// value is not N) and an invalid kind say Unknown and no value.
+func (c Claim) RootOutcome() (outcome.Outcome, *uint32) {
+	switch c.Kind {
+	case ClaimGrundy, ClaimLoss:
+		g := c.N
+		return outcome.OfGrundy(g), &g
+	case ClaimWin:
+		if c.N == 0 {
+			return outcome.Win, nil
+		}
+	}
+	return outcome.Unknown, nil
 }
 
 // ParseClaim reads the text form of a claim (see Claim). It accepts
@@ -78,7 +122,7 @@ func parseClaim(s string) (Claim, string) {
 	}
 	lhs, rhs := s[:eq], s[eq+1:]
 	switch {
-	case rhs == "W" || rhs == "L":
+	case rhs == outcome.Win.String() || rhs == outcome.Loss.String():
 		return parseOutcome(lhs, rhs)
 	case strings.HasPrefix(lhs, "gn(") && strings.HasSuffix(lhs, ")") && len(lhs) >= len("gn()"):
 		return parseGrundy(lhs[len("gn("):len(lhs)-1], rhs)
@@ -86,11 +130,14 @@ func parseClaim(s string) (Claim, string) {
 	return Claim{}, "outcome must be W or L"
 }
 
-func parseOutcome(lhs, outcome string) (Claim, string) {
-	c := Claim{Root: lhs, Kind: ClaimWin}
-	if outcome == "L" {
-		c.Kind = ClaimLoss
+// parseOutcome reads a claim POS=W, POS=L, POS+*N=W or POS+*N=L split at
+// its last '=' into lhs and out, "W" or "L".
+func parseOutcome(lhs, out string) (Claim, string) {
+	o, err := outcome.Parse(out)
+	if err != nil || !o.Known() {
+		return Claim{}, "outcome must be W or L"
 	}
+	c := Claim{Root: lhs, Kind: OutcomeKind(o)}
 	if i := strings.LastIndex(lhs, heapMark); i >= 0 {
 		n, reason := parseDecimal(lhs[i+len(heapMark):], "heap size")
 		if reason != "" {

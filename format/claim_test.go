@@ -3,6 +3,8 @@ package format
 import (
 	"strings"
 	"testing"
+
+	"github.com/spots-dev/spots/outcome"
 )
 
 func TestParseClaim(t *testing.T) {
@@ -154,4 +156,46 @@ func FuzzParseClaim(f *testing.F) {
 			t.Fatalf("ParseClaim(%q) writes back as %q", s, c.String())
 		}
 	})
+}
+
+func TestClaimOutcome(t *testing.T) {
+	for _, tt := range []struct {
+		kind ClaimKind
+		out  outcome.Outcome
+	}{{ClaimWin, outcome.Win}, {ClaimLoss, outcome.Loss}, {ClaimGrundy, outcome.Unknown}, {0, outcome.Unknown}, {9, outcome.Unknown}} {
+		if got := tt.kind.Outcome(); got != tt.out {
+			t.Errorf("ClaimKind(%d).Outcome() = %v, want %v", tt.kind, got, tt.out)
+		}
+		if tt.out.Known() && OutcomeKind(tt.out) != tt.kind {
+			t.Errorf("OutcomeKind(%v) = %d, want %d", tt.out, OutcomeKind(tt.out), tt.kind)
+		}
+	}
+	if k := OutcomeKind(outcome.Unknown); k != 0 {
+		t.Errorf("OutcomeKind(Unknown) = %d, want no kind", k)
+	}
+
+	for _, tt := range []struct {
+		claim string
+		out   outcome.Outcome
+		g     int // -1: no value
+	}{
+		{"0*12=L", outcome.Loss, 0},
+		{"0*12=W", outcome.Win, -1},
+		{"gn(0*9)=1", outcome.Win, 1},
+		{"gn(0*6)=0", outcome.Loss, 0},
+		{"0*3+*1=L", outcome.Win, 1},
+		{"0*3+*2=W", outcome.Unknown, -1},
+	} {
+		c, err := ParseClaim(tt.claim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, g := c.RootOutcome()
+		if out != tt.out || (g == nil) != (tt.g < 0) || g != nil && int(*g) != tt.g {
+			t.Errorf("%s: RootOutcome() = %v, %v; want %v, %d", tt.claim, out, g, tt.out, tt.g)
+		}
+	}
+	if out, g := (Claim{Root: "0", Kind: 9}).RootOutcome(); out != outcome.Unknown || g != nil {
+		t.Errorf("invalid kind: RootOutcome() = %v, %v", out, g)
+	}
 }

@@ -39,6 +39,8 @@ type DFPN[P any] struct {
 	halt  atomic.Bool // a thread has returned from the root: all stop
 	start time.Time
 	total Stats // counters of finished calls
+
+	saved time.Time // when Options.Checkpoint was last called (or the search made)
 }
 
 // worker is one thread of the search, with its own path, counters, random
@@ -120,7 +122,7 @@ func NewDFPN[P any](game Game[P], db *NimberDB, opt Options) *DFPN[P] {
 		opt.ChildrenCache = DefaultChildrenCache
 	}
 	opt.Threads = min(max(opt.Threads, 1), MaxThreads)
-	s := &DFPN[P]{game: game, db: db, opt: opt}
+	s := &DFPN[P]{game: game, db: db, opt: opt, saved: time.Now()}
 	s.tt = newTT(opt.Capacity, opt.Replacement, opt.Threads > 1)
 	kids := newChildCache(opt.ChildrenCache, func(p P) int { return int(unsafe.Sizeof(p)) + len(game.Key(p)) })
 	for i := range opt.Threads {
@@ -274,19 +276,41 @@ func (w *worker[P]) stopped() bool {
 			w.stop = true
 			return true
 		}
-		if w.id == 0 && w.s.opt.Progress != nil {
-			now := time.Now()
-			every := w.s.opt.ProgressEvery
-			if every <= 0 {
-				every = time.Second
-			}
-			if now.Sub(w.last) >= every {
-				w.last = now
-				w.s.opt.Progress(w.s.progress(now))
-			}
+		if w.id == 0 {
+			w.report()
 		}
 	}
 	return false
+}
+
+// report calls Options.Progress and Options.Checkpoint when they are due;
+// thread 0 calls it.
+func (w *worker[P]) report() {
+	opt := &w.s.opt
+	if opt.Progress == nil && opt.Checkpoint == nil {
+		return
+	}
+	now := time.Now()
+	if opt.Progress != nil {
+		every := opt.ProgressEvery
+		if every <= 0 {
+			every = time.Second
+		}
+		if now.Sub(w.last) >= every {
+			w.last = now
+			opt.Progress(w.s.progress(now))
+		}
+	}
+	if opt.Checkpoint != nil {
+		every := opt.CheckpointEvery
+		if every <= 0 {
+			every = DefaultCheckpointEvery
+		}
+		if now.Sub(w.s.saved) >= every {
+			opt.Checkpoint(w.s.progress(now))
+			w.s.saved = time.Now() // a slow save does not make the next one due at once
+		}
+	}
 }
 
 func (s *DFPN[P]) progress(now time.Time) Progress {

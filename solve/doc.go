@@ -2,7 +2,8 @@
 // proof-number search: "is P + *n a win for the player to move?" and
 // "what is the Grundy value of P?". It knows games only through the Game
 // interface (package sprouts provides Sprouts as sprouts.Rules) and imports
-// nothing of this project.
+// nothing of this project but the leaf package outcome, whose Outcome it
+// reports.
 //
 // # What it guarantees
 //

@@ -1,5 +1,9 @@
 package solve
 
+// The package is named shared here because this package has a function
+// named outcome.
+import shared "github.com/spots-dev/spots/outcome"
+
 // Game is what the solver needs to know of a normal-play impartial game:
 // the player who cannot move loses, both players have the same moves, and a
 // position may be a sum of independent components. P is the game's position
@@ -36,25 +40,16 @@ type ChildrenUntil[P any] interface {
 	ChildrenUntil(pos P, stop func(P) bool) (kids []P, complete bool)
 }
 
-// Outcome is the result of a couple for the player to move.
-type Outcome int8
+// Outcome is the result of a couple for the player to move: the shared
+// outcome.Outcome (String writes "W", "L" or "unknown").
+type Outcome = shared.Outcome
 
 // The outcomes. Unknown is what a search that stopped early reports.
 const (
-	Unknown Outcome = iota
-	Win
-	Loss
+	Unknown = shared.Unknown
+	Win     = shared.Win
+	Loss    = shared.Loss
 )
-
-func (o Outcome) String() string {
-	switch o {
-	case Win:
-		return "W"
-	case Loss:
-		return "L"
-	}
-	return "unknown"
-}
 
 // A couple is a position plus one Nim heap of size N: the sum P + *N. It is
 // a Loss for the player to move exactly when the Grundy value of P is N.

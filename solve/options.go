@@ -37,7 +37,19 @@ type Options struct {
 	// ProgressEvery with a snapshot of the search.
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+	// Checkpoint, if set, is called by DFPN from its searching goroutine
+	// (thread 0 of a PDFPN) about every CheckpointEvery
+	// (DefaultCheckpointEvery if 0) while a search runs, so that a long
+	// search can be saved (DB, WriteTable) and resumed after a crash. The
+	// other threads of a PDFPN go on meanwhile. It is given a snapshot of
+	// the search, since Stats may not be called while threads run. PNS does
+	// not call it.
+	Checkpoint      func(Progress)
+	CheckpointEvery time.Duration
 }
+
+// DefaultCheckpointEvery is the default of Options.CheckpointEvery.
+const DefaultCheckpointEvery = 10 * time.Minute
 
 // Estimator chooses the numbers a search gives a couple it has not
 // expanded yet.

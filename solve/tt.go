@@ -91,6 +91,12 @@ func (t *tt) capacity() int { return len(t.buckets) * ttWays }
 // shared, and its fingerprint; release unlocks it.
 func (t *tt) bucket(key string, n uint32) (int, [2]uint64) {
 	fp := fingerprint(key, n)
+	return t.lock(fp), fp
+}
+
+// lock returns the index of the bucket of fingerprint fp, locked when the
+// table is shared.
+func (t *tt) lock(fp [2]uint64) int {
 	i := int(fp[0] % uint64(len(t.buckets)))
 	if t.locks != nil && !t.locks[i].TryLock() {
 		start := time.Now()
@@ -98,7 +104,7 @@ func (t *tt) bucket(key string, n uint32) (int, [2]uint64) {
 		t.waits.Add(1)
 		t.waitNanos.Add(int64(time.Since(start)))
 	}
-	return i, fp
+	return i
 }
 
 func (t *tt) release(i int) {
@@ -140,7 +146,12 @@ func (t *tt) get(key string, n uint32) (pn, dn, work, threads uint64, ok bool) {
 // It reports the threads inside the couple and whether it was stored
 // unsolved before, for the parallel search's notifications.
 func (t *tt) put(key string, n uint32, pn, dn, work uint64) (threads uint64, wasUnsolved bool) {
-	b, fp := t.bucket(key, n)
+	return t.putFP(fingerprint(key, n), pn, dn, work)
+}
+
+// putFP is put for a couple known by its fingerprint.
+func (t *tt) putFP(fp [2]uint64, pn, dn, work uint64) (threads uint64, wasUnsolved bool) {
+	b := t.lock(fp)
 	defer t.release(b)
 	w32 := uint32(min(work, 1<<32-1))
 	if i := t.find(b, fp); i >= 0 {

@@ -338,13 +338,7 @@ func (g *Group) work(ctx context.Context, s *slot, spec JobSpec) Report {
 }
 
 func reportOf(e solve.Expansion[sprouts.Position]) Report {
-	r := Report{PN: e.PN, DN: e.DN, Iterations: e.Iterations, Sum: e.Sum, Merged: e.Merged}
-	switch e.Outcome {
-	case solve.Win:
-		r.Outcome = "W"
-	case solve.Loss:
-		r.Outcome = "L"
-	}
+	r := Report{Outcome: e.Outcome, PN: e.PN, DN: e.DN, Iterations: e.Iterations, Sum: e.Sum, Merged: e.Merged}
 	if e.Outcome == solve.Unknown {
 		r.Folded, r.FoldedN = e.Folded.String(), e.FoldedN
 		for _, c := range e.Children {

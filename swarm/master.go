@@ -67,7 +67,7 @@ type JobSpec struct {
 // solve.Expansion with positions as canonical text.
 type Report struct {
 	ID         string        `json:"id"`
-	Outcome    string        `json:"outcome"` // "W", "L" or "" while unsolved
+	Outcome    solve.Outcome `json:"outcome"` // in JSON "W", "L" or "" while unsolved (Outcome.MarshalText)
 	PN         uint64        `json:"pn"`
 	DN         uint64        `json:"dn"`
 	Folded     string        `json:"folded,omitempty"`
@@ -477,7 +477,7 @@ func (m *Master) take(group string, r *Report) (JobSpec, bool) {
 	m.stats.Iterations += r.Iterations
 	j.cycle++
 	leaf := j.leaf
-	final := j.settled || solved(leaf) || r.Outcome != "" || m.dag.root.locked || j.cycle >= m.params.cycles()
+	final := j.settled || solved(leaf) || r.Outcome != solve.Unknown || m.dag.root.locked || j.cycle >= m.params.cycles()
 	if !final {
 		leaf.pn, leaf.dn = r.PN, r.DN
 		m.dag.propagate(leaf)
@@ -506,10 +506,10 @@ func (m *Master) take(group string, r *Report) (JobSpec, bool) {
 func (m *Master) expandLeaf(leaf *node, r *Report) error {
 	d := m.dag
 	switch r.Outcome {
-	case "W":
+	case solve.Win:
 		leaf.pn, leaf.dn = 0, solve.Inf
 		return nil
-	case "L":
+	case solve.Loss:
 		leaf.pn, leaf.dn = solve.Inf, 0
 		return nil
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/sprouts"
 )
 
@@ -58,6 +59,7 @@ Flags:
 // exitCodes is the end of --help.
 const exitCodes = `  0    every position read
   2    bad usage, or a position that does not parse (the others are still printed)
+  130  interrupted (SIGINT, SIGTERM)
 `
 
 // report is the JSON object printed for one input.
@@ -71,8 +73,14 @@ type report struct {
 	Error     string    `json:"error,omitempty"`
 }
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+func main() { os.Exit(runMain()) }
+
+// runMain is main without the exit: SIGINT and SIGTERM end the run with
+// status 130 and no partial file.
+func runMain() int {
+	stop := interrupt.ExitOnSignal("spots-position", os.Stderr)
+	defer stop()
+	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -127,6 +135,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case input != "":
 			show(describe(cmd, input))
 		}
+		out.Flush() // a line typed gets its answer at once
 	})
 	if err != nil {
 		out.Flush()

@@ -2,8 +2,14 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/spots-dev/spots/internal/cmdtest"
+	"github.com/spots-dev/spots/internal/interrupt"
 )
 
 func TestRun(t *testing.T) {
@@ -126,6 +132,38 @@ func TestHelpAndVersion(t *testing.T) {
 		if status != tt.status || !strings.Contains(stdout.String(), tt.stdout) || !strings.Contains(stderr.String(), tt.stderr) ||
 			(tt.stdout == "") != (stdout.Len() == 0) || (tt.stderr == "") != (stderr.Len() == 0) {
 			t.Errorf("%v: status %d, stdout %q, stderr %q", tt.args, status, stdout.String(), stderr.String())
+		}
+	}
+}
+
+func TestMain(m *testing.M) {
+	cmdtest.Main(runMain)
+	os.Exit(m.Run())
+}
+
+// TestSignal: SIGINT or SIGTERM ends spots-position with status 130 and a
+// word on stderr, here while it waits for the next line of its input
+// (each line read is answered at once).
+func TestSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := cmdtest.StartInput(t, nil, r, "canon")
+		r.Close()
+		defer w.Close()
+		w.WriteString("0*3\n")
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(p.Stdout.String(), `"canonical":"0*3"`) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no answer to the first line after 30 s")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		p.Cmd.Process.Signal(sig)
+		if status := p.Wait(t, 10*time.Second); status != interrupt.Status || !strings.Contains(p.Stderr.String(), "spots-position: interrupted") {
+			t.Errorf("%v: status %d, stderr %q", sig, status, p.Stderr.String())
 		}
 	}
 }

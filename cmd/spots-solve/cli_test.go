@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -180,22 +181,22 @@ func TestInterrupt(t *testing.T) {
 			stats := filepath.Join(dir, "stats.csv")
 			p := start(t, testKey, "--no-progress", "--algorithm", "dfpn", "--stats", stats, "0*6", "0*14", "0*7")
 			deadline := time.Now().Add(30 * time.Second)
-			for !strings.Contains(p.stdoutText(), "0*6  L") {
+			for !strings.Contains(p.Stdout.String(), "0*6  L") {
 				if time.Now().After(deadline) {
-					t.Fatalf("0*6 not solved after 30 s: %q", p.stdoutText())
+					t.Fatalf("0*6 not solved after 30 s: %q", p.Stdout.String())
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
-			p.cmd.Process.Signal(sig)
-			if status := p.wait(t, 30*time.Second); status != statusInterrupted {
-				t.Fatalf("exit %d, want %d\n%s", status, statusInterrupted, p.stderr.String())
+			p.Cmd.Process.Signal(sig)
+			if status := p.Wait(t, 30*time.Second); status != statusInterrupted {
+				t.Fatalf("exit %d, want %d\n%s", status, statusInterrupted, p.Stderr.String())
 			}
-			out := p.stdout.String()
+			out := p.Stdout.String()
 			if !strings.Contains(out, "0*14  unknown") || !strings.Contains(out, "interrupted") || strings.Contains(out, "0*7") {
 				t.Errorf("stdout %q", out)
 			}
-			if !strings.Contains(p.stderr.String(), "spots-solve: interrupted") {
-				t.Errorf("stderr %q", p.stderr.String())
+			if !strings.Contains(p.Stderr.String(), "spots-solve: interrupted") {
+				t.Errorf("stderr %q", p.Stderr.String())
 			}
 			data, _ := os.ReadFile(stats)
 			if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != 3 {
@@ -212,10 +213,10 @@ func TestInterrupt(t *testing.T) {
 // up after --wait.
 func TestWorkerWaits(t *testing.T) {
 	w := start(t, testKey, "worker", "--join", freeAddr(t), "--wait", "1s")
-	if status := w.wait(t, 30*time.Second); status != 1 {
+	if status := w.Wait(t, 30*time.Second); status != 1 {
 		t.Fatalf("exit %d, want 1", status)
 	}
-	if e := w.stderr.String(); !strings.Contains(e, "waiting for a master at") || !strings.Contains(e, "no master at") {
+	if e := w.Stderr.String(); !strings.Contains(e, "waiting for a master at") || !strings.Contains(e, "no master at") {
 		t.Errorf("stderr %q", e)
 	}
 }
@@ -225,13 +226,13 @@ func TestWorkerWaits(t *testing.T) {
 func TestSwarmLocalWorkersWithoutKey(t *testing.T) {
 	listen, gossip := freeAddr(t), freeAddr(t)
 	m := start(t, "", "--algorithm", "swarm", "--listen", listen, "--gossip", gossip, "--workers-local", "1", "--no-progress", "0*6")
-	if status := m.wait(t, 2*time.Minute); status != 0 {
-		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	if status := m.Wait(t, 2*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.Stderr.String())
 	}
-	if !strings.HasPrefix(m.stdout.String(), "0*6  L") {
-		t.Errorf("stdout %q", m.stdout.String())
+	if !strings.HasPrefix(m.Stdout.String(), "0*6  L") {
+		t.Errorf("stdout %q", m.Stdout.String())
 	}
-	e := m.stderr.String()
+	e := m.Stderr.String()
 	for _, want := range []string{"waiting for a master at " + gossip, "joined the swarm", "job "} {
 		if !strings.Contains(e, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, e)
@@ -259,5 +260,47 @@ func TestDBInGLOP(t *testing.T) {
 	status, r, stderr := solveJSON(t, "--db-in", db, "0*2")
 	if status != 0 || r["outcome"] != "L" || r["iterations"] != 0.0 {
 		t.Errorf("status %d, %v, %s", status, r, stderr)
+	}
+}
+
+// TestStateResume stops a solve by its iteration limit, which saves it
+// into --state, and continues it with --resume to a verified
+// certificate, in fewer iterations than the solve takes alone. A
+// checkpoint of another position, and --state where it cannot apply, are
+// refused.
+func TestStateResume(t *testing.T) {
+	_, whole, _ := solveJSON(t, "--algorithm", "dfpn", "0*11")
+	total := whole["iterations"].(float64)
+	state := t.TempDir()
+	limit := strconv.Itoa(int(total / 2))
+	status, r, stderr := solveJSON(t, "--algorithm", "dfpn", "--state", state, "--max-iterations", limit, "0*11")
+	if status != 1 || r["outcome"] != "unknown" || !strings.Contains(stderr, "saved the search to "+state) {
+		t.Fatalf("first half: status %d, %v, stderr %q", status, r, stderr)
+	}
+	status, r, stderr = solveJSON(t, "--algorithm", "dfpn", "--resume", state, "--cert", t.TempDir(), "0*11")
+	if status != 0 || r["outcome"] != whole["outcome"] || r["claim"] != "0*11=W" {
+		t.Fatalf("resumed: status %d, %v, stderr %q", status, r, stderr)
+	}
+	if !strings.Contains(stderr, "resumed 0*11 from "+state) {
+		t.Errorf("resumed without saying so: %q", stderr)
+	}
+	if rest := r["iterations"].(float64); rest >= total {
+		t.Errorf("the resumed solve took %v iterations, the whole solve %v", rest, total)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--resume", state, "0*12"}, "holds a search of 0*11"},
+		{[]string{"--resume", state, "--nimber", "0*11"}, "holds a search of 0*11"},
+		{[]string{"--resume", t.TempDir(), "0*11"}, "no checkpoint"},
+		{[]string{"--state", state, "--algorithm", "pns", "0*11"}, "one dfpn or pdfpn search"},
+		{[]string{"--state", state, "0*5", "0*6"}, "one dfpn or pdfpn search"},
+		{[]string{"--state", state, "--state-every", "0s", "0*5"}, "--state-every 0s"},
+	} {
+		status, _, stderr := runCmd(t, append([]string{"--no-progress"}, tc.args...)...)
+		if status != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: status %d, stderr %q, want 2 and %q", tc.args, status, stderr, tc.want)
+		}
 	}
 }

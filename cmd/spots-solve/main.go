@@ -131,6 +131,7 @@ type config struct {
 	lenient       bool
 	certDir       string
 	cpuProfile    string
+	stateEvery    time.Duration
 	swarm         swarmFlags
 	args          []string // the command line, for --stats
 }
@@ -240,7 +241,13 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 	if !cfg.noProgress {
 		prog = statusline.New(stderr)
 	}
-	s := newSearcher(cfg, db, prog)
+	saver := newStateSaver(cfg, roots[0], heaps[0], stderr, prog)
+	s := newSearcher(cfg, db, prog, saver)
+	if saver != nil && cfg.swarm.resumeDir != "" {
+		if err := saver.resume(cfg.swarm.resumeDir); err != nil {
+			return fail("--resume %s: %v", cfg.swarm.resumeDir, err)
+		}
+	}
 	var results []result
 	status := 0
 	for i, root := range roots {
@@ -249,6 +256,9 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 		}
 		r := solveOne(ctx, cfg, s, positions[i], root, heaps[i])
 		prog.Clear()
+		if saver != nil {
+			saver.save(solve.Progress{Iterations: s.Stats().Iterations})
+		}
 		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
 			if err := certifyOne(cfg, s, root, heaps[i], &r); err != nil {
 				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
@@ -329,6 +339,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
+	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
 	addSwarmFlags(flags, &cfg.swarm, false)
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
 	if err := flags.Parse(args); err != nil {
@@ -373,6 +384,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		fmt.Fprintln(stderr, "spots-solve: no position given (e.g. spots-solve 0*12)")
 		flags.Usage()
 		return cfg, nil, 2
+	case (cfg.swarm.stateDir != "" || cfg.swarm.resumeDir != "") && (cfg.algorithm == "pns" || flags.NArg() != 1):
+		fmt.Fprintf(stderr, "spots-solve: %v\n", errStateUse)
+		return cfg, nil, 2
+	case cfg.stateEvery <= 0:
+		fmt.Fprintf(stderr, "spots-solve: --state-every %v: want a positive duration\n", cfg.stateEvery)
+		return cfg, nil, 2
 	}
 	if err := checkResources(flags, cfg); err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
@@ -391,7 +408,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	return cfg, flags.Args(), -1
 }
 
-func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line) searcher {
+func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line, saver *stateSaver) searcher {
 	applyMemory(cfg.plan, cfg.algorithm)
 	est, _ := solve.ParseEstimator(cfg.estimator) // checked by parseFlags
 	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
@@ -406,7 +423,14 @@ func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line) searcher
 	case "pdfpn":
 		opt.Threads = cfg.threads
 	}
-	return solve.NewDFPN(sprouts.Rules{}, db, opt)
+	if saver != nil {
+		opt.Checkpoint, opt.CheckpointEvery = saver.save, cfg.stateEvery
+	}
+	s := solve.NewDFPN(sprouts.Rules{}, db, opt)
+	if saver != nil {
+		saver.s = s
+	}
+	return s
 }
 
 func solveOne(ctx context.Context, cfg config, s searcher, input string, root sprouts.Position, heap uint32) result {

@@ -1,20 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spots-dev/spots/internal/cmdtest"
 )
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	status := run(context.Background(), args, &stdout, &stderr)
-	return status, stdout.String(), stderr.String()
+	return cmdtest.Run(t, func(args []string, stdout, stderr io.Writer) int {
+		return run(context.Background(), args, stdout, stderr)
+	}, args...)
 }
 
 func TestSolveLines(t *testing.T) {

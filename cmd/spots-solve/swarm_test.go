@@ -1,20 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/spots-dev/spots/internal/cmdtest"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify/verifytest"
@@ -24,79 +22,15 @@ import (
 // started again with SPOTS_TEST_MAIN=1, behaves as spots-solve (and so do
 // the workers a master starts with --workers-local).
 func TestMain(m *testing.M) {
-	if os.Getenv("SPOTS_TEST_MAIN") == "1" {
-		os.Exit(runMain())
-	}
+	cmdtest.Main(runMain)
 	os.Exit(m.Run())
 }
 
 const testKey = "swarm-test-key"
 
-// proc is a spots-solve process under test.
-type proc struct {
-	cmd            *exec.Cmd
-	stdout, stderr syncBuffer
-	done           chan error
-}
-
-// syncBuffer is a bytes.Buffer that a test may read while the process
-// writes to it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// stdoutText returns what the process has printed so far.
-func (p *proc) stdoutText() string { return p.stdout.String() }
-
-func start(t *testing.T, key string, args ...string) *proc {
+func start(t *testing.T, key string, args ...string) *cmdtest.Process {
 	t.Helper()
-	p := &proc{cmd: exec.Command(os.Args[0], args...), done: make(chan error, 1)}
-	p.cmd.Env = append(os.Environ(), "SPOTS_TEST_MAIN=1", "SPOTS_SWARM_KEY="+key)
-	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.done <- p.cmd.Wait() }()
-	t.Cleanup(func() {
-		p.cmd.Process.Kill()
-		<-p.done
-		if t.Failed() {
-			t.Logf("%v\nstdout: %s\nstderr: %s", p.cmd.Args[1:], p.stdout.String(), p.stderr.String())
-		}
-	})
-	return p
-}
-
-// wait returns the exit status, failing the test after timeout.
-func (p *proc) wait(t *testing.T, timeout time.Duration) int {
-	t.Helper()
-	select {
-	case err := <-p.done:
-		p.done <- err // for Cleanup
-		if err == nil {
-			return 0
-		}
-		if ee, ok := err.(*exec.ExitError); ok {
-			return ee.ExitCode()
-		}
-		t.Fatalf("%v: %v", p.cmd.Args, err)
-	case <-time.After(timeout):
-		t.Fatalf("%v still running after %v\nstdout: %s\nstderr: %s", p.cmd.Args, timeout, p.stdout.String(), p.stderr.String())
-	}
-	return -1
+	return cmdtest.Start(t, []string{"SPOTS_SWARM_KEY=" + key}, args...)
 }
 
 func freeAddr(t *testing.T) string {
@@ -111,21 +45,21 @@ func freeAddr(t *testing.T) string {
 
 // master starts a master on free ports and returns it with its gossip
 // address.
-func master(t *testing.T, extra ...string) (*proc, string, string) {
+func master(t *testing.T, extra ...string) (*cmdtest.Process, string, string) {
 	listen, gossip := freeAddr(t), freeAddr(t)
 	args := append([]string{"--algorithm", "swarm", "--listen", listen, "--gossip", gossip, "--lease", "4s"}, extra...)
 	return start(t, testKey, args...), listen, gossip
 }
 
-func worker(t *testing.T, gossip, key string) *proc {
+func worker(t *testing.T, gossip, key string) *cmdtest.Process {
 	return start(t, key, "worker", "--join", gossip)
 }
 
 // solvedWithCertificate checks the master's result line and certificate.
-func solvedWithCertificate(t *testing.T, p *proc, certs, want string) {
+func solvedWithCertificate(t *testing.T, p *cmdtest.Process, certs, want string) {
 	t.Helper()
-	if !strings.HasPrefix(p.stdout.String(), want) {
-		t.Fatalf("master printed %q, want %q\nstderr: %s", p.stdout.String(), want, p.stderr.String())
+	if !strings.HasPrefix(p.Stdout.String(), want) {
+		t.Fatalf("master printed %q, want %q\nstderr: %s", p.Stdout.String(), want, p.Stderr.String())
 	}
 	files, _ := filepath.Glob(filepath.Join(certs, "*.arrow"))
 	if len(files) != 1 {
@@ -137,20 +71,20 @@ func solvedWithCertificate(t *testing.T, p *proc, certs, want string) {
 func TestSwarmSurvivesKilledWorker(t *testing.T) {
 	certs := t.TempDir()
 	m, _, gossip := master(t, "--cert", certs, "--iterations", "2000", "0*12")
-	var ws []*proc
+	var ws []*cmdtest.Process
 	for range 3 {
 		ws = append(ws, worker(t, gossip, testKey))
 	}
 	time.Sleep(3 * time.Second)
-	ws[1].cmd.Process.Signal(syscall.SIGKILL)
-	if status := m.wait(t, 3*time.Minute); status != 0 {
-		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	ws[1].Cmd.Process.Signal(syscall.SIGKILL)
+	if status := m.Wait(t, 3*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.Stderr.String())
 	}
 	solvedWithCertificate(t, m, certs, "0*12  L  ")
 	for i, w := range ws {
 		if i != 1 {
-			if status := w.wait(t, 30*time.Second); status != 0 {
-				t.Errorf("worker %d exit %d: %s", i, status, w.stderr.String())
+			if status := w.Wait(t, 30*time.Second); status != 0 {
+				t.Errorf("worker %d exit %d: %s", i, status, w.Stderr.String())
 			}
 		}
 	}
@@ -163,13 +97,13 @@ func TestSwarmSurvivesHungWorker(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	// A hung process keeps its sockets open but answers nothing: its lease
 	// runs out (and the gossip declares it dead), so its jobs move on.
-	b.cmd.Process.Signal(syscall.SIGSTOP)
-	if status := m.wait(t, 3*time.Minute); status != 0 {
-		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	b.Cmd.Process.Signal(syscall.SIGSTOP)
+	if status := m.Wait(t, 3*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.Stderr.String())
 	}
 	solvedWithCertificate(t, m, certs, "0*12  L  ")
-	a.wait(t, 30*time.Second)
-	b.cmd.Process.Signal(syscall.SIGKILL)
+	a.Wait(t, 30*time.Second)
+	b.Cmd.Process.Signal(syscall.SIGKILL)
 }
 
 func TestSwarmSurvivesMasterRestart(t *testing.T) {
@@ -177,7 +111,7 @@ func TestSwarmSurvivesMasterRestart(t *testing.T) {
 	listen, gossip := freeAddr(t), freeAddr(t)
 	args := []string{"--algorithm", "swarm", "--listen", listen, "--gossip", gossip, "--lease", "4s", "--state", state}
 	m1 := start(t, testKey, append(args, "0*12")...)
-	var ws []*proc
+	var ws []*cmdtest.Process
 	for range 2 {
 		ws = append(ws, worker(t, gossip, testKey))
 	}
@@ -188,25 +122,25 @@ func TestSwarmSurvivesMasterRestart(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no state saved: %s", m1.stderr.String())
+			t.Fatalf("no state saved: %s", m1.Stderr.String())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	m1.cmd.Process.Signal(syscall.SIGKILL)
-	m1.wait(t, 10*time.Second)
+	m1.Cmd.Process.Signal(syscall.SIGKILL)
+	m1.Wait(t, 10*time.Second)
 	saved, _ := os.ReadFile(filepath.Join(state, "nimbers.spr"))
 	before := strings.Count(string(saved), "\n") - 1
 	m2 := start(t, testKey, append(args, "--resume", state, "--cert", certs, "0*12")...)
-	if status := m2.wait(t, 3*time.Minute); status != 0 {
-		t.Fatalf("resumed master exit %d: %s", status, m2.stderr.String())
+	if status := m2.Wait(t, 3*time.Minute); status != 0 {
+		t.Fatalf("resumed master exit %d: %s", status, m2.Stderr.String())
 	}
 	solvedWithCertificate(t, m2, certs, "0*12  L  ")
-	if !strings.Contains(m2.stderr.String(), fmt.Sprintf("resumed with %d Grundy values", before)) || before == 0 {
-		t.Errorf("saved %d values; resumed master said: %s", before, m2.stderr.String())
+	if !strings.Contains(m2.Stderr.String(), fmt.Sprintf("resumed with %d Grundy values", before)) || before == 0 {
+		t.Errorf("saved %d values; resumed master said: %s", before, m2.Stderr.String())
 	}
 	for i, w := range ws {
-		if status := w.wait(t, 30*time.Second); status != 0 {
-			t.Errorf("worker %d exit %d: %s", i, status, w.stderr.String())
+		if status := w.Wait(t, 30*time.Second); status != 0 {
+			t.Errorf("worker %d exit %d: %s", i, status, w.Stderr.String())
 		}
 	}
 }
@@ -214,21 +148,21 @@ func TestSwarmSurvivesMasterRestart(t *testing.T) {
 func TestSwarmRefusesWrongKey(t *testing.T) {
 	m, _, gossip := master(t, "0*12")
 	w := worker(t, gossip, "a different key")
-	if status := w.wait(t, 30*time.Second); status != 2 {
-		t.Errorf("worker with the wrong key: exit %d, want 2\n%s", status, w.stderr.String())
+	if status := w.Wait(t, 30*time.Second); status != 2 {
+		t.Errorf("worker with the wrong key: exit %d, want 2\n%s", status, w.Stderr.String())
 	}
-	if !strings.Contains(w.stderr.String(), "key") {
-		t.Errorf("the worker's error does not mention the key: %s", w.stderr.String())
+	if !strings.Contains(w.Stderr.String(), "key") {
+		t.Errorf("the worker's error does not mention the key: %s", w.Stderr.String())
 	}
-	m.cmd.Process.Signal(os.Interrupt)
-	m.wait(t, 30*time.Second)
+	m.Cmd.Process.Signal(os.Interrupt)
+	m.Wait(t, 30*time.Second)
 }
 
 func TestSwarmLocalWorkers(t *testing.T) {
 	certs := t.TempDir()
 	m, _, _ := master(t, "--workers-local", "2", "--cert", certs, "0*9")
-	if status := m.wait(t, 2*time.Minute); status != 0 {
-		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	if status := m.Wait(t, 2*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.Stderr.String())
 	}
 	solvedWithCertificate(t, m, certs, "0*9  W  ")
 }
@@ -251,11 +185,11 @@ func TestSwarmMasterLimits(t *testing.T) {
 			for range tt.workers {
 				worker(t, gossip, testKey)
 			}
-			if status := m.wait(t, 2*time.Minute); status != 1 {
-				t.Errorf("master exit %d, want 1\n%s", status, m.stderr.String())
+			if status := m.Wait(t, 2*time.Minute); status != 1 {
+				t.Errorf("master exit %d, want 1\n%s", status, m.Stderr.String())
 			}
-			if !strings.HasPrefix(m.stdout.String(), "0*14  unknown") || !strings.Contains(m.stderr.String(), tt.reason) {
-				t.Errorf("stdout %q, stderr %q; want unknown and %q", m.stdout.String(), m.stderr.String(), tt.reason)
+			if !strings.HasPrefix(m.Stdout.String(), "0*14  unknown") || !strings.Contains(m.Stderr.String(), tt.reason) {
+				t.Errorf("stdout %q, stderr %q; want unknown and %q", m.Stdout.String(), m.Stderr.String(), tt.reason)
 			}
 		})
 	}
@@ -269,19 +203,19 @@ func TestSwarmLyingWorker(t *testing.T) {
 	certs, state := t.TempDir(), t.TempDir()
 	m, _, gossip := master(t, "--cert", certs, "--state", state, "--iterations", "500", "--updates", "500", "--no-progress", "0*11")
 	liar := start(t, testKey, "worker", "--join", gossip, "--test-lie-every", "2")
-	honest := []*proc{worker(t, gossip, testKey), worker(t, gossip, testKey)}
-	if status := m.wait(t, 3*time.Minute); status != 0 {
-		t.Fatalf("master exit %d: %s", status, m.stderr.String())
+	honest := []*cmdtest.Process{worker(t, gossip, testKey), worker(t, gossip, testKey)}
+	if status := m.Wait(t, 3*time.Minute); status != 0 {
+		t.Fatalf("master exit %d: %s", status, m.Stderr.String())
 	}
 	solvedWithCertificate(t, m, certs, "0*11  W  ")
-	caught := strings.Contains(m.stderr.String(), "banned")
-	t.Logf("master: %s", m.stderr.String())
-	if status := liar.wait(t, 30*time.Second); caught && (status != 1 || !strings.Contains(liar.stderr.String(), "banned")) {
-		t.Errorf("the liar: exit %d, %s", status, liar.stderr.String())
+	caught := strings.Contains(m.Stderr.String(), "banned")
+	t.Logf("master: %s", m.Stderr.String())
+	if status := liar.Wait(t, 30*time.Second); caught && (status != 1 || !strings.Contains(liar.Stderr.String(), "banned")) {
+		t.Errorf("the liar: exit %d, %s", status, liar.Stderr.String())
 	}
 	for i, w := range honest {
-		if status := w.wait(t, 30*time.Second); status != 0 {
-			t.Errorf("honest worker %d: exit %d: %s", i, status, w.stderr.String())
+		if status := w.Wait(t, 30*time.Second); status != 0 {
+			t.Errorf("honest worker %d: exit %d: %s", i, status, w.Stderr.String())
 		}
 	}
 	// Every saved value is right: solve each again.

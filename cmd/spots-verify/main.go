@@ -45,6 +45,7 @@ import (
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
@@ -71,6 +72,7 @@ Flags:
 const exitCodes = `  0    every input valid
   1    an input invalid
   2    bad usage, an input that cannot be read, or an input refused by a limit
+  130  interrupted (SIGINT, SIGTERM): no partial file is left
 `
 
 // report is what is printed for one input.
@@ -92,8 +94,14 @@ type report struct {
 	unreadable bool
 }
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+func main() { os.Exit(runMain()) }
+
+// runMain is main without the exit: SIGINT and SIGTERM end the run with
+// status 130 and no partial file.
+func runMain() int {
+	stop := interrupt.ExitOnSignal("spots-verify", os.Stderr)
+	defer stop()
+	return run(os.Args[1:], os.Stdout, os.Stderr)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -1,22 +1,52 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/cmdtest"
+	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/sprouts"
 )
 
+func TestMain(m *testing.M) {
+	cmdtest.Main(runMain)
+	os.Exit(m.Run())
+}
+
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	status := run(append(args, "--no-progress"), &stdout, &stderr)
-	return status, stdout.String(), stderr.String()
+	return cmdtest.Run(t, run, append(args, "--no-progress")...)
+}
+
+// TestSignal: SIGINT or SIGTERM ends spots-verify at once with status 130
+// and a word on stderr, here while it waits to read a certificate from a
+// pipe (a database) no one writes.
+func TestSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		fifo := filepath.Join(t.TempDir(), "db.spr")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p := cmdtest.Start(t, nil, "--no-progress", "--spr", fifo, "--claim", "0*8=L", "--convert", t.TempDir())
+		// Opening the pipe returns once spots-verify has opened it, which
+		// it does after installing its handler; it then waits to read.
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Cmd.Process.Signal(sig)
+		defer w.Close()
+		if status := p.Wait(t, 10*time.Second); status != interrupt.Status || !strings.Contains(p.Stderr.String(), "spots-verify: interrupted") {
+			t.Errorf("%v: status %d, stderr %q", sig, status, p.Stderr.String())
+		}
+	}
 }
 
 var spr = filepath.Join("..", "..", "testdata", "spots-databases", "pns_0x8.spr")

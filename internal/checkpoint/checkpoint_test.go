@@ -1,0 +1,128 @@
+package checkpoint_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// TestSaveAndResume stops a search halfway, saves it twice (two
+// generations), and resumes it in a new search that finishes with the
+// same outcome in fewer iterations than the whole.
+func TestSaveAndResume(t *testing.T) {
+	pos := sprouts.MustParse("0*11")
+	opt := solve.Options{Capacity: 1 << 14}
+	whole := solve.NewDFPN(sprouts.Rules{}, nil, opt)
+	want := whole.Solve(context.Background(), pos, 0)
+	full := whole.Stats().Iterations
+
+	dir := t.TempDir()
+	half := opt
+	half.MaxIterations = full / 2
+	first := solve.NewDFPN(sprouts.Rules{}, nil, half)
+	if first.Solve(context.Background(), pos, 0) != solve.Unknown {
+		t.Fatal("the first half solved the position")
+	}
+	m := checkpoint.Manifest{Position: pos.String(), Algorithm: "dfpn", Capacity: opt.Capacity,
+		Iterations: first.Stats().Iterations, Runs: 1}
+	for range 2 {
+		var err error
+		if m, err = checkpoint.Save(dir, m, first); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := dirNames(t, dir)
+	if want := []string{"manifest.json", "nimbers-2.spr.zst", "table-2.bin.zst"}; !slices.Equal(names, want) {
+		t.Errorf("files after two saves: %v, want %v", names, want)
+	}
+
+	got, err := checkpoint.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Same(m) || got.Iterations != m.Iterations || int64(got.Entries) != first.Stats().TTEntries ||
+		got.Nimbers != first.DB().Len() || got.Generation != 2 {
+		t.Errorf("loaded %+v\nsaved %+v (table %d, nimbers %d)", got, m, first.Stats().TTEntries, first.DB().Len())
+	}
+	second := solve.NewDFPN(sprouts.Rules{}, nil, opt)
+	if err := checkpoint.Restore(dir, got, second); err != nil {
+		t.Fatal(err)
+	}
+	if second.DB().Len() != first.DB().Len() {
+		t.Errorf("restored %d Grundy values of %d", second.DB().Len(), first.DB().Len())
+	}
+	if out := second.Solve(context.Background(), pos, 0); out != want {
+		t.Fatalf("resumed: %v, whole: %v", out, want)
+	}
+	if rest := second.Stats().Iterations; rest >= full {
+		t.Errorf("the resumed search took %d iterations, the whole %d", rest, full)
+	}
+}
+
+// TestDamagedCheckpoint: a missing manifest is ErrNone; a file that does
+// not match the manifest, or a manifest naming odd files, is an error.
+func TestDamagedCheckpoint(t *testing.T) {
+	if _, err := checkpoint.Load(t.TempDir()); !errors.Is(err, checkpoint.ErrNone) {
+		t.Errorf("empty directory: %v, want ErrNone", err)
+	}
+	s := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 12})
+	s.Solve(context.Background(), sprouts.MustParse("0*7"), 0)
+	for _, tc := range []struct {
+		name, want string
+		damage     func(dir string, m checkpoint.Manifest)
+	}{
+		{"flipped byte", "damaged", func(dir string, m checkpoint.Manifest) {
+			path := filepath.Join(dir, m.Files[1].Name)
+			b, _ := os.ReadFile(path)
+			b[len(b)-1] ^= 1
+			os.WriteFile(path, b, 0o644)
+		}},
+		{"cut short", "damaged", func(dir string, m checkpoint.Manifest) {
+			path := filepath.Join(dir, m.Files[0].Name)
+			b, _ := os.ReadFile(path)
+			os.WriteFile(path, b[:len(b)/2], 0o644)
+		}},
+		{"missing file", "no such file", func(dir string, m checkpoint.Manifest) {
+			os.Remove(filepath.Join(dir, m.Files[0].Name))
+		}},
+		{"path in manifest", "not one of a checkpoint", func(dir string, m checkpoint.Manifest) {
+			b, _ := os.ReadFile(filepath.Join(dir, checkpoint.ManifestName))
+			os.WriteFile(filepath.Join(dir, checkpoint.ManifestName), []byte(strings.Replace(string(b), m.Files[0].Name, "../x.zst", 1)), 0o644)
+		}},
+	} {
+		dir := t.TempDir()
+		m, err := checkpoint.Save(dir, checkpoint.Manifest{Position: "0*7"}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc.damage(dir, m)
+		m, err = checkpoint.Load(dir)
+		if err == nil {
+			err = checkpoint.Restore(dir, m, solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 12}))
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	return names
+}
