@@ -54,6 +54,7 @@ import (
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -184,13 +185,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if status >= 0 {
 		return status
 	}
-	prof, err := startCPUProfile(cfg.cpuProfile)
+	prof, err := cpuprofile.Start(cfg.cpuProfile)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return 2
 	}
 	status = solveAll(ctx, cfg, positions, stdout, stderr)
-	if err := prof.stop(); err != nil {
+	if err := prof.Stop(); err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		status = max(status, 2)
 	}

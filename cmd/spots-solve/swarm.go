@@ -22,6 +22,7 @@ import (
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -209,12 +210,12 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 		return fail("%v", err)
 	}
 	sf.params.Threads, sf.params.Capacity = threads, capacity
-	prof, err := startCPUProfile(profile)
+	prof, err := cpuprofile.Start(profile)
 	if err != nil {
 		return fail("%v", err)
 	}
 	defer func() {
-		if err := prof.stop(); err != nil {
+		if err := prof.Stop(); err != nil {
 			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 			status = max(status, 2)
 		}

@@ -45,6 +45,7 @@ import (
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/sprouts"
@@ -113,6 +114,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	lenient := flags.Bool("lenient", false, "with --spr: skip malformed lines with a warning")
 	asJSON := flags.Bool("json", false, "print one JSON object per input")
 	noProgress := flags.Bool("no-progress", false, "do not show progress on standard error")
+	profile := flags.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	d := verify.DefaultLimits
 	maxLives := flags.Int("max-lives", 0, fmt.Sprintf("refuse positions with more lives than `N` (0: default %d, -1: no limit)", d.Lives))
 	maxBounds := flags.Int("max-boundaries", 0, fmt.Sprintf("refuse positions with more boundaries than `N` (0: default %d, -1: no limit)", d.Boundaries))
@@ -152,6 +154,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			prog.Show(false, "%d entries checked%s", done, of)
 		}
 	}
+	prof, err := cpuprofile.Start(*profile)
+	if err != nil {
+		return bad("%v", err)
+	}
+	defer func() {
+		if err := prof.Stop(); err != nil {
+			fmt.Fprintf(stderr, "spots-verify: %v\n", err)
+		}
+	}()
 	var reports []report
 	switch {
 	case *spr != "":

@@ -11,6 +11,14 @@
 //	go run ./internal/benchsolve -compare -bin bin/spots-solve -base /tmp/0b97944/spots-solve \
 //		-ref '/tmp/ref/refsolve --algorithm {alg} {nimber} {pos}' -n 12,13,14,15 -alg dfpn,pns
 //
+// With -threads it times sequential DFPN and PDFPN with each thread count,
+// -runs times each, interleaved, and prints medians and spreads of wall
+// time, iterations, search overhead, speedup, throughput, CPU time and
+// cores used, each run's certificate verified (unless -cert=false), then
+// which of the parallel targets are met, or by how much they are missed:
+//
+//	go run ./internal/benchsolve -bin bin/spots-solve -n 14,15,18,19,20 -threads 2,4,8 -runs 3
+//
 // With -children FILE it times the children of every position of FILE,
 // whole processes. Without either, it prints one table of this build.
 package main
@@ -33,13 +41,13 @@ func main() {
 	ns := flag.String("n", "8,10,12,13,14", "comma-separated numbers of spots")
 	algs := flag.String("alg", "dfpn,pns", "comma-separated algorithms")
 	extra := flag.String("args", "", "more arguments for spots-solve, space-separated")
-	cert := flag.Bool("cert", false, "also write each certificate, verify it with spots-verify (next to -bin) and report its size and check time")
-	threads := flag.String("threads", "", "comma-separated thread counts: compare pdfpn with each against sequential dfpn (search overhead, speedup)")
+	cert := flag.Bool("cert", false, "also write each certificate, verify it with spots-verify (next to -bin) and report its size and check time; with -threads on unless -cert=false: every run's certificate, verified")
+	threads := flag.String("threads", "", "comma-separated thread counts: compare pdfpn with each against sequential dfpn, -runs times each, interleaved (search overhead, speedup, throughput, cores used), and say which targets are met")
 	compare := flag.Bool("compare", false, "same-run table: -bin beside -base (another spots-solve) and -ref (the reference), medians of -runs, with ratios")
 	base := flag.String("base", "", "with -compare: another spots-solve binary (e.g. built from commit 0b97944, whose ratios to the reference are known)")
 	ref := flag.String("ref", "", "with -compare: the reference's command, with {alg}, {pos} and {nimber} filled in; it prints one JSON line with outcome (or nimber), seconds and iterations")
 	nimber := flag.Bool("nimber", false, "with -compare: Grundy values (--nimber) instead of outcomes")
-	runs := flag.Int("runs", 3, "with -compare or -children: runs of each program per row (the median is reported)")
+	runs := flag.Int("runs", 3, "with -compare, -children or -threads: runs of each program per row (the median is reported)")
 	children := flag.String("children", "", "time the children of every position of `FILE`, whole processes: spots-position children (next to -bin and -base) and -ref-children")
 	refChildren := flag.String("ref-children", "", "with -children: the reference's command, given FILE as its last argument")
 	flag.Parse()
@@ -58,7 +66,17 @@ func main() {
 		return
 	}
 	if *threads != "" {
-		parallelTable(*bin, strings.Split(*ns, ","), strings.Split(*threads, ","))
+		// The parallel table certifies every run unless -cert=false.
+		certify := true
+		flag.Visit(func(f *flag.Flag) {
+			if f.Name == "cert" {
+				certify = *cert
+			}
+		})
+		if err := parallelTable(*bin, strings.Split(*ns, ","), strings.Split(*threads, ","), *runs, certify); err != nil {
+			fmt.Fprintln(os.Stderr, "benchsolve:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	if *cert {
@@ -151,55 +169,4 @@ func certRow(bin, alg string, n int, outcome string, solveSec float64, path stri
 	}
 	return fmt.Sprintf("| %d | %s | %s | %.2f | %d | %d | %.1f | %.3f | %.1f | %.1f%% |", n, outcome, alg, solveSec, v.Entries,
 		st.Size(), float64(st.Size())/float64(v.Entries), v.Seconds, 1e6*v.Seconds/float64(v.Entries), 100*v.Seconds/solveSec), nil
-}
-
-// parallelTable runs sequential DFPN and PDFPN with each thread count on
-// each position, and prints wall time, search overhead (iterations over
-// those of sequential DFPN) and speedup.
-func parallelTable(bin string, ns, threads []string) {
-	fmt.Println("| n | algorithm | threads | seconds | iterations | per thread | search overhead | speedup | lock waits | wait s | TT hit rate |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, nStr := range ns {
-		seq, err := solveJSON(bin, []string{"--algorithm", "dfpn", "0*" + nStr})
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "benchsolve: 0*%s dfpn: %v\n", nStr, err)
-			os.Exit(1)
-		}
-		fmt.Printf("| %s | dfpn | 1 | %.2f | %d | | 1.00 | 1.00× | | | |\n", nStr, seq.Seconds, seq.Iterations)
-		for _, t := range threads {
-			r, err := solveJSON(bin, []string{"--algorithm", "pdfpn", "--threads", t, "0*" + nStr})
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "benchsolve: 0*%s pdfpn %s: %v\n", nStr, t, err)
-				os.Exit(1)
-			}
-			per := make([]string, len(r.PerThread))
-			for i, x := range r.PerThread {
-				per[i] = strconv.FormatUint(x, 10)
-			}
-			fmt.Printf("| %s | pdfpn | %s | %.2f | %d | %s | %.2f | %.2f× | %d | %.3f | %.2f |\n", nStr, t, r.Seconds, r.Iterations,
-				strings.Join(per, " / "), float64(r.Iterations)/float64(seq.Iterations), seq.Seconds/r.Seconds, r.LockWaits, r.LockWaitSeconds, r.TTHitRate)
-		}
-	}
-}
-
-type solveResult struct {
-	Outcome         string   `json:"outcome"`
-	Seconds         float64  `json:"seconds"`
-	Iterations      uint64   `json:"iterations"`
-	PerThread       []uint64 `json:"per_thread_iterations"`
-	LockWaits       int64    `json:"lock_waits"`
-	LockWaitSeconds float64  `json:"lock_wait_seconds"`
-	TTHitRate       float64  `json:"tt_hit_rate"`
-}
-
-func solveJSON(bin string, args []string) (solveResult, error) {
-	cmd := exec.Command(bin, append([]string{"--json", "--no-progress"}, args...)...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, os.Stderr
-	var r solveResult
-	if err := cmd.Run(); err != nil {
-		return r, err
-	}
-	err := json.Unmarshal(out.Bytes(), &r)
-	return r, err
 }

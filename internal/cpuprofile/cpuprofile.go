@@ -1,4 +1,6 @@
-package main
+// Package cpuprofile writes the CPU profile a command's --cpuprofile asks
+// for.
+package cpuprofile
 
 import (
 	"fmt"
@@ -7,18 +9,18 @@ import (
 	"github.com/spots-dev/spots/format"
 )
 
-// cpuProfile records a CPU profile (for `go tool pprof`) from start to
+// Profile records a CPU profile (for `go tool pprof`) from start to
 // stop, through a format.AtomicFile: a crashed run never leaves a
 // truncated profile under the name asked for, and an unwritable path fails
 // at start, before any work is done.
-type cpuProfile struct {
+type Profile struct {
 	path string
 	f    *format.AtomicFile
 }
 
-// startCPUProfile starts profiling for --cpuprofile path; "" profiles
-// nothing and returns nil, whose stop does nothing.
-func startCPUProfile(path string) (*cpuProfile, error) {
+// Start starts profiling for --cpuprofile path; "" profiles nothing and
+// returns nil, whose Stop does nothing.
+func Start(path string) (*Profile, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -30,11 +32,11 @@ func startCPUProfile(path string) (*cpuProfile, error) {
 		f.Abort()
 		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
 	}
-	return &cpuProfile{path: path, f: f}, nil
+	return &Profile{path: path, f: f}, nil
 }
 
-// stop ends profiling and puts the profile in place.
-func (p *cpuProfile) stop() error {
+// Stop ends profiling and puts the profile in place.
+func (p *Profile) Stop() error {
 	if p == nil {
 		return nil
 	}
