@@ -35,24 +35,38 @@ func (p Problem) String() string {
 	return b.String()
 }
 
-// CertCheck is the verification of one committed certificate.
+// CertCheck is the verification of one certificate: a committed one, or
+// one kept elsewhere and looked for in CheckOptions.Elsewhere.
 type CertCheck struct {
 	Record  Record
-	Path    string        // the file checked
+	Path    string        // the file checked; "" when Missing
 	Result  verify.Result // what the checker found in the file (with CheckOptions.NoVerify, what the record says)
 	Elapsed time.Duration // how long this check took (reported, never recorded)
 	Err     error         // nil when the file verified and agrees with its record
-	// Trusted is set when CheckOptions.NoVerify skipped the checker: the
-	// file is present and as large as its record says, and nothing more
-	// is known of it.
+	// Trusted is set when the checker was skipped (CheckOptions.NoVerify,
+	// or a certificate CheckOptions.Sample leaves out): the file is
+	// present and as large as its record says, and nothing more is known
+	// of it.
 	Trusted bool
+	// Missing is set for a certificate kept elsewhere that is in none of
+	// the directories of CheckOptions.Elsewhere (Err is nil: that is not a
+	// problem of the corpus).
+	Missing bool
+	// Note says what is worth knowing but not wrong: a certificate kept
+	// elsewhere whose file has another size than index.csv gives (made
+	// again: the same content, with other provenance or compression).
+	Note string
 }
 
 // Report is what Check found.
 type Report struct {
 	Certificates []CertCheck // one per committed record, in index order
-	Problems     []Problem   // disagreements: the corpus does not check
-	Notes        []Problem   // worth knowing but not wrong (a certificate of a case the literature lists as open)
+	// Elsewhere has one check per record that is not committed, in index
+	// order, when CheckOptions.Elsewhere names directories (nil otherwise).
+	Elsewhere []CertCheck
+	Problems  []Problem // disagreements: the corpus does not check
+	Notes     []Problem // worth knowing but not wrong (a certificate of a case the literature lists as open)
+	Bytes     int64     // the size of the corpus directory (see Corpus.Size)
 }
 
 // OK reports whether Check found no problem.
@@ -86,6 +100,45 @@ type CheckOptions struct {
 	// work that follows a full Check of the same files, such as comparing
 	// the generated files after spots-corpus check.
 	NoVerify bool
+	// Sample, if set, chooses the committed certificates to verify; the
+	// others are checked as with NoVerify (present, with the size their
+	// record gives; CertCheck.Trusted). See Sample and SampleMaxN.
+	Sample func(Record) bool
+	// Elsewhere lists directories in which to look for the certificates
+	// index.csv lists as not committed (kept elsewhere), each as
+	// <address>.arrow; the first directory holding one wins. A certificate
+	// found is verified like a committed one (a failure is a problem); one
+	// found in none is reported as missing (Report.Elsewhere), which is
+	// not a problem.
+	Elsewhere []string
+	// Limits is the size rule (zero: MaxCertBytes, MaxCorpusBytes).
+	Limits Limits
+}
+
+// SampleMaxN bounds the fixed part of the sample of spots-corpus check
+// --sample: the committed certificates of 0*1 … 0*SampleMaxN, which verify
+// in a few seconds together.
+const SampleMaxN = 14
+
+// Sample returns the choice of CheckOptions.Sample that verifies the
+// committed certificates of 0*n for n ≤ maxN (the fixed sample) and those
+// whose address is in changed (e.g. the certificates changed since the
+// last release).
+func Sample(maxN int, changed map[string]bool) func(Record) bool {
+	return func(r Record) bool { return r.N <= maxN || changed[r.Address] }
+}
+
+// VerifySeconds returns the verify times index.csv records for the
+// committed certificates, added up: about what a full check costs in CPU
+// seconds on the machines that made them.
+func (c *Corpus) VerifySeconds() float64 {
+	var s float64
+	for _, r := range c.Records {
+		if r.Committed {
+			s += r.VerifySeconds
+		}
+	}
+	return s
 }
 
 // Check verifies every committed certificate with verify.File (unless
@@ -152,18 +205,68 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 		}
 	}
 
-	// Every committed certificate: present, valid, and what the index says.
-	var committed []Record
+	// The size rule.
+	limits := opt.Limits
 	for _, r := range c.Records {
-		if r.Committed {
-			committed = append(committed, r)
+		if r.Committed && r.Bytes > limits.Cert() {
+			problem(r.N, rel(r.FileName()), "the certificate of %s has %d bytes (%s), over the %s a committed certificate may have: keep it elsewhere (committed no in %s line %d, the file out of %s/)",
+				r.Claim, r.Bytes, size(r.Bytes), size(limits.Cert()), IndexFile, r.Line, CertsDir)
 		}
 	}
-	for _, cc := range c.checkCertificates(committed, opt) {
+	if total, err := c.Size(); err != nil {
+		problem(0, c.Dir, "%v", err)
+	} else {
+		rep.Bytes = total
+		if total > limits.Corpus() {
+			problem(0, c.Dir, "holds %d bytes (%s), over the %s the corpus may have: keep its largest certificates elsewhere", total, size(total), size(limits.Corpus()))
+		}
+	}
+
+	// Every committed certificate: present, valid, and what the index
+	// says; and each one kept elsewhere that is in one of opt.Elsewhere.
+	var jobs []certJob
+	for _, r := range c.Records {
+		if r.Committed {
+			jobs = append(jobs, certJob{r: r, path: c.CertPath(r), trust: opt.NoVerify || opt.Sample != nil && !opt.Sample(r)})
+		}
+	}
+	committedJobs := len(jobs)
+	if len(opt.Elsewhere) > 0 {
+		rep.Elsewhere = []CertCheck{}
+	}
+	for _, r := range c.Records {
+		if r.Committed || len(opt.Elsewhere) == 0 {
+			continue
+		}
+		path := findElsewhere(opt.Elsewhere, r.FileName())
+		if path == "" {
+			rep.Elsewhere = append(rep.Elsewhere, CertCheck{Record: r, Missing: true})
+			continue
+		}
+		rep.Elsewhere = append(rep.Elsewhere, CertCheck{Record: r, Path: path})
+		jobs = append(jobs, certJob{r: r, path: path, trust: opt.NoVerify, elsewhere: true})
+	}
+	checks := c.checkCertificates(jobs, opt)
+	for _, cc := range checks[:committedJobs] {
 		if cc.Err != nil {
 			problem(cc.Record.N, rel(cc.Record.FileName()), "%v", cc.Err)
 		}
 		rep.Certificates = append(rep.Certificates, cc)
+	}
+	found := checks[committedJobs:]
+	for i := range rep.Elsewhere {
+		if rep.Elsewhere[i].Missing {
+			continue
+		}
+		cc := found[0]
+		found = found[1:]
+		if cc.Err != nil {
+			problem(cc.Record.N, cc.Path, "kept elsewhere: %v", cc.Err)
+		}
+		if cc.Note != "" {
+			rep.Notes = append(rep.Notes, Problem{N: cc.Record.N, File: cc.Path, What: "kept elsewhere: " + cc.Note})
+		}
+		rep.Elsewhere[i] = cc
 	}
 
 	// Every claim against the other claims about the same n, the
@@ -191,10 +294,34 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 	return rep
 }
 
-// checkCertificates verifies the certificates of records on as many
-// goroutines as there are CPUs, and returns the checks in the order of
-// records.
-func (c *Corpus) checkCertificates(records []Record, opt CheckOptions) []CertCheck {
+// findElsewhere returns the path of the file name in the first of dirs
+// that holds it as a regular file, or "".
+func findElsewhere(dirs []string, name string) string {
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// certJob is one certificate to check: the record, where its file is, and
+// whether only to find it (trust) rather than verify it.
+type certJob struct {
+	r         Record
+	path      string
+	trust     bool
+	elsewhere bool // the file is kept elsewhere, not in certs/
+}
+
+// checkCertificates checks the certificates of jobs on as many goroutines
+// as there are CPUs, and returns the checks in the order of jobs.
+func (c *Corpus) checkCertificates(jobs []certJob, opt CheckOptions) []CertCheck {
+	records := make([]Record, len(jobs))
+	for i, j := range jobs {
+		records[i] = j.r
+	}
 	out := make([]CertCheck, len(records))
 	var mu sync.Mutex // serialises opt's callbacks
 	next := 0
@@ -222,7 +349,7 @@ func (c *Corpus) checkCertificates(records []Record, opt CheckOptions) []CertChe
 				if i >= len(records) {
 					return
 				}
-				out[i] = c.checkCertificate(records[i], vopt, opt.NoVerify)
+				out[i] = checkCertificate(jobs[i], vopt)
 			}
 		})
 	}
@@ -230,28 +357,43 @@ func (c *Corpus) checkCertificates(records []Record, opt CheckOptions) []CertChe
 	return out
 }
 
-// checkCertificate verifies the committed certificate of r and compares it
-// with r; with noVerify it only checks that the file is there with the size
-// r gives.
-func (c *Corpus) checkCertificate(r Record, opt verify.Options, noVerify bool) (cc CertCheck) {
-	cc = CertCheck{Record: r, Path: c.CertPath(r)}
+// checkCertificate verifies the certificate of j.r in j.path and compares
+// it with j.r; with j.trust it only checks that the file is there with the
+// size j.r gives.
+func checkCertificate(j certJob, opt verify.Options) (cc CertCheck) {
+	r := j.r
+	cc = CertCheck{Record: r, Path: j.path}
 	start := time.Now()
 	defer func() { cc.Elapsed = time.Since(start) }()
 	st, err := os.Stat(cc.Path)
 	if err != nil {
-		if os.IsNotExist(err) {
+		switch {
+		case os.IsNotExist(err) && j.elsewhere:
+			cc.Err = fmt.Errorf("missing: the certificate of %s (%s line %d) is gone", r.Claim, IndexFile, r.Line)
+		case os.IsNotExist(err):
 			cc.Err = fmt.Errorf("missing: %s line %d lists the certificate of %s as committed, but there is no such file", IndexFile, r.Line, r.Claim)
-		} else {
+		default:
 			cc.Err = fmt.Errorf("unreadable: %w", err)
 		}
 		return cc
 	}
-	if noVerify {
+	sizeDiffers := func() {
+		if st.Size() == r.Bytes {
+			return
+		}
+		if j.elsewhere {
+			// The address names the content; a file made again (by
+			// spots-solve --cert, or another version) differs in its
+			// provenance and compression, so in its size.
+			cc.Note = fmt.Sprintf("the file has %d bytes, %s line %d says %d: not the file indexed, one with the same content made again", st.Size(), IndexFile, r.Line, r.Bytes)
+			return
+		}
+		cc.Err = fmt.Errorf("the file has %d bytes, but %s line %d says %d", st.Size(), IndexFile, r.Line, r.Bytes)
+	}
+	if j.trust {
 		cc.Result = verify.Result{Claim: r.Claim, Address: r.Address, Entries: r.Entries}
 		cc.Trusted = true
-		if st.Size() != r.Bytes {
-			cc.Err = fmt.Errorf("the file has %d bytes, but %s line %d says %d", st.Size(), IndexFile, r.Line, r.Bytes)
-		}
+		sizeDiffers()
 		return cc
 	}
 	res, err := verify.File(cc.Path, opt)
@@ -267,8 +409,8 @@ func (c *Corpus) checkCertificate(r Record, opt verify.Options, noVerify bool) (
 		cc.Err = fmt.Errorf("the certificate proves %s, but %s line %d says it proves %s", res.Claim, IndexFile, r.Line, r.Claim)
 	case res.Entries != r.Entries:
 		cc.Err = fmt.Errorf("the certificate has %d entries, but %s line %d says %d", res.Entries, IndexFile, r.Line, r.Entries)
-	case st.Size() != r.Bytes:
-		cc.Err = fmt.Errorf("the file has %d bytes, but %s line %d says %d", st.Size(), IndexFile, r.Line, r.Bytes)
+	default:
+		sizeDiffers()
 	}
 	return cc
 }

@@ -479,7 +479,10 @@ func TestTable(t *testing.T) {
 		"| 63 | ? |  | W | *open* |",
 		"| 33 | W |  | W | GLOP | 2010-2011 | 1e6 |",
 		"settles 89 of the 105",
-		"![certificate entries and solve time against n](outcomes.svg)",
+		"![proof size against n beside the published proof sizes, certificate bytes, solve and verify times](outcomes.svg)",
+		"| entries | bytes | solve | verify | verify/solve |",
+		"| 3 | W | 1 | W | Conway |  | 7e0 |",
+		"| 6 | L | 0 | L | ",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("OUTCOMES.md has no %q", want)
@@ -543,5 +546,278 @@ func TestSpans(t *testing.T) {
 		if got := spans(tt.ns); got != tt.want {
 			t.Errorf("spans(%v) = %q, want %q", tt.ns, got, tt.want)
 		}
+	}
+}
+
+// keepElsewhere makes the certificate of claim in c one kept elsewhere:
+// its file moves into a new directory, which it returns, and index.csv
+// says committed no. It returns the corpus read again.
+func keepElsewhere(t *testing.T, c *Corpus, claim string) (*Corpus, string) {
+	t.Helper()
+	r := find(t, c, claim)
+	dir := t.TempDir()
+	if err := os.Rename(c.CertPath(r), filepath.Join(dir, r.FileName())); err != nil {
+		t.Fatal(err)
+	}
+	r.Committed = false
+	c.Put(r, c.RecordOf(r.N, r.Claim.Kind == format.ClaimGrundy))
+	if err := c.SaveIndex(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Open(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, dir
+}
+
+func TestSizeRule(t *testing.T) {
+	c := smallCopy(t, 5)
+	total, err := c.Size()
+	if err != nil {
+		t.Fatal(err)
+	}
+	largest := find(t, c, "gn(0*5)=1") // 3522 bytes, the largest of n ≤ 5
+	for _, r := range c.Records {
+		if r.Bytes > largest.Bytes {
+			t.Fatalf("%s has %d bytes, more than %s", r.Claim, r.Bytes, largest.Claim)
+		}
+	}
+	tests := []struct {
+		name   string
+		limits Limits
+		file   string // of the problem; "" for none
+		what   string
+	}{
+		{"defaults", Limits{}, "", ""},
+		{"exactly at both limits", Limits{CertBytes: largest.Bytes, CorpusBytes: total}, "", ""},
+		{"a certificate one byte over", Limits{CertBytes: largest.Bytes - 1}, c.CertPath(largest), "has 3522 bytes (3.5 KB), over the 3.5 KB a committed certificate may have"},
+		{"the corpus one byte over", Limits{CorpusBytes: total - 1}, c.Dir, fmt.Sprintf("holds %d bytes", total)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, noVerify := range []bool{false, true} {
+				rep := c.Check(CheckOptions{Limits: tt.limits, NoVerify: noVerify})
+				if rep.Bytes != total {
+					t.Errorf("report: %d bytes, want %d", rep.Bytes, total)
+				}
+				if tt.file == "" {
+					if !rep.OK() {
+						t.Errorf("problems: %v", rep.Problems)
+					}
+					continue
+				}
+				if len(rep.Problems) != 1 || rep.Problems[0].File != tt.file || !strings.Contains(rep.Problems[0].What, tt.what) {
+					t.Errorf("NoVerify %v: problems %v, want one of %s with %q", noVerify, rep.Problems, tt.file, tt.what)
+				}
+			}
+		})
+	}
+	// A certificate kept elsewhere is held to neither limit.
+	c, _ = keepElsewhere(t, c, "gn(0*5)=1")
+	if rep := c.Check(CheckOptions{Limits: Limits{CertBytes: largest.Bytes - 1}}); !rep.OK() {
+		t.Errorf("a large certificate kept elsewhere: %v", rep.Problems)
+	}
+}
+
+func TestFits(t *testing.T) {
+	c := smallCopy(t, 3)
+	total, err := c.Size()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		limits   Limits
+		bytes    int64
+		inCorpus bool
+		freed    int64
+		fits     bool
+		why      string
+	}{
+		{"small", Limits{}, 1000, false, 0, true, ""},
+		{"at the certificate limit", Limits{CertBytes: 1000}, 1000, false, 0, true, ""},
+		{"over the certificate limit", Limits{CertBytes: 999}, 1000, false, 0, false, "it has 1000 bytes (1.0 KB), over the 999 B"},
+		{"16 MB", Limits{}, MaxCertBytes, false, 0, true, ""},
+		{"over 16 MB", Limits{}, MaxCertBytes + 1, false, 0, false, "over the 16.0 MB"},
+		{"the corpus would be over", Limits{CorpusBytes: total + 999}, 1000, false, 0, false, fmt.Sprintf("would hold %d bytes", total+1000)},
+		{"the corpus just fits", Limits{CorpusBytes: total + 1000}, 1000, false, 0, true, ""},
+		{"already in the corpus", Limits{CorpusBytes: total}, 1000, true, 0, true, ""},
+		{"a replaced file frees room", Limits{CorpusBytes: total + 500}, 1000, false, 500, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fits, why, err := c.Fits(tt.limits, tt.bytes, tt.inCorpus, tt.freed)
+			if err != nil || fits != tt.fits || !strings.Contains(why, tt.why) || fits && why != "" {
+				t.Errorf("Fits: %v %q %v; want %v and %q", fits, why, err, tt.fits, tt.why)
+			}
+		})
+	}
+}
+
+func TestCheckElsewhere(t *testing.T) {
+	tests := []struct {
+		name     string
+		dirs     func(kept string) []string
+		spoil    func(t *testing.T, path string)
+		noVerify bool
+		status   string // of the certificate kept elsewhere; "" for no check of it
+		found    bool   // in kept (not another directory)
+		problem  string // in the one problem; "" for none
+	}{
+		{"no directory given", func(string) []string { return nil }, nil, false, "", false, ""},
+		{"in the directory", func(k string) []string { return []string{k} }, nil, false, StatusElsewhere, true, ""},
+		{"in the second directory", func(k string) []string { return []string{t.TempDir(), k} }, nil, false, StatusElsewhere, true, ""},
+		{"in no directory", func(string) []string { return []string{t.TempDir()} }, nil, false, StatusMissing, false, ""},
+		{"corrupted", func(k string) []string { return []string{k} }, func(t *testing.T, path string) {
+			data, _ := os.ReadFile(path)
+			data[len(data)/2] ^= 0x55
+			os.WriteFile(path, data, 0o644)
+		}, false, StatusFailed, true, "kept elsewhere: invalid certificate (listed for 0*5=W)"},
+		{"trailing garbage", func(k string) []string { return []string{k} }, func(t *testing.T, path string) {
+			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			f.Write([]byte{0})
+			f.Close()
+		}, false, StatusFailed, true, "kept elsewhere: invalid certificate"},
+		{"not verified", func(k string) []string { return []string{k} }, nil, true, StatusFound, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, kept := keepElsewhere(t, smallCopy(t, 5), "0*5=W")
+			r := find(t, c, "0*5=W")
+			if tt.spoil != nil {
+				tt.spoil(t, filepath.Join(kept, r.FileName()))
+			}
+			rep := c.Check(CheckOptions{Elsewhere: tt.dirs(kept), NoVerify: tt.noVerify})
+			if len(rep.Certificates) != 7 {
+				t.Errorf("%d committed certificates checked, want 7", len(rep.Certificates))
+			}
+			switch {
+			case tt.problem == "" && !rep.OK():
+				t.Errorf("problems: %v", rep.Problems)
+			case tt.problem != "" && (len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].What, tt.problem) || rep.Problems[0].File != filepath.Join(kept, r.FileName())):
+				t.Errorf("problems: %v, want one with %q", rep.Problems, tt.problem)
+			}
+			if tt.status == "" {
+				if rep.Elsewhere != nil {
+					t.Errorf("checked elsewhere: %+v", rep.Elsewhere)
+				}
+				return
+			}
+			if len(rep.Elsewhere) != 1 || rep.Elsewhere[0].Record.Address != r.Address {
+				t.Fatalf("elsewhere: %+v", rep.Elsewhere)
+			}
+			cc := rep.Elsewhere[0]
+			var status string
+			switch {
+			case cc.Missing:
+				status = StatusMissing
+			case cc.Err != nil:
+				status = StatusFailed
+			case cc.Trusted:
+				status = StatusFound
+			default:
+				status = StatusElsewhere
+			}
+			if status != tt.status || (cc.Path == filepath.Join(kept, r.FileName())) != tt.found {
+				t.Errorf("status %q, path %q; want %q (found in %s: %v)", status, cc.Path, tt.status, kept, tt.found)
+			}
+			if status == StatusElsewhere && (cc.Result.Claim != r.Claim || cc.Result.Entries != r.Entries) {
+				t.Errorf("result %+v", cc.Result)
+			}
+			// Certificates kept elsewhere never make the generated files.
+			if rep.OK() && rep.Verified(r.Address) {
+				t.Error("Verified counts a certificate kept elsewhere")
+			}
+		})
+	}
+}
+
+func TestCheckSample(t *testing.T) {
+	tests := []struct {
+		name     string
+		maxN     int
+		changed  []string // claims
+		corrupt  string   // claim of a certificate spoilt, same size
+		verified []string // claims verified; the others only found
+		problem  bool
+	}{
+		{"fixed part only", 2, nil, "", []string{"0=L", "0*2=L"}, false},
+		{"fixed part and a changed one", 2, []string{"gn(0*4)=1"}, "", []string{"0=L", "0*2=L", "gn(0*4)=1"}, false},
+		{"a spoilt one outside the sample is not read", 2, nil, "0*5=W", []string{"0=L", "0*2=L"}, false},
+		{"a spoilt one that changed is caught", 2, []string{"0*5=W"}, "0*5=W", []string{"0=L", "0*2=L"}, true},
+		{"a spoilt one in the fixed part is caught", 5, nil, "0*5=W", []string{"0=L", "0*2=L", "0*3=W", "gn(0*3)=1", "0*4=W", "gn(0*4)=1", "gn(0*5)=1"}, true},
+		{"everything", 100, nil, "", []string{"0=L", "0*2=L", "0*3=W", "gn(0*3)=1", "0*4=W", "gn(0*4)=1", "0*5=W", "gn(0*5)=1"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := smallCopy(t, 5)
+			changed := map[string]bool{}
+			for _, claim := range tt.changed {
+				changed[find(t, c, claim).Address] = true
+			}
+			if tt.corrupt != "" {
+				path := c.CertPath(find(t, c, tt.corrupt))
+				data, _ := os.ReadFile(path)
+				data[len(data)/2] ^= 0x55
+				os.WriteFile(path, data, 0o644)
+			}
+			rep := c.Check(CheckOptions{Sample: Sample(tt.maxN, changed)})
+			if rep.OK() == tt.problem {
+				t.Errorf("problems: %v", rep.Problems)
+			}
+			var verified []string
+			for _, cc := range rep.Certificates {
+				if !cc.Trusted && cc.Err == nil {
+					verified = append(verified, cc.Record.Claim.String())
+				}
+				if cc.Trusted && cc.Err != nil {
+					t.Errorf("%s: found only, yet %v", cc.Record.Claim, cc.Err)
+				}
+			}
+			if got, want := strings.Join(verified, " "), strings.Join(tt.verified, " "); got != want {
+				t.Errorf("verified %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+func TestVerifyRatio(t *testing.T) {
+	tests := []struct {
+		n             int
+		solve, verify float64
+		text          string
+		over          bool
+	}{
+		{14, 20, 1, "5.0 %", false},
+		{14, 20, 1.02, "5.1 % ⚠", true},
+		{15, 36.928, 2.628, "7.1 % ⚠", true},
+		{13, 1, 0.5, "50.0 %", false}, // below 0*14: not held to the target
+		{20, 0, 0, "–", false},
+	}
+	for _, tt := range tests {
+		r := Record{N: tt.n, SolveSeconds: tt.solve, VerifySeconds: tt.verify}
+		if got := ratio(r); got != tt.text || r.OverTarget() != tt.over {
+			t.Errorf("0*%d, %g s / %g s: %q, over %v; want %q, %v", tt.n, tt.verify, tt.solve, got, r.OverTarget(), tt.text, tt.over)
+		}
+	}
+	// OUTCOMES.md names those over the target.
+	c := smallCopy(t, 3)
+	r := find(t, c, "0*3=W")
+	rows := c.Table(c.Check(CheckOptions{}))
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, rows); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "0 of the 0 listed here meet that.") {
+		t.Errorf("no certificate of 0*14 and up: %s", md.String()[:600])
+	}
+	rows = append(rows, Row{N: 15, Certificates: []Cert{{Record: Record{N: 15, Claim: r.Claim, SolveSeconds: 10, VerifySeconds: 1, Address: r.Address}, Status: StatusNotCommitted}}})
+	md.Reset()
+	if err := WriteMarkdown(&md, rows); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "0 of the 1 listed here meet that; ⚠ marks the 1 that do not: `0*3=W` (10.0 %).") {
+		t.Errorf("one over the target: %s", md.String()[:800])
 	}
 }

@@ -15,12 +15,18 @@
 //	certs/          the committed certificates, each named <address>.arrow
 //	                by its content address (see package format)
 //	OUTCOMES.md     the generated table (Render), one row per n
-//	outcomes.svg    the generated plot of certificate size and solve time
+//	outcomes.svg    the generated plot: proof size (entries) beside the
+//	                published proof sizes, certificate bytes, solve and
+//	                verify times, against n
 //	README.md       the same layout, for readers of the repository
 //
-// A certificate may be listed in the index without being committed (too
-// large for the repository): its row records its address and the command
-// that makes it, and its committed column says no.
+// A certificate may be listed in the index without being committed: kept
+// elsewhere, because it is over the size rule (MaxCertBytes for one
+// certificate, MaxCorpusBytes for the whole directory) or by choice. Its
+// row records its address, claim, entries, bytes and the command that
+// makes it, and its committed column says no. Check verifies it when it is
+// in one of the directories of CheckOptions.Elsewhere, as <address>.arrow,
+// and reports it missing otherwise (which is not a problem).
 //
 // # What it guarantees
 //
@@ -30,10 +36,12 @@
 // disagree: a listed certificate that is missing or invalid, a file in certs/
 // that the index does not list, an address, claim, entry count or size that
 // differs from the index, a certified claim that contradicts the literature
-// or the Sprouts conjecture, and a literature outcome that contradicts the
-// conjecture. The conjecture is that 0*n is a first-player win exactly when
-// n mod 6 is 3, 4 or 5; in its extended form, that the Grundy value of 0*n
-// is 0 when n mod 6 is 0, 1 or 2 and 1 otherwise.
+// or the Sprouts conjecture, a literature outcome that contradicts the
+// conjecture, and a committed certificate or a corpus over the size rule.
+// (CheckOptions.Sample verifies only a sample of the committed certificates
+// and finds the others.) The conjecture is that 0*n is a first-player win
+// exactly when n mod 6 is 3, 4 or 5; in its extended form, that the Grundy
+// value of 0*n is 0 when n mod 6 is 0, 1 or 2 and 1 otherwise.
 //
 // Generate builds OUTCOMES.md and outcomes.svg from the literature table,
 // the index and a Check that found no problem, so only verified

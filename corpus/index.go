@@ -35,7 +35,7 @@ type Record struct {
 	Added         string       // date it was added, YYYY-MM-DD (UTC)
 	Producer      string       // producer and version written in the certificate, e.g. "spots dev"
 	Machine       string       // where it was solved, e.g. "linux/amd64 2 CPUs"
-	Committed     bool         // whether certs/<Address>.arrow is in the repository
+	Committed     bool         // yes: certs/<Address>.arrow is in the repository; no: kept elsewhere (see MaxCertBytes)
 	Command       string       // the command that makes it again
 	Line          int          // line of index.csv, 1-based; 0 for a new record
 }

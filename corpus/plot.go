@@ -22,10 +22,11 @@ import (
 )
 
 // Smallest values drawn on the log axes: a time of 0.000 s is drawn at
-// minSeconds, an empty certificate at one entry.
+// minSeconds, an empty certificate at one entry, an empty file at 1 KB.
 const (
 	minSeconds = 1e-3
 	minEntries = 1
+	minBytes   = 1e3
 )
 
 // series colours: ours, in two shades, and the literature in grey.
@@ -35,12 +36,30 @@ var (
 	paperColor   = color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
 )
 
-// WriteSVG writes outcomes.svg: above, the entries of our certificates
-// and the size of the published proofs against n; below, the time our
-// searches took. Both axes of size and time are logarithmic. Failed
-// certificates are left out. It uses only what rows hold, so equal rows
-// give equal bytes.
-func WriteSVG(w io.Writer, rows []Row) (err error) {
+// WriteSVG writes outcomes.svg, three panels against n: at the top the
+// proof size, the entries of our certificates beside the size of the
+// published proofs (both in Grundy numbers); in the middle the size of
+// our certificates' files; at the bottom the time our searches took
+// (solid) and the time their certificates took to verify (dashed). The
+// axes of size and time are logarithmic. Failed certificates are left
+// out. It uses only what rows hold, so equal rows give equal bytes.
+func WriteSVG(w io.Writer, rows []Row) error {
+	canvas := vgsvg.New(plotWidth, plotHeight)
+	if err := drawPlot(draw.New(canvas), rows); err != nil {
+		return err
+	}
+	_, err := canvas.WriteTo(w)
+	return err
+}
+
+// The size of the plot.
+const (
+	plotWidth  = 8 * vg.Inch
+	plotHeight = 10 * vg.Inch
+)
+
+// drawPlot draws the plot of WriteSVG on dc.
+func drawPlot(dc draw.Canvas, rows []Row) (err error) {
 	defer func() {
 		// gonum/plot panics on some impossible geometry; report it as an
 		// error rather than crash a command.
@@ -48,7 +67,7 @@ func WriteSVG(w io.Writer, rows []Row) (err error) {
 			err = fmt.Errorf("drawing %s: %v", PlotFile, r)
 		}
 	}()
-	var outEntries, grundyEntries, paper, outTime, grundyTime plotter.XYs
+	var outEntries, grundyEntries, paper, outBytes, grundyBytes, outTime, grundyTime, outVerify, grundyVerify plotter.XYs
 	maxN := 1
 	for _, r := range rows {
 		maxN = max(maxN, r.N)
@@ -61,22 +80,29 @@ func WriteSVG(w io.Writer, rows []Row) (err error) {
 			if c.Status == StatusFailed {
 				continue
 			}
-			e := plotter.XY{X: float64(r.N), Y: max(float64(c.Entries), minEntries)}
-			t := plotter.XY{X: float64(r.N), Y: max(c.SolveSeconds, minSeconds)}
+			x := float64(r.N)
+			e := plotter.XY{X: x, Y: max(float64(c.Entries), minEntries)}
+			sz := plotter.XY{X: x, Y: max(float64(c.Bytes), minBytes)}
+			t := plotter.XY{X: x, Y: max(c.SolveSeconds, minSeconds)}
+			v := plotter.XY{X: x, Y: max(c.VerifySeconds, minSeconds)}
 			if c.Claim.Kind == format.ClaimGrundy {
-				grundyEntries, grundyTime = append(grundyEntries, e), append(grundyTime, t)
+				grundyEntries, grundyBytes = append(grundyEntries, e), append(grundyBytes, sz)
+				grundyTime, grundyVerify = append(grundyTime, t), append(grundyVerify, v)
 			} else {
-				outEntries, outTime = append(outEntries, e), append(outTime, t)
+				outEntries, outBytes = append(outEntries, e), append(outBytes, sz)
+				outTime, outVerify = append(outTime, t), append(outVerify, v)
 			}
 		}
 	}
 
-	top, bottom := plot.New(), plot.New()
-	top.Title.Text = "n-spot Sprouts: proof sizes and solve times"
-	top.Y.Label.Text = "entries (Grundy numbers)"
-	bottom.Y.Label.Text = "solve time (s)"
+	top, middle, bottom := plot.New(), plot.New(), plot.New()
+	panels := []*plot.Plot{top, middle, bottom}
+	top.Title.Text = "n-spot Sprouts: proof sizes, certificate sizes, solve and verify times"
+	top.Y.Label.Text = "proof size (Grundy numbers)"
+	middle.Y.Label.Text = "certificate size (bytes)"
+	bottom.Y.Label.Text = "time (s)"
 	bottom.X.Label.Text = "n (spots)"
-	for _, p := range []*plot.Plot{top, bottom} {
+	for _, p := range panels {
 		p.X.Min, p.X.Max = 0, float64(maxN+1)
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, decadeTicks{}
 		p.Add(plotter.NewGrid())
@@ -87,30 +113,36 @@ func WriteSVG(w io.Writer, rows []Row) (err error) {
 		p.Legend.Padding = vg.Points(2)
 		p.Legend.XOffs = vg.Points(8)
 	}
-	if err := addSeries(top, "paper's proof", paper, paperColor, false); err != nil {
-		return err
-	}
-	if err := addSeries(top, "outcome certificate", outEntries, outcomeColor, true); err != nil {
-		return err
-	}
-	if err := addSeries(top, "Grundy certificate", grundyEntries, grundyColor, true); err != nil {
-		return err
-	}
-	if err := addSeries(bottom, "outcome (W/L)", outTime, outcomeColor, true); err != nil {
-		return err
-	}
-	if err := addSeries(bottom, "Grundy value", grundyTime, grundyColor, true); err != nil {
-		return err
+	for _, s := range []struct {
+		p            *plot.Plot
+		name         string
+		xys          plotter.XYs
+		c            color.Color
+		line, dashed bool
+	}{
+		{top, "published proof (literature.csv)", paper, paperColor, false, false},
+		{top, "outcome certificate (entries)", outEntries, outcomeColor, true, false},
+		{top, "Grundy certificate (entries)", grundyEntries, grundyColor, true, false},
+		{middle, "outcome certificate", outBytes, outcomeColor, true, false},
+		{middle, "Grundy certificate", grundyBytes, grundyColor, true, false},
+		{bottom, "solve: outcome (W/L)", outTime, outcomeColor, true, false},
+		{bottom, "solve: Grundy value", grundyTime, grundyColor, true, false},
+		{bottom, "verify: outcome (W/L)", outVerify, outcomeColor, true, true},
+		{bottom, "verify: Grundy value", grundyVerify, grundyColor, true, true},
+	} {
+		if err := addSeries(s.p, s.name, s.xys, s.c, s.line, s.dashed); err != nil {
+			return err
+		}
 	}
 	top.Y.Min, top.Y.Max = decades(minEntries, paper, outEntries, grundyEntries)
-	bottom.Y.Min, bottom.Y.Max = decades(minSeconds, outTime, grundyTime)
+	middle.Y.Min, middle.Y.Max = decades(minBytes, outBytes, grundyBytes)
+	bottom.Y.Min, bottom.Y.Max = decades(minSeconds, outTime, grundyTime, outVerify, grundyVerify)
 
-	canvas := vgsvg.New(8*vg.Inch, 7*vg.Inch)
-	tiles := draw.Tiles{Rows: 2, Cols: 1, PadX: vg.Millimeter, PadY: 4 * vg.Millimeter,
+	tiles := draw.Tiles{Rows: 3, Cols: 1, PadX: vg.Millimeter, PadY: 4 * vg.Millimeter,
 		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}
-	plots := [][]*plot.Plot{{top}, {bottom}}
-	canvases := plot.Align(plots, tiles, draw.New(canvas))
-	for i, p := range []*plot.Plot{top, bottom} {
+	plots := [][]*plot.Plot{{top}, {middle}, {bottom}}
+	canvases := plot.Align(plots, tiles, dc)
+	for i, p := range panels {
 		// The legend is drawn from the top of the plot's canvas, which
 		// Align may make higher than the data area: move it down into it.
 		c := canvases[i][0]
@@ -126,10 +158,10 @@ func WriteSVG(w io.Writer, rows []Row) (err error) {
 			p.Legend.XOffs = data.Max.X - data.Min.X - (legend.Max.X - legend.Min.X) - vg.Points(40)
 		}
 	}
-	top.Draw(canvases[0][0])
-	bottom.Draw(canvases[1][0])
-	_, err = canvas.WriteTo(w)
-	return err
+	for i, p := range panels {
+		p.Draw(canvases[i][0])
+	}
+	return nil
 }
 
 // decades returns the range of a log axis for the points: whole decades
@@ -178,9 +210,10 @@ func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// addSeries adds points (joined by a line when line) with a legend entry;
-// an empty series adds nothing.
-func addSeries(p *plot.Plot, name string, xys plotter.XYs, c color.Color, line bool) error {
+// addSeries adds points (joined by a line when line, dashed when dashed)
+// with a legend entry; an empty series adds nothing. Points of a dashed
+// series are triangles, so that it reads without colour too.
+func addSeries(p *plot.Plot, name string, xys plotter.XYs, c color.Color, line, dashed bool) error {
 	if len(xys) == 0 {
 		return nil
 	}
@@ -191,6 +224,9 @@ func addSeries(p *plot.Plot, name string, xys plotter.XYs, c color.Color, line b
 	s.GlyphStyle.Color = c
 	s.GlyphStyle.Radius = vg.Points(2.5)
 	s.GlyphStyle.Shape = draw.CircleGlyph{}
+	if dashed {
+		s.GlyphStyle.Shape = draw.TriangleGlyph{}
+	}
 	if !line {
 		s.GlyphStyle.Shape = draw.RingGlyph{}
 		p.Add(s)
@@ -210,6 +246,9 @@ func addSeries(p *plot.Plot, name string, xys plotter.XYs, c color.Color, line b
 		}
 		l.LineStyle.Color = c
 		l.LineStyle.Width = vg.Points(1)
+		if dashed {
+			l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		}
 		p.Add(l)
 		if first == nil {
 			first = l

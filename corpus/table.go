@@ -17,6 +17,52 @@ const (
 	StatusNotCommitted = "not committed" // listed in the index only (verified by spots-corpus add when it was made)
 )
 
+// The status of a certificate in spots-corpus check's report, besides
+// StatusVerified and StatusFailed.
+const (
+	StatusElsewhere = "verified (kept elsewhere)" // not committed, found in a directory of CheckOptions.Elsewhere and verified
+	StatusMissing   = "missing"                   // not committed, and in none of those directories
+	StatusFound     = "found, not verified"       // committed, left out of the sample: present with its size, not read
+)
+
+// The verification-speed target: a certificate of 0*n, n ≥ VerifyTargetN,
+// should verify in at most VerifyTarget times the time its search took
+// (both as index.csv records them). OUTCOMES.md flags those that do not.
+const (
+	VerifyTarget  = 0.05
+	VerifyTargetN = 14
+)
+
+// VerifyRatio returns the certificate's verify time over its solve time,
+// and false when the solve time is 0 (too short to measure).
+func (r Record) VerifyRatio() (float64, bool) {
+	if r.SolveSeconds <= 0 {
+		return 0, false
+	}
+	return r.VerifySeconds / r.SolveSeconds, true
+}
+
+// OverTarget reports whether the certificate is held to the
+// verification-speed target and misses it.
+func (r Record) OverTarget() bool {
+	q, ok := r.VerifyRatio()
+	return ok && r.N >= VerifyTargetN && q > VerifyTarget
+}
+
+// ratio writes the verify/solve ratio for the tables, marked ⚠ when over
+// the target.
+func ratio(r Record) string {
+	q, ok := r.VerifyRatio()
+	if !ok {
+		return "–"
+	}
+	s := strconv.FormatFloat(100*q, 'f', 1, 64) + " %"
+	if r.OverTarget() {
+		s += " ⚠"
+	}
+	return s
+}
+
 // Cert is a certificate as the table shows it.
 type Cert struct {
 	Record
@@ -118,6 +164,8 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 	var b strings.Builder
 	var solved, open, grundy, committed, verified, listed int
 	var certN []int
+	var targeted int  // certificates held to the verification-speed target
+	var over []string // those that miss it
 	for _, r := range rows {
 		if r.Known != nil && !r.Known.Open() {
 			solved++
@@ -130,6 +178,12 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 		}
 		for _, c := range r.Certificates {
 			listed++
+			if _, ok := c.VerifyRatio(); ok && c.N >= VerifyTargetN {
+				targeted++
+				if c.OverTarget() {
+					over = append(over, "`"+c.Claim.String()+"` ("+strings.TrimSuffix(ratio(c.Record), " ⚠")+")")
+				}
+			}
 			if c.Committed {
 				committed++
 			}
@@ -150,31 +204,38 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 	b.WriteString(".\n")
 	fmt.Fprintf(&b, "The corpus holds %d certificates of ours: %d committed here, of which %d were verified when this file was generated", listed, committed, verified)
 	if listed > committed {
-		fmt.Fprintf(&b, ", and %d listed but too large to commit", listed-committed)
+		fmt.Fprintf(&b, ", and %d listed but kept elsewhere (not committed)", listed-committed)
 	}
 	fmt.Fprintf(&b, ". The verified ones prove the outcome of %s, and %d of them a Grundy value (gn claims; an outcome L already proves the value 0).\n\n", spans(certN), grundy)
+	fmt.Fprintf(&b, "Verification speed: a certificate of 0*%d and up should verify in at most %g %% of the time its search took. ", VerifyTargetN, 100*VerifyTarget)
+	fmt.Fprintf(&b, "%d of the %d listed here meet that", targeted-len(over), targeted)
+	if len(over) > 0 {
+		fmt.Fprintf(&b, "; ⚠ marks the %d that do not: %s", len(over), strings.Join(over, ", "))
+	}
+	b.WriteString(".\n\n")
 	b.WriteString("*outcome*: W when the first player wins, L when the second player does, ? when open. ")
 	b.WriteString("*Grundy*: 0 for every L (a loss for the player to move is the value 0); for a W only where a certificate here proves it. ")
 	b.WriteString("*conjecture*: what the Sprouts conjecture predicts (W exactly when n mod 6 is 3, 4 or 5). ")
 	b.WriteString("*paper proof*: the size of the published proof in Grundy numbers. ")
-	b.WriteString("*entries*, *solve*, *verify*: our certificate's entries and the seconds its search and its check took, recorded in index.csv when it was added.\n\n")
+	b.WriteString("*entries*, *bytes*, *solve*, *verify*: our certificate's entries (Grundy numbers, comparable with the paper's proof size), its file's size, and the seconds its search and its check took, recorded in index.csv when it was added. ")
+	fmt.Fprintf(&b, "*verify/solve*: the check's time as a share of the search's, ⚠ when over %g %% for 0*%d and up.\n\n", 100*VerifyTarget, VerifyTargetN)
 
-	b.WriteString("| n | outcome | Grundy | conjecture | first solved by | year | paper proof | certificate | status | entries | solve | verify |\n")
-	b.WriteString("|---:|:---:|:---:|:---:|---|---|---:|---|---|---:|---:|---:|\n")
+	b.WriteString("| n | outcome | Grundy | conjecture | first solved by | year | paper proof | certificate | status | entries | bytes | solve | verify | verify/solve |\n")
+	b.WriteString("|---:|:---:|:---:|:---:|---|---|---:|---|---|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
-		who, year, size := "", "", ""
+		who, year, paper := "", "", ""
 		if r.Known != nil {
 			who, year = r.Known.Solver()
 			if r.Known.Open() {
 				who = "*open*"
 			}
-			size = r.Known.ProofSize
+			paper = r.Known.ProofSize
 		}
 		g := ""
 		if r.Grundy != nil {
 			g = strconv.FormatUint(uint64(*r.Grundy), 10)
 		}
-		var certs, status, entries, solve, verify []string
+		var certs, status, entries, sizes, solve, verify, ratios []string
 		for _, c := range r.Certificates {
 			link := "`" + c.ShortAddress() + "`"
 			if c.Committed {
@@ -183,33 +244,35 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 			certs = append(certs, "`"+c.Claim.String()+"` "+link)
 			status = append(status, c.Status)
 			entries = append(entries, strconv.Itoa(c.Entries))
+			sizes = append(sizes, size(c.Bytes))
 			solve = append(solve, duration(c.SolveSeconds))
 			verify = append(verify, duration(c.VerifySeconds))
+			ratios = append(ratios, ratio(c.Record))
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.N, r.Outcome, g, r.ConjectureOutcome, cell(who), cell(year), size,
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.N, r.Outcome, g, r.ConjectureOutcome, cell(who), cell(year), paper,
 			strings.Join(certs, "<br>"), strings.Join(status, "<br>"), strings.Join(entries, "<br>"),
-			strings.Join(solve, "<br>"), strings.Join(verify, "<br>"))
+			strings.Join(sizes, "<br>"), strings.Join(solve, "<br>"), strings.Join(verify, "<br>"), strings.Join(ratios, "<br>"))
 	}
 
 	b.WriteString("\n## Certificates\n\n")
 	b.WriteString("Each committed certificate is `certs/<address>.arrow`, named by its content address; ")
 	b.WriteString("check one with `spots-verify FILE`, all of them with `spots-corpus check`. ")
-	b.WriteString("Those not committed are too large for the repository: the command makes them again.\n\n")
-	b.WriteString("| claim | address | entries | size | algorithm | solve | verify | added | producer | machine | status | command |\n")
-	b.WriteString("|---|---|---:|---:|---|---:|---:|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "Those not committed (over %s, or kept out of the repository by choice) are kept elsewhere: the command makes them again, at the same address, and `spots-corpus check --dir DIR` verifies those in DIR (see README.md).\n\n", size(MaxCertBytes))
+	b.WriteString("| claim | address | entries | size | algorithm | solve | verify | verify/solve | added | producer | machine | status | command |\n")
+	b.WriteString("|---|---|---:|---:|---|---:|---:|---:|---|---|---|---|---|\n")
 	for _, r := range rows {
 		for _, c := range r.Certificates {
 			addr := "`" + c.Address + "`"
 			if c.Committed {
 				addr = "[`" + c.Address + "`](" + CertsDir + "/" + c.FileName() + ")"
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
-				c.Claim, addr, c.Entries, size(c.Bytes), c.Algorithm, duration(c.SolveSeconds), duration(c.VerifySeconds),
+			fmt.Fprintf(&b, "| `%s` | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
+				c.Claim, addr, c.Entries, size(c.Bytes), c.Algorithm, duration(c.SolveSeconds), duration(c.VerifySeconds), ratio(c.Record),
 				cell(c.Added), cell(c.Producer), cell(c.Machine), c.Status, strings.ReplaceAll(c.Command, "|", `\|`))
 		}
 	}
-	fmt.Fprintf(&b, "\n## Plot\n\n![certificate entries and solve time against n](%s)\n", PlotFile)
+	fmt.Fprintf(&b, "\n## Plot\n\n![proof size against n beside the published proof sizes, certificate bytes, solve and verify times](%s)\n", PlotFile)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

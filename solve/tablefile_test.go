@@ -75,12 +75,16 @@ func TestTableFileRefusesDamage(t *testing.T) {
 	}
 	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good.Bytes())) }
 	for name, data := range map[string][]byte{
-		"empty":       {},
-		"magic":       edit(func(b []byte) []byte { b[0] = 'x'; return b }),
-		"version":     edit(func(b []byte) []byte { b[8] = 99; return b }),
-		"cut short":   good.Bytes()[:good.Len()-1],
-		"pn dn zero":  edit(func(b []byte) []byte { clear(b[head+16 : head+32]); return b }),
-		"inf, not 0":  edit(func(b []byte) []byte { binary.LittleEndian.PutUint64(b[head+16:], solve.Inf); binary.LittleEndian.PutUint64(b[head+24:], 5); return b }),
+		"empty":      {},
+		"magic":      edit(func(b []byte) []byte { b[0] = 'x'; return b }),
+		"version":    edit(func(b []byte) []byte { b[8] = 99; return b }),
+		"cut short":  good.Bytes()[:good.Len()-1],
+		"pn dn zero": edit(func(b []byte) []byte { clear(b[head+16 : head+32]); return b }),
+		"inf, not 0": edit(func(b []byte) []byte {
+			binary.LittleEndian.PutUint64(b[head+16:], solve.Inf)
+			binary.LittleEndian.PutUint64(b[head+24:], 5)
+			return b
+		}),
 		"header only": good.Bytes()[:head-1],
 	} {
 		_, err := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 12}).ReadTable(bytes.NewReader(data))
@@ -90,9 +94,9 @@ func TestTableFileRefusesDamage(t *testing.T) {
 	}
 }
 
-// TestCheckpointWhileThreadsRun writes the table of a PDFPN from its
+// TestConcurrentCheckpoint writes the table of a PDFPN from its
 // checkpoint callback while the other thread searches (run with -race).
-func TestCheckpointWhileThreadsRun(t *testing.T) {
+func TestConcurrentCheckpoint(t *testing.T) {
 	var s *solve.DFPN[sprouts.Position]
 	calls := 0
 	opt := solve.Options{Capacity: 1 << 14, Threads: 2, CheckpointEvery: time.Nanosecond,

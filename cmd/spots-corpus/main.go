@@ -5,10 +5,10 @@
 // Usage:
 //
 //	spots-corpus status [--json] [--no-verify] [--dir DIR]
-//	spots-corpus check [--json] [--dir DIR]
+//	spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...
 //	spots-corpus regenerate [--check [--no-verify]] [--dir DIR]
 //	spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D]
-//	                 [--capacity N] [--replace] [--no-commit [--out DIR]] [--json] [--dir DIR]
+//	                 [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]
 //
 // status prints one line per n: the outcome, the Grundy value where known,
 // what the conjecture predicts, who first solved it, and our certificates
@@ -28,7 +28,24 @@
 //
 //	verified  0*14=L  5424fc9eedb3  6260 entries  0.72 s  corpus/certs/5424fc9e….arrow
 //	PROBLEM   n = 5: corpus/certs/af026028….arrow: certifies 0*5=W, so 0*5 is W, but literature.csv line 6 says L (first solved by Mollison)
-//	corpus: 28 of 28 committed certificates verified, 0 listed but not committed, 105 literature rows; 1 problem
+//	corpus: 28 of 28 committed certificates verified, 0 listed but not committed, 105 literature rows, 1.9 MB; 1 problem
+//
+// It also applies the size rule: a committed certificate over 16 MB, or a
+// corpus directory over 100 MB, is a problem. --dir names the corpus (a
+// directory holding index.csv) or a directory holding certificates kept
+// elsewhere (listed in index.csv as not committed); it may be repeated,
+// and each may be a list of directories (separated by the system's list
+// separator, : on Unix). Each certificate kept elsewhere found in one of
+// them, as <address>.arrow, is verified like a committed one; those found
+// in none are listed as missing, which is not a failure.
+//
+// --sample verifies only a fixed sample (the committed certificates of
+// 0*1 … 0*14) and the certificates changed since the last git tag (git
+// diff against it, and files git does not track yet); the others are only
+// found, present with the size the index gives. Without a tag, or outside
+// a git work tree, it verifies all. --budget D samples so only when the
+// verify times index.csv records for the committed certificates add up to
+// more than D (make test uses it, make corpus-check verifies all).
 //
 // regenerate rebuilds OUTCOMES.md and outcomes.svg from the literature table
 // and the verified certificates (it checks the corpus first and writes
@@ -40,8 +57,12 @@
 //
 // add solves 0*N (its outcome, or with --nimber its Grundy value), writes
 // the certificate into the corpus, verifies it, records it in index.csv with
-// the times measured, and regenerates. With --no-commit the certificate is
-// written into --out instead and listed in the index as not committed.
+// the times measured, and regenerates. The verify time is measured in a
+// separate process (this command run again on the file), so that nothing
+// the search left in memory helps the check. With --no-commit the
+// certificate is written into --out instead and listed in the index as not
+// committed; so is one over the size rule (over 16 MB, or one that would
+// take the corpus directory over 100 MB), moved to --out after it was made.
 //
 // The corpus is the corpus/ directory of the repository holding the working
 // directory, unless --dir names another. Progress is shown on standard error
@@ -56,6 +77,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -75,6 +97,7 @@ import (
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -89,6 +112,7 @@ Keeps the corpus of known n-spot Sprouts outcomes and their certificates.
 Commands:
   status       the table of known outcomes and our certificates
   check        verify every certificate and every claim against the literature and the conjecture
+               (--sample / --budget D: a sample; --dir DIR: also the certificates kept elsewhere that DIR holds)
   regenerate   rebuild OUTCOMES.md and outcomes.svg (--check: fail if they are stale; --check --no-verify: after check, without verifying again)
   add          solve 0*N, certify it and add it to the corpus (--solve N)
 
@@ -98,6 +122,7 @@ prints the version.
 Examples:
   spots-corpus status
   spots-corpus check --json
+  spots-corpus check --dir /data/spots-certs
   spots-corpus add --solve 12 --nimber
 ` + "\nExit status:\n" + exitCodes
 
@@ -122,9 +147,9 @@ var commands = map[string]struct {
 	flags   func(*pflag.FlagSet, *options)
 }{
 	"status":     {runStatus, "spots-corpus status [--json] [--no-verify] [--dir DIR]", statusFlags},
-	"check":      {runCheck, "spots-corpus check [--json] [--dir DIR]", checkFlags},
+	"check":      {runCheck, "spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...", checkFlags},
 	"regenerate": {runRegenerate, "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
-	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit [--out DIR]] [--json] [--dir DIR]", addFlags},
+	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]", addFlags},
 }
 
 // options holds the flags of all commands.
@@ -134,6 +159,11 @@ type options struct {
 	noProgress bool
 	noVerify   bool // status, regenerate --check
 	check      bool // regenerate
+	// check
+	dirs     []string      // --dir as given
+	certDirs []string      // the directories of certificates kept elsewhere among them
+	sample   bool          // --sample
+	budget   time.Duration // --budget
 	// add
 	solve     int
 	nimber    bool
@@ -143,6 +173,10 @@ type options struct {
 	replace   bool
 	noCommit  bool
 	out       string
+	state     string        // --state: the checkpoint directory ("" for the default)
+	noState   bool          // --no-state
+	every     time.Duration // --state-every
+	runs      int           // runs the solve took, from its checkpoint
 }
 
 // env is what a command runs with.
@@ -174,6 +208,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "spots-corpus %s\n", buildinfo.Version())
 		return 0
 	}
+	if name == verifyCommand {
+		return runVerifyChild(args[1:], stdout, stderr)
+	}
 	cmd, ok := commands[name]
 	if !ok && strings.HasPrefix(name, "-") {
 		fmt.Fprintf(stderr, "spots-corpus: %s: give the command first (status, check, regenerate or add), then its flags\n", name)
@@ -187,7 +224,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	e := &env{ctx: ctx, stdout: stdout, stderr: stderr}
 	flags := pflag.NewFlagSet("spots-corpus "+name, pflag.ContinueOnError)
 	flags.SetOutput(stderr)
-	flags.StringVar(&e.opt.dir, "dir", "", "the corpus directory (default: corpus/ of the repository holding the working directory)")
+	if name == "check" {
+		flags.StringArrayVar(&e.opt.dirs, "dir", nil, "the corpus directory (default: corpus/ of the repository holding the working directory), or a `DIR` holding certificates kept elsewhere, to verify too; repeatable, each may be a list separated by "+string(filepath.ListSeparator))
+	} else {
+		flags.StringVar(&e.opt.dir, "dir", "", "the corpus directory (default: corpus/ of the repository holding the working directory)")
+	}
 	flags.BoolVar(&e.opt.noProgress, "no-progress", false, "do not show progress on standard error")
 	cmd.flags(flags, &e.opt)
 	std := buildinfo.AddStd(flags)
@@ -208,6 +249,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	e.flags = flags
 	if !e.opt.noProgress {
 		e.prog = statusline.New(stderr)
+	}
+	if status := e.sortDirs(); status >= 0 {
+		return status
 	}
 	if e.opt.dir == "" {
 		dir, err := corpus.Find(".")
@@ -231,6 +275,48 @@ func statusFlags(f *pflag.FlagSet, o *options) {
 
 func checkFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
+	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (all when there is no tag); only find the others", corpus.SampleMaxN))
+	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never)")
+}
+
+// sortDirs sorts check's --dir values: the corpus directory (one holding
+// index.csv or literature.csv) goes to opt.dir, the others, directories of
+// certificates kept elsewhere, to opt.certDirs. It returns the exit status
+// of a bad value, or -1.
+func (e *env) sortDirs() int {
+	for _, list := range e.opt.dirs {
+		for _, d := range filepath.SplitList(list) {
+			if d == "" {
+				continue
+			}
+			st, err := os.Stat(d)
+			if err != nil {
+				return e.fail(2, "--dir: %v", err)
+			}
+			if !st.IsDir() {
+				return e.fail(2, "--dir %s is not a directory", d)
+			}
+			if !isCorpus(d) {
+				e.opt.certDirs = append(e.opt.certDirs, d)
+				continue
+			}
+			if e.opt.dir != "" && filepath.Clean(e.opt.dir) != filepath.Clean(d) {
+				return e.fail(2, "--dir %s and --dir %s are both corpus directories (they hold %s); give one", e.opt.dir, d, corpus.IndexFile)
+			}
+			e.opt.dir = d
+		}
+	}
+	return -1
+}
+
+// isCorpus reports whether dir holds a corpus's index or literature table.
+func isCorpus(dir string) bool {
+	for _, name := range []string{corpus.IndexFile, corpus.LiteratureFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func regenerateFlags(f *pflag.FlagSet, o *options) {
@@ -246,8 +332,45 @@ func addFlags(f *pflag.FlagSet, o *options) {
 	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
 	f.BoolVar(&o.replace, "replace", false, "replace the corpus's certificate of the same kind for 0*N")
 	f.BoolVar(&o.noCommit, "no-commit", false, "list the certificate in the index as not committed and write it into --out, not the corpus")
-	f.StringVar(&o.out, "out", ".", "with --no-commit: where to write the certificate (`DIR`)")
+	f.StringVar(&o.out, "out", ".", fmt.Sprintf("where a certificate not committed goes (`DIR`): with --no-commit, or one over the size rule (%d MB, or more than takes the corpus to %d MB)", corpus.MaxCertBytes/1e6, corpus.MaxCorpusBytes/1e6))
+	f.StringVar(&o.state, "state", "", "dfpn: save the search to `DIR` every --state-every and when it stops, and resume from it: the same command run again after a crash, a Ctrl-C or --timeout goes on where it was (default: a directory per claim in the user's cache directory, removed once the certificate is added)")
+	f.DurationVar(&o.every, "state-every", solve.DefaultCheckpointEvery, "how often --state saves the search")
+	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
 	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
+}
+
+// sofar describes, for the status line, the search over all its runs and
+// what is left of it when a previous solve's time (before) gives an
+// estimate.
+func sofar(saver *checkpoint.Saver, p solve.Progress, before float64) string {
+	its, secs := saver.Totals(p.Iterations)
+	text := ""
+	if saver.Base.Runs > 0 {
+		text = fmt.Sprintf("; in all %s, %d iterations over %d runs", time.Duration(secs*float64(time.Second)).Round(time.Second), its, saver.Base.Runs+1)
+	}
+	if before > secs {
+		text += fmt.Sprintf("; about %s left, if it takes as long as the certificate it replaces", time.Duration((before-secs)*float64(time.Second)).Round(time.Second))
+	}
+	return text
+}
+
+// stateDir returns the checkpoint directory of add, or "" for none.
+func stateDir(o options) (string, error) {
+	switch {
+	case o.noState || o.algorithm != "dfpn":
+		return "", nil
+	case o.state != "":
+		return o.state, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no --state given and no cache directory for the default: %w", err)
+	}
+	name := corpus.StartText(o.solve)
+	if o.nimber {
+		name = "gn(" + name + ")"
+	}
+	return filepath.Join(cache, "spots", "corpus", name), nil
 }
 
 // open reads the corpus; an unreadable one is exit status 2.
@@ -259,10 +382,15 @@ func (e *env) open() (*corpus.Corpus, int) {
 	return c, -1
 }
 
+// limits is the size rule the commands apply (the zero value: the
+// defaults of package corpus); tests make it small.
+var limits corpus.Limits
+
 // check verifies the corpus (with --no-verify: checks it without
-// verifying the certificates), showing progress.
-func (e *env) check(c *corpus.Corpus) *corpus.Report {
-	opt := corpus.CheckOptions{NoVerify: e.opt.noVerify}
+// verifying the certificates), showing progress. opt gives the rest of
+// the options (its NoVerify, Limits and Progress are set here).
+func (e *env) check(c *corpus.Corpus, opt corpus.CheckOptions) *corpus.Report {
+	opt.NoVerify, opt.Limits = e.opt.noVerify, limits
 	if e.prog != nil {
 		what := "verifying"
 		if opt.NoVerify {
@@ -315,7 +443,10 @@ type problemJSON struct {
 type checkJSON struct {
 	Dir          string        `json:"dir"`
 	OK           bool          `json:"ok"`
+	Sample       string        `json:"sample,omitempty"` // what --sample verified, when it sampled
+	Bytes        int64         `json:"bytes"`            // the size of the corpus directory
 	Certificates []certJSON    `json:"certificates"`
+	Elsewhere    []certJSON    `json:"elsewhere,omitempty"` // with --dir DIR of certificates kept elsewhere
 	Problems     []problemJSON `json:"problems"`
 	Notes        []problemJSON `json:"notes"`
 }
@@ -334,42 +465,105 @@ func problemsJSON(ps []corpus.Problem) []problemJSON {
 	return out
 }
 
+// certStatus returns the status of a certificate in check's report.
+func certStatus(cc corpus.CertCheck, elsewhere bool) string {
+	switch {
+	case cc.Missing:
+		return corpus.StatusMissing
+	case cc.Err != nil:
+		return corpus.StatusFailed
+	case cc.Trusted:
+		return corpus.StatusFound
+	case elsewhere:
+		return corpus.StatusElsewhere
+	}
+	return corpus.StatusVerified
+}
+
 func runCheck(e *env) int {
+	if e.opt.sample && e.opt.budget != 0 {
+		return e.fail(2, "--sample and --budget: give one (--budget samples only when the full check is over it)")
+	}
+	if e.opt.budget < 0 {
+		return e.fail(2, "--budget %v is negative", e.opt.budget)
+	}
 	c, status := e.open()
 	if c == nil {
 		return status
 	}
-	rep := e.check(c)
+	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs}
+	var sample string // what the sample holds, when sampling
+	if recorded := c.VerifySeconds(); e.opt.sample || e.opt.budget > 0 && recorded > e.opt.budget.Seconds() {
+		opt.Sample, sample = sampleOf(c.Dir)
+		if !e.opt.sample {
+			sample += fmt.Sprintf(" (the recorded verify times add up to %.0f s, over --budget %v)", recorded, e.opt.budget)
+		}
+	}
+	rep := e.check(c, opt)
 	if e.opt.json {
-		out := checkJSON{Dir: c.Dir, OK: rep.OK(), Certificates: []certJSON{},
+		out := checkJSON{Dir: c.Dir, OK: rep.OK(), Sample: sample, Bytes: rep.Bytes, Certificates: []certJSON{},
 			Problems: problemsJSON(rep.Problems), Notes: problemsJSON(rep.Notes)}
-		for _, cc := range rep.Certificates {
-			j := recordJSON(cc.Record)
-			j.Path, j.Seconds, j.Status = cc.Path, cc.Elapsed.Seconds(), corpus.StatusVerified
-			if cc.Err != nil {
-				j.Status, j.Error = corpus.StatusFailed, cc.Err.Error()
+		for i, list := range [][]corpus.CertCheck{rep.Certificates, rep.Elsewhere} {
+			for _, cc := range list {
+				j := recordJSON(cc.Record)
+				j.Path, j.Seconds, j.Status = cc.Path, cc.Elapsed.Seconds(), certStatus(cc, i == 1)
+				if cc.Err != nil {
+					j.Error = cc.Err.Error()
+				}
+				if i == 0 {
+					out.Certificates = append(out.Certificates, j)
+				} else {
+					out.Elsewhere = append(out.Elsewhere, j)
+				}
 			}
-			out.Certificates = append(out.Certificates, j)
 		}
 		b, _ := json.Marshal(out)
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
+		if sample != "" {
+			rest := ""
+			if opt.Sample != nil {
+				rest = "; the others are only found (make corpus-check verifies all)"
+			}
+			fmt.Fprintf(e.stdout, "sample    verifying %s%s\n", sample, rest)
+		}
+		verified, found := 0, 0
 		for _, cc := range rep.Certificates {
-			if cc.Err == nil {
+			switch {
+			case cc.Err != nil:
+			case cc.Trusted:
+				found++
+				fmt.Fprintf(e.stdout, "found     %s  %s  not verified (not in the sample)  %s\n", cc.Record.Claim, cc.Record.ShortAddress(), cc.Path)
+			default:
+				verified++
 				fmt.Fprintf(e.stdout, "verified  %s  %s  %d entries  %.2f s  %s\n",
 					cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
 			}
 		}
-		printProblems(e.stdout, rep)
-		verified := 0
-		for _, cc := range rep.Certificates {
-			if cc.Err == nil {
-				verified++
+		elsewhere, missing := 0, 0
+		for _, cc := range rep.Elsewhere {
+			switch {
+			case cc.Missing:
+				missing++
+				fmt.Fprintf(e.stdout, "missing   %s  %s  kept elsewhere, in none of %s (%s makes it again)\n",
+					cc.Record.Claim, cc.Record.ShortAddress(), strings.Join(opt.Elsewhere, ", "), cc.Record.Command)
+			case cc.Err == nil:
+				elsewhere++
+				fmt.Fprintf(e.stdout, "verified  %s  %s  %d entries  %.2f s  %s  (kept elsewhere)\n",
+					cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
 			}
 		}
+		printProblems(e.stdout, rep)
 		listed := len(c.Records) - len(rep.Certificates)
-		fmt.Fprintf(e.stdout, "%s: %d of %d committed certificates verified, %d listed but not committed, %d literature rows; ",
-			c.Dir, verified, len(rep.Certificates), listed, len(c.Literature))
+		fmt.Fprintf(e.stdout, "%s: %d of %d committed certificates verified", c.Dir, verified, len(rep.Certificates))
+		if found > 0 {
+			fmt.Fprintf(e.stdout, " (%d more found, not in the sample)", found)
+		}
+		fmt.Fprintf(e.stdout, ", %d listed but not committed", listed)
+		if rep.Elsewhere != nil {
+			fmt.Fprintf(e.stdout, " (%d verified in --dir, %d missing)", elsewhere, missing)
+		}
+		fmt.Fprintf(e.stdout, ", %d literature rows, %s; ", len(c.Literature), sizeText(rep.Bytes))
 		if rep.OK() {
 			fmt.Fprintln(e.stdout, "no problem")
 		} else {
@@ -403,7 +597,7 @@ func (e *env) regenerate(c *corpus.Corpus, check, quiet bool) int {
 	if quiet {
 		stdout = io.Discard
 	}
-	rep := e.check(c)
+	rep := e.check(c, corpus.CheckOptions{})
 	if !rep.OK() {
 		printProblems(e.stderr, rep)
 		return e.fail(1, "%s does not check (%s): not regenerating", c.Dir, plural(len(rep.Problems), "problem"))
@@ -458,7 +652,7 @@ func runStatus(e *env) int {
 	}
 	var rep *corpus.Report
 	if !e.opt.noVerify {
-		rep = e.check(c)
+		rep = e.check(c, corpus.CheckOptions{})
 	}
 	rows := c.Table(rep)
 	if e.opt.json {
@@ -547,8 +741,14 @@ func runAdd(e *env) int {
 		return e.fail(2, "--capacity %d: %v", o.capacity, swarm.CheckCapacity(o.capacity, 1))
 	case o.timeout < 0:
 		return e.fail(2, "--timeout %v is negative", o.timeout)
-	case e.flags.Changed("out") && !o.noCommit:
-		return e.fail(2, "--out goes with --no-commit (committed certificates go into the corpus)")
+	case o.every <= 0:
+		return e.fail(2, "--state-every %v: want a positive duration", o.every)
+	case o.state != "" && (o.noState || o.algorithm != "dfpn"):
+		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
+	}
+	stateAt, err := stateDir(o)
+	if err != nil {
+		return e.fail(2, "%v", err)
 	}
 	c, status := e.open()
 	if c == nil {
@@ -572,10 +772,35 @@ func runAdd(e *env) int {
 		opt.ProgressEvery = e.prog.Every()
 	}
 	var s searcher
+	var saver *checkpoint.Saver
 	if o.algorithm == "pns" {
 		s = solve.NewPNS(sprouts.Rules{}, nil, opt)
 	} else {
-		s = solve.NewDFPN(sprouts.Rules{}, nil, opt)
+		if stateAt != "" {
+			saver = checkpoint.NewSaver(stateAt, checkpoint.Manifest{Position: root.String(), Nimber: o.nimber,
+				Algorithm: o.algorithm, Capacity: o.capacity, Version: buildinfo.Version()}, nil, func(line string) {
+				e.prog.Clear()
+				fmt.Fprintf(e.stderr, "spots-corpus: %s\n", line)
+			})
+			opt.Checkpoint, opt.CheckpointEvery = saver.Save, o.every
+			if e.prog != nil {
+				var before float64 // a replaced certificate's solve time: an estimate of the whole
+				if existing >= 0 {
+					before = c.Records[existing].SolveSeconds
+				}
+				opt.Progress = func(p solve.Progress) {
+					e.prog.Show(true, "solving: %s%s", statusline.Search(p), sofar(saver, p, before))
+				}
+			}
+		}
+		d := solve.NewDFPN(sprouts.Rules{}, nil, opt)
+		if saver != nil {
+			saver.Search = d
+			if _, err := saver.Resume(stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
+				return e.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", stateAt, err)
+			}
+		}
+		s = d
 	}
 	ctx := e.ctx
 	if o.timeout > 0 {
@@ -597,11 +822,20 @@ func runAdd(e *env) int {
 	}
 	stats := s.Stats()
 	e.prog.Clear()
+	resume := ""
+	if saver != nil {
+		if out == solve.Unknown {
+			saver.Save(solve.Progress{Iterations: stats.Iterations})
+		}
+		stats.Iterations, stats.Seconds = saver.Totals(stats.Iterations)
+		o.runs = saver.Base.Runs + 1
+		resume = fmt.Sprintf("; the search is saved in %s: run the same command again to go on", stateAt)
+	}
 	if out == solve.Unknown && e.ctx.Err() != nil {
-		return e.fail(130, "0*%d: interrupted; nothing added", n)
+		return e.fail(130, "0*%d: interrupted after %.1f s and %d iterations in all; nothing added%s", n, stats.Seconds, stats.Iterations, resume)
 	}
 	if out == solve.Unknown {
-		return e.fail(1, "0*%d: not solved (stopped after %.1f s, %d iterations); nothing added", n, stats.Seconds, stats.Iterations)
+		return e.fail(1, "0*%d: not solved (stopped after %.1f s and %d iterations in all); nothing added%s", n, stats.Seconds, stats.Iterations, resume)
 	}
 
 	// Certify and verify.
@@ -631,10 +865,12 @@ func runAdd(e *env) int {
 	if err != nil {
 		return e.fail(1, "certifying %s: %v", claim, err)
 	}
-	start := time.Now()
-	res, err := verify.File(path, vopt)
-	verifySeconds := time.Since(start).Seconds()
+	e.prog.Show(false, "verifying %s in a separate process", claim)
+	res, verifySeconds, err := e.verifyApart(path, vopt)
 	e.prog.Clear()
+	if err != nil && e.ctx.Err() != nil {
+		return e.fail(130, "%s: interrupted while verifying; nothing added (the file is left)", path)
+	}
 	if err != nil {
 		return e.fail(1, "%s: the certificate of %s does not verify: %v", path, claim, err)
 	}
@@ -649,11 +885,32 @@ func runAdd(e *env) int {
 	if err != nil {
 		return e.fail(2, "%v", err)
 	}
+	// The size rule: a certificate too large to commit is kept elsewhere.
+	kept := o
+	if !o.noCommit {
+		var freed int64 // the replaced certificate's file, removed below
+		if existing >= 0 && c.Records[existing].Committed && c.Records[existing].Address != res.Address {
+			freed = c.Records[existing].Bytes
+		}
+		fits, why, err := c.Fits(limits, st.Size(), true, freed)
+		if err != nil {
+			return e.fail(2, "%v", err)
+		}
+		if !fits {
+			moved, err := moveFile(path, o.out)
+			if err != nil {
+				return e.fail(2, "keeping the certificate of %s elsewhere: %v", claim, err)
+			}
+			fmt.Fprintf(e.stderr, "spots-corpus: not committing the certificate of %s: %s; it is in %s, listed in %s as kept elsewhere (committed no)\n",
+				claim, why, moved, corpus.IndexFile)
+			path, kept.noCommit = moved, true
+		}
+	}
 	rec := corpus.Record{N: n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: st.Size(),
 		Algorithm: o.algorithm, SolveSeconds: millis(stats.Seconds), VerifySeconds: millis(verifySeconds),
 		Added: time.Now().UTC().Format(time.DateOnly), Producer: producer,
 		Machine:   fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Committed: !o.noCommit, Command: command(o)}
+		Committed: !kept.noCommit, Command: command(kept)}
 
 	// A valid certificate that contradicts the literature or the conjecture
 	// is news, or a bug in the rules: a human must look before it is listed.
@@ -696,6 +953,12 @@ func runAdd(e *env) int {
 			fmt.Fprintf(e.stdout, "    replaces %s (%s)\n", old.Claim, old.ShortAddress())
 		}
 	}
+	if stateAt != "" {
+		// The certificate is in: the checkpoint has served its purpose.
+		if err := checkpoint.Remove(stateAt); err != nil {
+			fmt.Fprintf(e.stderr, "spots-corpus: warning: removing the checkpoint %s: %v\n", stateAt, err)
+		}
+	}
 	return e.regenerate(c, false, o.json)
 }
 
@@ -724,6 +987,9 @@ func command(o options) string {
 	}
 	if o.noCommit {
 		parts = append(parts, "--no-commit", "--out", "DIR")
+	}
+	if o.runs > 1 {
+		parts = append(parts, fmt.Sprintf("(in %d runs through --state)", o.runs))
 	}
 	return strings.Join(parts, " ")
 }

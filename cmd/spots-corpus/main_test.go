@@ -4,22 +4,47 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/cmdtest"
+	"github.com/spots-dev/spots/verify"
 )
+
+// TestMain runs the command instead of the tests in the process add starts
+// to time a check (see verifyApart).
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	}
+	// add keeps its checkpoints in the user's cache directory: not the
+	// real one in tests.
+	cache, err := os.MkdirTemp("", "spots-corpus-cache")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	status := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(status)
+}
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
 	if len(args) > 0 {
 		args = append(args, "--no-progress")
 	}
-	status := run(context.Background(), args, &stdout, &stderr)
-	return status, stdout.String(), stderr.String()
+	return cmdtest.Run(t, func(args []string, stdout, stderr io.Writer) int {
+		return run(context.Background(), args, stdout, stderr)
+	}, args...)
 }
 
 // smallCorpus copies the certificates of 0*n, n ≤ maxN, of the repository's
@@ -221,6 +246,9 @@ func TestAdd(t *testing.T) {
 	if status != 0 || !strings.HasPrefix(stdout, "0*5  W  (first player wins)\n    certificate ") || !strings.Contains(stdout, "wrote ") {
 		t.Fatalf("add --solve 5: %d\n%s%s", status, stdout, stderr)
 	}
+	if stderr != "" {
+		t.Errorf("add --solve 5 (verified in a separate process): stderr %q", stderr)
+	}
 	c, err := corpus.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -262,8 +290,46 @@ func TestAdd(t *testing.T) {
 		t.Errorf("regenerate --check after add: %d %s", status, stderr)
 	}
 	// A limit that stops the search adds nothing.
-	if status, _, stderr := runCmd(t, "add", "--solve", "14", "--timeout", "1ms", "--dir", dir); status != 1 || !strings.Contains(stderr, "not solved") {
+	if status, _, stderr := runCmd(t, "add", "--solve", "14", "--timeout", "1ms", "--dir", dir, "--no-state"); status != 1 || !strings.Contains(stderr, "not solved") {
 		t.Errorf("add with a timeout: %d %q", status, stderr)
+	}
+}
+
+// TestAddResumes stops an add of 0*13 (seconds of search) by its timeout, which saves the search;
+// the same command run again resumes it, adds the certificate with the
+// time of both runs and removes the checkpoint.
+func TestAddResumes(t *testing.T) {
+	dir := smallCorpus(t, 4)
+	state := filepath.Join(t.TempDir(), "state")
+	args := []string{"add", "--solve", "13", "--dir", dir, "--state", state}
+	status, _, stderr := runCmd(t, append(args, "--timeout", "500ms")...)
+	if status != 1 || !strings.Contains(stderr, "run the same command again to go on") {
+		t.Fatalf("stopped add: %d %q", status, stderr)
+	}
+	m, err := checkpoint.Load(state)
+	if err != nil || m.Position != "0*13" || m.Iterations == 0 || m.Runs != 1 {
+		t.Fatalf("checkpoint after the first run: %+v, %v", m, err)
+	}
+	status, stdout, stderr := runCmd(t, args...)
+	if status != 0 || !strings.Contains(stderr, "resumed 0*13 from "+state) {
+		t.Fatalf("resumed add: %d\n%s%s", status, stdout, stderr)
+	}
+	c, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Records[c.RecordOf(13, false)]
+	if r.Claim.String() != "0*13=L" || r.SolveSeconds < m.Seconds || !strings.Contains(r.Command, "in 2 runs through --state") {
+		t.Errorf("record %+v (the first run searched %.3f s)", r, m.Seconds)
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Errorf("the checkpoint is left after the add: %v", err)
+	}
+	// A checkpoint of another claim is refused.
+	other := t.TempDir()
+	runCmd(t, "add", "--solve", "14", "--dir", dir, "--state", other, "--timeout", "100ms")
+	if status, _, stderr := runCmd(t, "add", "--solve", "12", "--dir", dir, "--state", other); status != 2 || !strings.Contains(stderr, "holds a search of 0*14") {
+		t.Errorf("another claim's checkpoint: %d %q", status, stderr)
 	}
 }
 
@@ -282,7 +348,12 @@ func TestUsage(t *testing.T) {
 		{[]string{"add", "--solve", "0"}, 2, "--solve 0: want a number of spots"},
 		{[]string{"add", "--solve", "5", "--algorithm", "mcts"}, 2, `unknown --algorithm "mcts"`},
 		{[]string{"add", "--solve", "5", "--capacity", "1"}, 2, "--capacity 1 is too small"},
-		{[]string{"add", "--solve", "5", "--out", "x"}, 2, "--out goes with --no-commit"},
+		{[]string{verifyCommand}, 2, "usage: spots-corpus _verify FILE"},
+		{[]string{verifyCommand, "/nonexistent.arrow"}, 2, ""},
+		{[]string{"check", "--sample", "--budget", "1m"}, 2, "--sample and --budget: give one"},
+		{[]string{"check", "--budget", "-1s"}, 2, "--budget -1s is negative"},
+		{[]string{"check", "--dir", "main.go"}, 2, "--dir main.go is not a directory"},
+		{[]string{"check", "--dir", "../../corpus", "--dir", "../../testdata/nonexistent"}, 2, "testdata/nonexistent"},
 		{[]string{"regenerate", "--no-verify"}, 2, "--no-verify goes with --check"},
 		{[]string{"check", "--no-verify"}, 2, "unknown flag: --no-verify"},
 		{[]string{"check", "--dir", "/nonexistent/corpus"}, 2, "/nonexistent/corpus"},
@@ -318,4 +389,331 @@ func TestUsage(t *testing.T) {
 	if status, _, stderr := runCmd(t, "add", "--solve", "3", "--nimber", "--dir", dir); status != 2 || !strings.Contains(stderr, "already has gn(0*3)=1 (index.csv line 5)") {
 		t.Errorf("add an existing claim: %d %q", status, stderr)
 	}
+}
+
+// withLimits sets the size rule for the test.
+func withLimits(t *testing.T, l corpus.Limits) {
+	t.Helper()
+	old := limits
+	limits = l
+	t.Cleanup(func() { limits = old })
+}
+
+func TestAddSizeRule(t *testing.T) {
+	// The size of the certificate add makes of 0*5 (the writer's, which
+	// may differ from the committed file's).
+	scratch := smallCorpus(t, 4)
+	if status, stdout, stderr := runCmd(t, "add", "--solve", "5", "--dir", scratch); status != 0 {
+		t.Fatalf("add: %d\n%s%s", status, stdout, stderr)
+	}
+	c, err := corpus.Open(scratch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := c.Records[c.RecordOf(5, false)].Bytes
+	tests := []struct {
+		name      string
+		limits    func(corpusBytes int64) corpus.Limits
+		committed bool
+		why       string // on stderr when kept elsewhere
+	}{
+		{"fits", func(int64) corpus.Limits { return corpus.Limits{} }, true, ""},
+		{"at the limit", func(int64) corpus.Limits { return corpus.Limits{CertBytes: size} }, true, ""},
+		{"over the certificate limit", func(int64) corpus.Limits { return corpus.Limits{CertBytes: size - 1} }, false, fmt.Sprintf("it has %d bytes", size)},
+		// (Room for the index's new line and the regenerated files too.)
+		{"within the corpus limit", func(b int64) corpus.Limits { return corpus.Limits{CorpusBytes: b + size + 20_000} }, true, ""},
+		{"over the corpus limit", func(b int64) corpus.Limits { return corpus.Limits{CorpusBytes: b + size - 1} }, false, "with it "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := smallCorpus(t, 4)
+			c, err := corpus.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			corpusBytes, err := c.Size()
+			if err != nil {
+				t.Fatal(err)
+			}
+			withLimits(t, tt.limits(corpusBytes))
+			out := filepath.Join(t.TempDir(), "kept")
+			status, stdout, stderr := runCmd(t, "add", "--solve", "5", "--out", out, "--dir", dir)
+			if status != 0 {
+				t.Fatalf("add: %d\n%s%s", status, stdout, stderr)
+			}
+			if c, err = corpus.Open(dir); err != nil {
+				t.Fatal(err)
+			}
+			r := c.Records[c.RecordOf(5, false)]
+			if r.Claim.String() != "0*5=W" || r.Bytes != size || r.Committed != tt.committed {
+				t.Fatalf("record %+v", r)
+			}
+			inCorpus, inOut := exists(c.CertPath(r)), exists(filepath.Join(out, r.FileName()))
+			if tt.committed {
+				if !inCorpus || inOut || r.Command != "spots-corpus add --solve 5" || stderr != "" {
+					t.Errorf("committed: in the corpus %v, in --out %v, command %q, stderr %q", inCorpus, inOut, r.Command, stderr)
+				}
+				return
+			}
+			if inCorpus || !inOut || r.Command != "spots-corpus add --solve 5 --no-commit --out DIR" ||
+				!strings.Contains(stderr, "not committing the certificate of 0*5=W: "+tt.why) || !strings.Contains(stderr, "kept elsewhere (committed no)") {
+				t.Errorf("kept elsewhere: in the corpus %v, in --out %v, command %q, stderr %q", inCorpus, inOut, r.Command, stderr)
+			}
+			// The corpus checks, and verifies the certificate in --out.
+			status, stdout, stderr = runCmd(t, "check", "--dir", dir, "--dir", out)
+			if status != 0 || !strings.Contains(stdout, "verified  0*5=W  "+r.ShortAddress()+"  31 entries") ||
+				!strings.Contains(stdout, "(kept elsewhere)") || !strings.Contains(stdout, "1 listed but not committed (1 verified in --dir, 0 missing)") {
+				t.Errorf("check --dir OUT: %d\n%s%s", status, stdout, stderr)
+			}
+		})
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func TestCheckSizeRule(t *testing.T) {
+	dir := smallCorpus(t, 3)
+	tests := []struct {
+		name   string
+		limits corpus.Limits
+		status int
+		stdout string
+	}{
+		{"defaults", corpus.Limits{}, 0, "no problem"},
+		{"a certificate over", corpus.Limits{CertBytes: 2697}, 1, "the certificate of gn(0*3)=1 has 2698 bytes"},
+		{"the corpus over", corpus.Limits{CorpusBytes: 10_000}, 1, "over the 10.0 KB the corpus may have"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			withLimits(t, tt.limits)
+			status, stdout, stderr := runCmd(t, "check", "--dir", dir)
+			if status != tt.status || !strings.Contains(stdout, tt.stdout) {
+				t.Errorf("check: %d, want %d and %q\n%s%s", status, tt.status, tt.stdout, stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestCheckElsewhere(t *testing.T) {
+	dir := smallCorpus(t, 4)
+	kept := t.TempDir()
+	if status, stdout, stderr := runCmd(t, "add", "--solve", "5", "--no-commit", "--out", kept, "--dir", dir); status != 0 {
+		t.Fatalf("add --no-commit: %d\n%s%s", status, stdout, stderr)
+	}
+	c, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Records[c.RecordOf(5, false)]
+	empty, other := t.TempDir(), t.TempDir()
+	bad := t.TempDir()
+	data, _ := os.ReadFile(filepath.Join(kept, r.FileName()))
+	data = bytes.Clone(data)
+	data[len(data)/2] ^= 0x55
+	os.WriteFile(filepath.Join(bad, r.FileName()), data, 0o644)
+	// The committed file of 0*5=W: the same content, another size (other
+	// provenance and compression) than the file add made and indexed.
+	again := t.TempDir()
+	data, err = os.ReadFile(filepath.Join("..", "..", "corpus", "certs", r.FileName()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(again, r.FileName()), data, 0o644)
+	if int64(len(data)) == r.Bytes {
+		t.Fatalf("the committed file of 0*5=W has the size of the one add made (%d bytes)", r.Bytes)
+	}
+	list := func(ds ...string) string { return strings.Join(ds, string(filepath.ListSeparator)) }
+	tests := []struct {
+		name   string
+		dirs   []string
+		status int
+		stdout []string
+	}{
+		{"no directory", nil, 0, []string{"1 listed but not committed, 105 literature rows"}},
+		{"the directory", []string{kept}, 0, []string{"verified  0*5=W  " + r.ShortAddress() + "  31 entries", "(kept elsewhere)", "(1 verified in --dir, 0 missing)"}},
+		{"missing", []string{empty}, 0, []string{"missing   0*5=W  " + r.ShortAddress() + "  kept elsewhere, in none of " + empty + " (spots-corpus add --solve 5 --no-commit --out DIR makes it again)", "(0 verified in --dir, 1 missing)", "no problem"}},
+		{"a list", []string{list(empty, other, kept)}, 0, []string{"(kept elsewhere)", "(1 verified in --dir, 0 missing)"}},
+		{"repeated", []string{empty, kept}, 0, []string{"(kept elsewhere)", "(1 verified in --dir, 0 missing)"}},
+		{"the corpus in the list", []string{list(kept, dir)}, 0, []string{"(kept elsewhere)"}},
+		{"made again", []string{again}, 0, []string{"(kept elsewhere)", "(1 verified in --dir, 0 missing)",
+			fmt.Sprintf("note      n = 5: %s: kept elsewhere: the file has %d bytes, index.csv line 8 says %d: not the file indexed, one with the same content made again", filepath.Join(again, r.FileName()), len(data), r.Bytes)}},
+		{"corrupted", []string{bad, kept}, 1, []string{"PROBLEM   n = 5: " + filepath.Join(bad, r.FileName()) + ": kept elsewhere: invalid certificate"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"check", "--dir", dir}
+			for _, d := range tt.dirs {
+				args = append(args, "--dir", d)
+			}
+			status, stdout, stderr := runCmd(t, args...)
+			if status != tt.status || !containsAll(stdout, tt.stdout) {
+				t.Errorf("%v: %d, want %d and %q\n%s%s", args, status, tt.status, tt.stdout, stdout, stderr)
+			}
+		})
+	}
+	// JSON: one entry per certificate kept elsewhere.
+	status, stdout, _ := runCmd(t, "check", "--json", "--dir", dir, "--dir", empty+string(filepath.ListSeparator)+kept)
+	var j checkJSON
+	if err := json.Unmarshal([]byte(stdout), &j); status != 0 || err != nil || len(j.Elsewhere) != 1 || j.Elsewhere[0].Status != corpus.StatusElsewhere ||
+		j.Elsewhere[0].Path != filepath.Join(kept, r.FileName()) || j.Bytes == 0 {
+		t.Errorf("check --json: %d %v\n%s", status, err, stdout)
+	}
+	status, stdout, _ = runCmd(t, "check", "--json", "--dir", dir, "--dir", empty)
+	if err := json.Unmarshal([]byte(stdout), &j); status != 0 || err != nil || len(j.Elsewhere) != 1 || j.Elsewhere[0].Status != corpus.StatusMissing {
+		t.Errorf("check --json, missing: %d %v\n%s", status, err, stdout)
+	}
+	// Two corpora are one too many.
+	if status, _, stderr := runCmd(t, "check", "--dir", dir, "--dir", smallCorpus(t, 1)); status != 2 || !strings.Contains(stderr, "are both corpus directories") {
+		t.Errorf("two corpora: %d %q", status, stderr)
+	}
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// git runs git in dir, failing the test on an error.
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func TestCheckSample(t *testing.T) {
+	old := sampleMaxN
+	sampleMaxN = 2
+	t.Cleanup(func() { sampleMaxN = old })
+
+	tests := []struct {
+		name     string
+		git      bool // the corpus is in a git work tree
+		tag      bool // with a tag
+		after    func(t *testing.T, dir string)
+		args     []string
+		status   int
+		sample   string   // the sample line; "" for none
+		verified []string // claims verified
+		found    []string // claims only found
+	}{
+		{"not sampled", true, true, nil, nil, 0, "", []string{"0=L", "0*2=L", "0*3=W", "0*4=W", "gn(0*4)=1"}, nil},
+		{"not in git", false, false, nil, []string{"--sample"}, 0, "every certificate (cannot tell which changed: git rev-parse:", []string{"0=L", "0*2=L", "0*3=W", "0*4=W", "gn(0*4)=1"}, nil},
+		{"no tag", true, false, nil, []string{"--sample"}, 0, "every certificate (no git tag to compare with: all count as changed)", []string{"0=L", "0*2=L", "0*3=W", "0*4=W", "gn(0*4)=1"}, nil},
+		{"nothing changed", true, true, nil, []string{"--sample"}, 0, "those of 0*1 … 0*2 and those changed since the tag v1 (none)", []string{"0=L", "0*2=L"}, []string{"0*3=W", "0*4=W", "gn(0*4)=1"}},
+		{"a new certificate", true, true, func(t *testing.T, dir string) {
+			if status, stdout, stderr := runCmd(t, "add", "--solve", "3", "--nimber", "--dir", dir); status != 0 {
+				t.Fatalf("add: %d\n%s%s", status, stdout, stderr)
+			}
+		}, []string{"--sample"}, 0, "changed since the tag v1 (1)", []string{"0=L", "0*2=L", "gn(0*3)=1"}, []string{"0*3=W", "0*4=W", "gn(0*4)=1"}},
+		{"a committed change", true, true, func(t *testing.T, dir string) {
+			if status, stdout, stderr := runCmd(t, "add", "--solve", "3", "--nimber", "--dir", dir); status != 0 {
+				t.Fatalf("add: %d\n%s%s", status, stdout, stderr)
+			}
+			git(t, dir, "add", "-A", ".")
+			git(t, dir, "commit", "-q", "-m", "gn(0*3)")
+		}, []string{"--sample"}, 0, "changed since the tag v1 (1)", []string{"0=L", "0*2=L", "gn(0*3)=1"}, []string{"0*3=W", "0*4=W", "gn(0*4)=1"}},
+		{"a spoilt certificate that changed", true, true, func(t *testing.T, dir string) {
+			c, err := corpus.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spoil(t, c.CertPath(c.Records[c.RecordOf(4, false)]))
+		}, []string{"--sample"}, 1, "changed since the tag v1 (1)", []string{"0=L", "0*2=L"}, []string{"0*3=W", "gn(0*4)=1"}},
+		{"a spoilt certificate outside the sample", true, true, func(t *testing.T, dir string) {
+			c, err := corpus.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spoil(t, c.CertPath(c.Records[c.RecordOf(4, false)]))
+			git(t, dir, "commit", "-q", "-a", "-m", "spoilt")
+			git(t, dir, "tag", "v2")
+		}, []string{"--sample"}, 0, "changed since the tag v2 (none)", []string{"0=L", "0*2=L"}, []string{"0*3=W", "0*4=W", "gn(0*4)=1"}},
+		{"within the budget", true, true, nil, []string{"--budget", "1h"}, 0, "", []string{"0=L", "0*2=L", "0*3=W", "0*4=W", "gn(0*4)=1"}, nil},
+		{"over the budget", true, true, nil, []string{"--budget", "1ms"}, 0, "changed since the tag v1 (none) (the recorded verify times add up to 0 s, over --budget 1ms)", []string{"0=L", "0*2=L"}, []string{"0*3=W", "0*4=W", "gn(0*4)=1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := smallCorpus(t, 4)
+			// gn(0*3)=1 is not in the tagged corpus: some cases add it.
+			c, err := corpus.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gn3 := c.Records[c.RecordOf(3, true)]
+			if err := os.Remove(c.CertPath(gn3)); err != nil {
+				t.Fatal(err)
+			}
+			c.Records = slices.DeleteFunc(c.Records, func(r corpus.Record) bool { return r.Address == gn3.Address })
+			if err := c.SaveIndex(); err != nil {
+				t.Fatal(err)
+			}
+			if status, stdout, stderr := runCmd(t, "regenerate", "--dir", dir); status != 0 {
+				t.Fatalf("regenerate: %d\n%s%s", status, stdout, stderr)
+			}
+			if tt.git {
+				repo := filepath.Dir(dir)
+				git(t, repo, "init", "-q")
+				git(t, repo, "add", "-A", ".")
+				git(t, repo, "commit", "-q", "-m", "corpus")
+				if tt.tag {
+					git(t, repo, "tag", "v1")
+				}
+			}
+			verified, found := tt.verified, tt.found
+			if tt.after != nil {
+				tt.after(t, dir)
+			}
+			status, stdout, stderr := runCmd(t, append([]string{"check", "--dir", dir}, tt.args...)...)
+			if status != tt.status {
+				t.Errorf("status %d, want %d\n%s%s", status, tt.status, stdout, stderr)
+			}
+			if hasSample := strings.HasPrefix(stdout, "sample    verifying "); hasSample != (tt.sample != "") || !strings.Contains(stdout, tt.sample) {
+				t.Errorf("want the sample line %q:\n%s", tt.sample, stdout)
+			}
+			var gotVerified, gotFound []string
+			for _, line := range strings.Split(stdout, "\n") {
+				f := strings.Fields(line)
+				switch {
+				case len(f) > 1 && f[0] == "verified":
+					gotVerified = append(gotVerified, f[1])
+				case len(f) > 1 && f[0] == "found":
+					gotFound = append(gotFound, f[1])
+				}
+			}
+			if strings.Join(gotVerified, " ") != strings.Join(verified, " ") || strings.Join(gotFound, " ") != strings.Join(found, " ") {
+				t.Errorf("verified %v, found %v; want %v, %v\n%s", gotVerified, gotFound, verified, found, stdout)
+			}
+		})
+	}
+}
+
+// spoil changes one byte of the certificate at path, keeping its size, so
+// that it no longer verifies: the first byte from the middle on whose
+// change the checker notices.
+func spoil(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(data) / 2; i < len(data); i++ {
+		data[i] ^= 0x55
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := verify.File(path, verify.Options{}); err != nil {
+			return
+		}
+		data[i] ^= 0x55
+	}
+	t.Fatalf("no change of one byte spoils %s", path)
 }

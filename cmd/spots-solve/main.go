@@ -54,6 +54,7 @@ import (
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
@@ -245,7 +246,7 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 	saver := newStateSaver(cfg, roots[0], heaps[0], stderr, prog)
 	s := newSearcher(cfg, db, prog, saver)
 	if saver != nil && cfg.swarm.resumeDir != "" {
-		if err := saver.resume(cfg.swarm.resumeDir); err != nil {
+		if _, err := saver.Resume(cfg.swarm.resumeDir); err != nil {
 			return fail("--resume %s: %v", cfg.swarm.resumeDir, err)
 		}
 	}
@@ -258,7 +259,7 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 		r := solveOne(ctx, cfg, s, positions[i], root, heaps[i])
 		prog.Clear()
 		if saver != nil {
-			saver.save(solve.Progress{Iterations: s.Stats().Iterations})
+			saver.Save(solve.Progress{Iterations: s.Stats().Iterations})
 		}
 		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
 			if err := certifyOne(cfg, s, root, heaps[i], &r); err != nil {
@@ -409,7 +410,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	return cfg, flags.Args(), -1
 }
 
-func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line, saver *stateSaver) searcher {
+func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line, saver *checkpoint.Saver) searcher {
 	applyMemory(cfg.plan, cfg.algorithm)
 	est, _ := solve.ParseEstimator(cfg.estimator) // checked by parseFlags
 	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
@@ -425,11 +426,11 @@ func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line, saver *s
 		opt.Threads = cfg.threads
 	}
 	if saver != nil {
-		opt.Checkpoint, opt.CheckpointEvery = saver.save, cfg.stateEvery
+		opt.Checkpoint, opt.CheckpointEvery = saver.Save, cfg.stateEvery
 	}
 	s := solve.NewDFPN(sprouts.Rules{}, db, opt)
 	if saver != nil {
-		saver.s = s
+		saver.Search = s
 	}
 	return s
 }

@@ -301,3 +301,26 @@ func readFile(dir string, f File, read func(io.Reader) error) error {
 	}
 	return nil
 }
+
+// Remove deletes the checkpoint of dir: its manifest and the files it
+// names, then dir itself if nothing else is left in it. A directory that
+// holds no checkpoint is left alone.
+func Remove(dir string) error {
+	m, err := Load(dir)
+	if errors.Is(err, ErrNone) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, f := range m.Files {
+		if err := os.Remove(filepath.Join(dir, f.Name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil {
+		return err
+	}
+	os.Remove(dir) // only if empty
+	return nil
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/verify"
+)
+
+// verifyCommand is the hidden command add runs in a process of its own to
+// time the check of a certificate: spots-corpus _verify FILE prints what
+// verify.File found as one JSON object, and exits 0 when the file is
+// valid, 1 when it is invalid, 2 when it cannot be read.
+const verifyCommand = "_verify"
+
+// childEnv is set in the environment of that process (a test binary runs
+// its command instead of the tests when it is set).
+const childEnv = "SPOTS_CORPUS_CHILD"
+
+type verifyJSON struct {
+	Claim   string `json:"claim"`
+	Address string `json:"address"`
+	Entries int    `json:"entries"`
+	Error   string `json:"error,omitempty"`
+	Invalid bool   `json:"invalid,omitempty"`
+}
+
+func runVerifyChild(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "usage: spots-corpus %s FILE\n", verifyCommand)
+		return 2
+	}
+	res, err := verify.File(args[0], verify.Options{})
+	j := verifyJSON{Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries}
+	status := 0
+	if err != nil {
+		j.Error, j.Invalid, status = err.Error(), verify.IsInvalid(err), 2
+		if j.Invalid {
+			status = 1
+		}
+	}
+	b, _ := json.Marshal(j)
+	fmt.Fprintf(stdout, "%s\n", b)
+	return status
+}
+
+// verifyApart verifies the certificate at path in a separate process (this
+// command run again) and returns what it found and the seconds that
+// process took, from its start to its end: the time a user who checks the
+// file on its own waits, without any cache of this process's search. When
+// no process can be started it verifies here instead, and says so.
+func (e *env) verifyApart(path string, opt verify.Options) (verify.Result, float64, error) {
+	exe, err := os.Executable()
+	if err == nil {
+		var stdout, stderr bytes.Buffer
+		cmd := exec.CommandContext(e.ctx, exe, verifyCommand, path)
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start := time.Now()
+		err = cmd.Run()
+		seconds := time.Since(start).Seconds()
+		var j verifyJSON
+		if jerr := json.Unmarshal(stdout.Bytes(), &j); jerr == nil {
+			if j.Error != "" {
+				return verify.Result{}, seconds, errors.New(j.Error)
+			}
+			claim, cerr := format.ParseClaim(j.Claim)
+			if err == nil && cerr == nil {
+				return verify.Result{Claim: claim, Address: j.Address, Entries: j.Entries}, seconds, nil
+			}
+		}
+		if e.ctx.Err() != nil {
+			return verify.Result{}, 0, e.ctx.Err()
+		}
+		if err == nil {
+			err = fmt.Errorf("unexpected output %q", strings.TrimSpace(stdout.String()))
+		}
+		err = fmt.Errorf("%s %s %s: %v %s", filepath.Base(exe), verifyCommand, path, err, strings.TrimSpace(stderr.String()))
+	}
+	fmt.Fprintf(e.stderr, "spots-corpus: cannot verify in a separate process (%v); timing the check in this one\n", err)
+	start := time.Now()
+	res, err := verify.File(path, opt)
+	return res, time.Since(start).Seconds(), err
+}
+
+// moveFile moves the file at src into dir (created if needed), keeping its
+// name, and returns its new path. Across file systems it copies the file
+// (through a temporary file and a rename) and removes src.
+func moveFile(src, dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	dst := filepath.Join(dir, filepath.Base(src))
+	if err := os.Rename(src, dst); err == nil {
+		return dst, nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	err = format.WriteFileAtomic(dst, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	if err := os.Chmod(dst, 0o644); err != nil {
+		return "", err
+	}
+	return dst, os.Remove(src)
+}
+
+// sizeText writes a size in bytes, KB or MB (powers of 1000).
+func sizeText(n int64) string {
+	switch {
+	case n < 1000:
+		return strconv.FormatInt(n, 10) + " B"
+	case n < 1000_000:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + " KB"
+	}
+	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
+}

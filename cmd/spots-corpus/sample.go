@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/spots-dev/spots/corpus"
+)
+
+// sampleMaxN bounds the fixed part of check --sample (tests make it small).
+var sampleMaxN = corpus.SampleMaxN
+
+// sampleOf returns the choice of check --sample for the corpus in dir
+// (nil: every certificate) and a phrase saying what it verifies: the
+// committed certificates of 0*1 … 0*sampleMaxN and those changed since
+// the last git tag. Without a tag, or outside a git work tree, every
+// certificate counts as changed.
+func sampleOf(dir string) (func(corpus.Record) bool, string) {
+	tag, changed, err := changedSinceTag(dir)
+	switch {
+	case err != nil:
+		return nil, fmt.Sprintf("every certificate (cannot tell which changed: %v)", err)
+	case tag == "":
+		return nil, "every certificate (no git tag to compare with: all count as changed)"
+	}
+	what := "none"
+	if len(changed) > 0 {
+		what = strconv.Itoa(len(changed))
+	}
+	return corpus.Sample(sampleMaxN, changed),
+		fmt.Sprintf("those of 0*1 … 0*%d and those changed since the tag %s (%s)", sampleMaxN, tag, what)
+}
+
+// changedSinceTag returns the last git tag reachable from HEAD in the
+// repository holding the corpus directory dir ("" when there is none) and
+// the addresses of the certificates in its certs/ that changed since it:
+// those git diff lists against the tag, and those git does not track yet.
+// It is an error if dir is not in a git work tree or git cannot be run.
+func changedSinceTag(dir string) (string, map[string]bool, error) {
+	git := func(args ...string) (string, error) {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			msg := strings.TrimSpace(stderr.String())
+			if msg == "" {
+				msg = err.Error()
+			}
+			return "", fmt.Errorf("git %s: %s", args[0], msg)
+		}
+		return string(out), nil
+	}
+	if _, err := git("rev-parse", "--is-inside-work-tree"); err != nil {
+		return "", nil, err
+	}
+	out, err := git("describe", "--tags", "--abbrev=0")
+	if err != nil {
+		return "", nil, nil // no tag (or no commit yet)
+	}
+	tag := strings.TrimSpace(out)
+	diff, err := git("diff", "--name-only", "--relative", tag, "--", corpus.CertsDir)
+	if err != nil {
+		return "", nil, err
+	}
+	untracked, err := git("ls-files", "--others", "--exclude-standard", "--", corpus.CertsDir)
+	if err != nil {
+		return "", nil, err
+	}
+	changed := map[string]bool{}
+	for _, line := range strings.Split(diff+"\n"+untracked, "\n") {
+		if name := path.Base(strings.TrimSpace(line)); strings.HasSuffix(name, ".arrow") {
+			changed[strings.TrimSuffix(name, ".arrow")] = true
+		}
+	}
+	return tag, changed, nil
+}
