@@ -23,7 +23,13 @@
 // Hinted certificates (our .arrow files) name, for each entry, the child for
 // each m < g and the winning reply for each child, so File checks them in one
 // streaming pass, generating each entry's children once and never
-// searching. Unhinted databases (GLOP/SPOTS [Positions+Nimber] text) are
+// searching. Generating those children is almost all of the work, and
+// which ones a row needs depends only on the row, so File, Stream and
+// CertificateWith generate them on Options.Workers goroutines (GOMAXPROCS
+// by default) a bounded window of rows ahead of the check, which stays
+// sequential and in row order: the verdict, the first failing row and
+// every refusal are those of a sequential check (see pipeline.go).
+// Unhinted databases (GLOP/SPOTS [Positions+Nimber] text) are
 // checked by Database.Check with a memoised search one or two moves deep,
 // which also chooses the witnesses that turn such a database into a hinted
 // certificate.

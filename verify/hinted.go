@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/spots-dev/spots/format"
@@ -27,6 +28,22 @@ type Options struct {
 	// means DefaultLimits. A position over them is refused with a
 	// *LimitError (wrapping ErrLimit) before its children are generated.
 	Limits Limits
+	// Workers is the number of goroutines that, in hinted checking (File,
+	// Stream, CertificateWith), generate the children of the rows ahead of
+	// the in-order check (see pipeline.go); 0 means runtime.GOMAXPROCS(0).
+	// With 1 (or GOMAXPROCS 1) everything is done in the calling
+	// goroutine. The result, the error and the row it names are the same
+	// for every value.
+	Workers int
+}
+
+// workers returns the number of pipeline workers to use; 1 or less means
+// none (check in the calling goroutine).
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // File checks the certificate at path in one streaming pass. An invalid
@@ -78,21 +95,21 @@ func Stream(r *format.CertReader, opt Options) (Result, error) {
 		return res, err
 	}
 	c := newHinted(opt.Limits)
-	for {
+	next := func() (int, format.Entry, error) {
 		e, err := r.Next()
-		if err == io.EOF {
-			break
+		if err != nil && err != io.EOF {
+			err = fileError(err)
 		}
-		if err != nil {
-			return res, fileError(err)
-		}
-		if err := c.entry(r.Row(), &e); err != nil {
-			return res, err
-		}
+		return r.Row(), e, err
+	}
+	err = c.all(opt.workers(), next, func() {
 		res.Entries++
 		if opt.Progress != nil && res.Entries%1000 == 0 {
 			opt.Progress(res.Entries, 0)
 		}
+	})
+	if err != nil {
+		return res, err
 	}
 	addr, err := r.Address()
 	if err != nil {
@@ -123,14 +140,22 @@ func CertificateWith(cert *format.Certificate, opt Options) (Result, error) {
 		return res, err
 	}
 	c := newHinted(opt.Limits)
-	for i := range cert.Entries {
-		if err := c.entry(i+1, &cert.Entries[i]); err != nil {
-			return res, err
+	i := 0
+	next := func() (int, format.Entry, error) {
+		if i == len(cert.Entries) {
+			return i, format.Entry{}, io.EOF
 		}
+		i++
+		return i, cert.Entries[i-1], nil
+	}
+	err = c.all(opt.workers(), next, func() {
 		res.Entries++
 		if opt.Progress != nil && res.Entries%1000 == 0 {
 			opt.Progress(res.Entries, len(cert.Entries))
 		}
+	})
+	if err != nil {
+		return res, err
 	}
 	return res, checkClaim(cert.Claim, root, c.known)
 }
@@ -149,14 +174,21 @@ func newHinted(l Limits) *hinted { return &hinted{known: values{}, moves: newLan
 // after the previous row in (lives, text) order, every hint names a move
 // that exists, and every hint holds by the values of earlier rows.
 func (c *hinted) entry(row int, e *format.Entry) error {
+	p, err := sprouts.Parse(e.Position)
+	return c.check(row, e, p, err, err == nil && p.String() == e.Position)
+}
+
+// check is entry with e.Position already parsed: p and err are what
+// sprouts.Parse returned for it, and canonical says whether p.String() is
+// e.Position.
+func (c *hinted) check(row int, e *format.Entry, p sprouts.Position, err error, canonical bool) error {
 	fail := func(rule, detail string, args ...any) error {
 		return &Failure{Row: row, Position: e.Position, Rule: rule, Detail: fmt.Sprintf(detail, args...)}
 	}
-	p, err := sprouts.Parse(e.Position)
 	switch {
 	case err != nil:
 		return fail("position", "%v", err)
-	case p.String() != e.Position:
+	case !canonical:
 		return fail("position", "not in canonical form (it is %s)", p)
 	case p.NumLands() != 1:
 		return fail("position", "not a single land")
