@@ -160,7 +160,7 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 		}
 		if want, _ := Conjecture(k.N); k.Outcome != want {
 			problem(k.N, litFile, "line %d says 0*%d is %s, but the Sprouts conjecture says %s (%d mod 6 = %d)",
-				k.Line, k.N, k.Outcome, want, k.N, k.N%6)
+				k.Line, k.N, k.Outcome.Mark(), want.Mark(), k.N, k.N%6)
 		}
 	}
 
@@ -435,7 +435,7 @@ func (c *Corpus) CheckClaim(claim format.Claim, file string) (problems, notes []
 		add(&notes, "certifies %s, a case the literature table does not settle", claim)
 	} else if k.Outcome != out {
 		add(&problems, "certifies %s, so 0*%d is %s, but %s line %d says %s (first solved by %s)",
-			claim, n, out, LiteratureFile, k.Line, k.Outcome, k.FirstSolvedBy)
+			claim, n, out.Mark(), LiteratureFile, k.Line, k.Outcome.Mark(), k.FirstSolvedBy)
 	}
 	wantOut, wantG := Conjecture(n)
 	switch {

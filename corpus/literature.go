@@ -86,7 +86,7 @@ func parseKnown(rec []string, line int) (Known, error) {
 	case k.Open() && !unsolved:
 		return k, fmt.Errorf("n = %d: outcome ? but first_solved_by is %q (want unsolved or empty)", n, k.FirstSolvedBy)
 	case !k.Open() && unsolved:
-		return k, fmt.Errorf("n = %d: outcome %s but first_solved_by %q names no solver", n, k.Outcome, k.FirstSolvedBy)
+		return k, fmt.Errorf("n = %d: outcome %s but first_solved_by %q names no solver", n, k.Outcome.Mark(), k.FirstSolvedBy)
 	}
 	if k.ProofSize != "" {
 		if v, err := strconv.ParseFloat(k.ProofSize, 64); err != nil || v <= 0 {

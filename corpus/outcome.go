@@ -11,31 +11,21 @@ import (
 
 // Outcome is who wins 0*n with perfect play: Win when the first player
 // (the player to move) wins, Loss when the second player wins, Unknown for
-// an open case. Its values are those of the shared outcome.Outcome (convert
-// with outcome.Outcome(o) and Outcome(o)); it is a type of its own only so
-// that String writes an Unknown as the tables do, "?" (Mark), where
-// outcome.Outcome writes "unknown".
-type Outcome outcome.Outcome
+// an open case. It is the project's one outcome type; the corpus's tables
+// write it with Mark ("W", "L", "?").
+type Outcome = outcome.Outcome
 
 // The outcomes. Unknown is an open case.
 const (
-	Unknown = Outcome(outcome.Unknown)
-	Win     = Outcome(outcome.Win)
-	Loss    = Outcome(outcome.Loss)
+	Unknown = outcome.Unknown
+	Win     = outcome.Win
+	Loss    = outcome.Loss
 )
-
-// String returns "W", "L" or "?", as the literature table writes them
-// (the same as Mark).
-func (o Outcome) String() string { return o.Mark() }
-
-// Mark returns "W", "L" or "?", as the literature table writes them.
-func (o Outcome) Mark() string { return outcome.Outcome(o).Mark() }
 
 // ParseOutcome reads "W", "L" or "?" (Unknown), and "unknown" as
 // outcome.Parse does; anything else is an error naming the text.
 func ParseOutcome(s string) (Outcome, error) {
-	o, err := outcome.Parse(s)
-	return Outcome(o), err
+	return outcome.Parse(s)
 }
 
 // Conjecture returns what the Sprouts conjecture predicts for 0*n (n ≥ 1):

@@ -250,7 +250,7 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 			ratios = append(ratios, ratio(c.Record))
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.N, r.Outcome, g, r.ConjectureOutcome, cell(who), cell(year), paper,
+			r.N, r.Outcome.Mark(), g, r.ConjectureOutcome.Mark(), cell(who), cell(year), paper,
 			strings.Join(certs, "<br>"), strings.Join(status, "<br>"), strings.Join(entries, "<br>"),
 			strings.Join(sizes, "<br>"), strings.Join(solve, "<br>"), strings.Join(verify, "<br>"), strings.Join(ratios, "<br>"))
 	}

@@ -146,7 +146,7 @@ var commands = map[string]struct {
 	summary string
 	flags   func(*pflag.FlagSet, *options)
 }{
-	"status":     {runStatus, "spots-corpus status [--json] [--no-verify] [--dir DIR]", statusFlags},
+	"status":     {runStatus, "spots-corpus status [--json] [--no-verify] [--state-root DIR] [--dir DIR]", statusFlags},
 	"check":      {runCheck, "spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...", checkFlags},
 	"regenerate": {runRegenerate, "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
 	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]", addFlags},
@@ -271,6 +271,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func statusFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print one JSON object per n")
 	f.BoolVar(&o.noVerify, "no-verify", false, "do not verify the certificates (their status shows as unchecked)")
+	f.StringVar(&o.state, "state-root", "", "where add keeps its checkpoints (`DIR`/0*N, DIR/gn(0*N)): each found is listed as an unfinished solve with its iterations (default: spots/corpus in the user's cache directory)")
 }
 
 func checkFlags(f *pflag.FlagSet, o *options) {
@@ -362,15 +363,28 @@ func stateDir(o options) (string, error) {
 	case o.state != "":
 		return o.state, nil
 	}
-	cache, err := os.UserCacheDir()
+	root, err := stateRoot("")
 	if err != nil {
-		return "", fmt.Errorf("no --state given and no cache directory for the default: %w", err)
+		return "", fmt.Errorf("no --state given and %w", err)
 	}
 	name := corpus.StartText(o.solve)
 	if o.nimber {
 		name = "gn(" + name + ")"
 	}
-	return filepath.Join(cache, "spots", "corpus", name), nil
+	return filepath.Join(root, name), nil
+}
+
+// stateRoot returns the directory under which add keeps its checkpoints by
+// default (one directory per claim, 0*n or gn(0*n)), or root if given.
+func stateRoot(root string) (string, error) {
+	if root != "" {
+		return root, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for the checkpoints: %w", err)
+	}
+	return filepath.Join(cache, "spots", "corpus"), nil
 }
 
 // open reads the corpus; an unreadable one is exit status 2.
@@ -635,6 +649,42 @@ type rowJSON struct {
 	ConjectureGrundy uint32          `json:"conjecture_grundy"`
 	Literature       *literatureJSON `json:"literature"`
 	Certificates     []certJSON      `json:"certificates"`
+	Unfinished       []unfinished    `json:"unfinished,omitempty"`
+}
+
+// unfinished is a solve of add that stopped before its certificate, as its
+// checkpoint describes it.
+type unfinished struct {
+	Claim      string    `json:"claim"` // 0*n or gn(0*n): what the search is after
+	Checkpoint string    `json:"checkpoint"`
+	Seconds    float64   `json:"seconds"`
+	Iterations uint64    `json:"iterations"`
+	Nimbers    int       `json:"grundy_values"`
+	Runs       int       `json:"runs"`
+	Saved      time.Time `json:"saved"`
+}
+
+// unfinishedOf returns the checkpoints of add --solve n (with and without
+// --nimber) found in the state directories under root.
+func unfinishedOf(root string, n int) []unfinished {
+	if root == "" {
+		return nil
+	}
+	var out []unfinished
+	for _, nimber := range []bool{false, true} {
+		name := corpus.StartText(n)
+		if nimber {
+			name = "gn(" + name + ")"
+		}
+		dir := filepath.Join(root, name)
+		m, err := checkpoint.Load(dir)
+		if err != nil || m.Position != corpus.StartText(n) || m.Nimber != nimber {
+			continue
+		}
+		out = append(out, unfinished{Claim: name, Checkpoint: dir, Seconds: millis(m.Seconds), Iterations: m.Iterations,
+			Nimbers: m.Nimbers, Runs: m.Runs, Saved: m.Saved})
+	}
+	return out
 }
 
 type literatureJSON struct {
@@ -655,13 +705,17 @@ func runStatus(e *env) int {
 		rep = e.check(c, corpus.CheckOptions{})
 	}
 	rows := c.Table(rep)
+	root, err := stateRoot(e.opt.state)
+	if err != nil {
+		root = "" // no cache directory: no checkpoints to show
+	}
 	if e.opt.json {
 		for _, r := range rows {
-			j := rowJSON{N: r.N, Outcome: r.Outcome.String(), Grundy: r.Grundy, Conjecture: r.ConjectureOutcome.String(),
-				ConjectureGrundy: r.ConjectureGrundy, Certificates: []certJSON{}}
+			j := rowJSON{N: r.N, Outcome: r.Outcome.Mark(), Grundy: r.Grundy, Conjecture: r.ConjectureOutcome.Mark(),
+				ConjectureGrundy: r.ConjectureGrundy, Certificates: []certJSON{}, Unfinished: unfinishedOf(root, r.N)}
 			if k := r.Known; k != nil {
 				who, year := k.Solver()
-				j.Literature = &literatureJSON{Outcome: k.Outcome.String(), FirstSolvedBy: k.FirstSolvedBy, Who: who, Year: year, ProofSize: k.ProofSize}
+				j.Literature = &literatureJSON{Outcome: k.Outcome.Mark(), FirstSolvedBy: k.FirstSolvedBy, Who: who, Year: year, ProofSize: k.ProofSize}
 			}
 			for _, cert := range r.Certificates {
 				cj := recordJSON(cert.Record)
@@ -689,7 +743,7 @@ func runStatus(e *env) int {
 			if r.Grundy != nil {
 				g = strconv.FormatUint(uint64(*r.Grundy), 10)
 			}
-			lead := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s", r.N, r.Outcome, g, r.ConjectureOutcome, who, year)
+			lead := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s", r.N, r.Outcome.Mark(), g, r.ConjectureOutcome.Mark(), who, year)
 			if len(r.Certificates) == 0 {
 				fmt.Fprintf(tw, "%s\t\t\t\t\t\n", lead)
 			}
@@ -699,6 +753,10 @@ func runStatus(e *env) int {
 				}
 				fmt.Fprintf(tw, "%s\t%s  %s\t%s\t%d\t%.2f s\t%.2f s\n", lead, cert.Claim, cert.ShortAddress(),
 					cert.Status, cert.Entries, cert.SolveSeconds, cert.VerifySeconds)
+			}
+			for _, u := range unfinishedOf(root, r.N) {
+				fmt.Fprintf(tw, "\t\t\t\t\t\t%s\tunfinished\t\t%.0f s\t\t%d iterations, %d Grundy values, %d run(s); checkpoint %s\n",
+					u.Claim, u.Seconds, u.Iterations, u.Nimbers, u.Runs, u.Checkpoint)
 			}
 		}
 		tw.Flush()

@@ -300,7 +300,8 @@ func TestAdd(t *testing.T) {
 // time of both runs and removes the checkpoint.
 func TestAddResumes(t *testing.T) {
 	dir := smallCorpus(t, 4)
-	state := filepath.Join(t.TempDir(), "state")
+	root := t.TempDir()
+	state := filepath.Join(root, "0*13") // where status looks, under --state-root
 	args := []string{"add", "--solve", "13", "--dir", dir, "--state", state}
 	status, _, stderr := runCmd(t, append(args, "--timeout", "500ms")...)
 	if status != 1 || !strings.Contains(stderr, "run the same command again to go on") {
@@ -309,6 +310,10 @@ func TestAddResumes(t *testing.T) {
 	m, err := checkpoint.Load(state)
 	if err != nil || m.Position != "0*13" || m.Iterations == 0 || m.Runs != 1 {
 		t.Fatalf("checkpoint after the first run: %+v, %v", m, err)
+	}
+	if status, stdout, _ := runCmd(t, "status", "--no-verify", "--json", "--state-root", root, "--dir", dir); status != 0 ||
+		!strings.Contains(stdout, `"unfinished":[{"claim":"0*13","checkpoint":"`+state) {
+		t.Errorf("status does not list the unfinished solve: %d\n%s", status, stdout)
 	}
 	status, stdout, stderr := runCmd(t, args...)
 	if status != 0 || !strings.Contains(stderr, "resumed 0*13 from "+state) {

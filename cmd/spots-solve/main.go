@@ -324,7 +324,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	if runtime.NumCPU() > 1 {
 		defaultAlg = "pdfpn"
 	}
-	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity), pns (keeps its whole DAG) or swarm; the default is pdfpn when there is more than one CPU, but dfpn with --cert (dfpn is deterministic: the same certificate, at the same address, on every run)")
+	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity), pns (keeps its whole DAG) or swarm; the default is pdfpn when there is more than one CPU (on 2 cores 1.2–2.0× as fast as dfpn on 0*14–0*20, though not the 1.8× it aims at; BENCHMARKS.md), but dfpn with --cert (dfpn is deterministic: the same certificate, at the same address, on every run)")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local)")
