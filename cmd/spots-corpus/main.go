@@ -770,9 +770,6 @@ func runStatus(e *env) int {
 
 // ---- add
 
-// searcher is a search of Sprouts positions.
-type searcher = solve.Searcher[sprouts.Position]
-
 // maxSolve bounds --solve: far beyond what can be solved, small enough
 // that a typo does not build an absurd position.
 const maxSolve = 1000
@@ -829,7 +826,7 @@ func runAdd(e *env) int {
 		opt.Progress = func(p solve.Progress) { e.prog.Show(true, "solving: %s", statusline.Search(p)) }
 		opt.ProgressEvery = e.prog.Every()
 	}
-	var s searcher
+	var s solve.Searcher[sprouts.Position]
 	var saver *checkpoint.Saver
 	if o.algorithm == "pns" {
 		s = solve.NewPNS(sprouts.Rules{}, nil, opt)
