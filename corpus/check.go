@@ -210,7 +210,7 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 	for _, r := range c.Records {
 		if r.Committed && r.Bytes > limits.Cert() {
 			problem(r.N, rel(r.FileName()), "the certificate of %s has %d bytes (%s), over the %s a committed certificate may have: keep it elsewhere (committed no in %s line %d, the file out of %s/)",
-				r.Claim, r.Bytes, size(r.Bytes), size(limits.Cert()), IndexFile, r.Line, CertsDir)
+				r.Claim, r.Bytes, SizeText(r.Bytes), SizeText(limits.Cert()), IndexFile, r.Line, CertsDir)
 		}
 	}
 	if total, err := c.Size(); err != nil {
@@ -218,7 +218,7 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 	} else {
 		rep.Bytes = total
 		if total > limits.Corpus() {
-			problem(0, c.Dir, "holds %d bytes (%s), over the %s the corpus may have: keep its largest certificates elsewhere", total, size(total), size(limits.Corpus()))
+			problem(0, c.Dir, "holds %d bytes (%s), over the %s the corpus may have: keep its largest certificates elsewhere", total, SizeText(total), SizeText(limits.Corpus()))
 		}
 	}
 

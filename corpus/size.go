@@ -70,7 +70,7 @@ func (c *Corpus) Size() (int64, error) {
 // inCorpus says it is already written into the corpus directory.
 func (c *Corpus) Fits(l Limits, bytes int64, inCorpus bool, freed int64) (bool, string, error) {
 	if bytes > l.Cert() {
-		return false, fmt.Sprintf("it has %d bytes (%s), over the %s a committed certificate may have", bytes, size(bytes), size(l.Cert())), nil
+		return false, fmt.Sprintf("it has %d bytes (%s), over the %s a committed certificate may have", bytes, SizeText(bytes), SizeText(l.Cert())), nil
 	}
 	total, err := c.Size()
 	if err != nil {
@@ -81,7 +81,7 @@ func (c *Corpus) Fits(l Limits, bytes int64, inCorpus bool, freed int64) (bool, 
 		total += bytes
 	}
 	if total > l.Corpus() {
-		return false, fmt.Sprintf("with it %s would hold %d bytes (%s), over its limit of %s", c.Dir, total, size(total), size(l.Corpus())), nil
+		return false, fmt.Sprintf("with it %s would hold %d bytes (%s), over its limit of %s", c.Dir, total, SizeText(total), SizeText(l.Corpus())), nil
 	}
 	return true, "", nil
 }

@@ -244,7 +244,7 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 			certs = append(certs, "`"+c.Claim.String()+"` "+link)
 			status = append(status, c.Status)
 			entries = append(entries, strconv.Itoa(c.Entries))
-			sizes = append(sizes, size(c.Bytes))
+			sizes = append(sizes, SizeText(c.Bytes))
 			solve = append(solve, duration(c.SolveSeconds))
 			verify = append(verify, duration(c.VerifySeconds))
 			ratios = append(ratios, ratio(c.Record))
@@ -258,7 +258,7 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 	b.WriteString("\n## Certificates\n\n")
 	b.WriteString("Each committed certificate is `certs/<address>.arrow`, named by its content address; ")
 	b.WriteString("check one with `spots-verify FILE`, all of them with `spots-corpus check`. ")
-	fmt.Fprintf(&b, "Those not committed (over %s, or kept out of the repository by choice) are kept elsewhere: the command makes them again, at the same address, and `spots-corpus check --dir DIR` verifies those in DIR (see README.md).\n\n", size(MaxCertBytes))
+	fmt.Fprintf(&b, "Those not committed (over %s, or kept out of the repository by choice) are kept elsewhere: the command makes them again, at the same address, and `spots-corpus check --dir DIR` verifies those in DIR (see README.md).\n\n", SizeText(MaxCertBytes))
 	b.WriteString("| claim | address | entries | size | algorithm | solve | verify | verify/solve | added | producer | machine | status | command |\n")
 	b.WriteString("|---|---|---:|---:|---|---:|---:|---:|---|---|---|---|---|\n")
 	for _, r := range rows {
@@ -268,7 +268,7 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 				addr = "[`" + c.Address + "`](" + CertsDir + "/" + c.FileName() + ")"
 			}
 			fmt.Fprintf(&b, "| `%s` | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
-				c.Claim, addr, c.Entries, size(c.Bytes), c.Algorithm, duration(c.SolveSeconds), duration(c.VerifySeconds), ratio(c.Record),
+				c.Claim, addr, c.Entries, SizeText(c.Bytes), c.Algorithm, duration(c.SolveSeconds), duration(c.VerifySeconds), ratio(c.Record),
 				cell(c.Added), cell(c.Producer), cell(c.Machine), c.Status, strings.ReplaceAll(c.Command, "|", `\|`))
 		}
 	}
@@ -292,8 +292,9 @@ func duration(s float64) string {
 	return strconv.FormatFloat(s, 'f', 0, 64) + " s"
 }
 
-// size writes a file size in bytes, KB or MB (powers of 1000).
-func size(n int64) string {
+// SizeText writes a file size in bytes, KB or MB (powers of 1000), as the
+// corpus's tables and messages do.
+func SizeText(n int64) string {
 	switch {
 	case n < 1000:
 		return strconv.FormatInt(n, 10) + " B"

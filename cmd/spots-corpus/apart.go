@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -120,15 +119,4 @@ func moveFile(src, dir string) (string, error) {
 		return "", err
 	}
 	return dst, os.Remove(src)
-}
-
-// sizeText writes a size in bytes, KB or MB (powers of 1000).
-func sizeText(n int64) string {
-	switch {
-	case n < 1000:
-		return strconv.FormatInt(n, 10) + " B"
-	case n < 1000_000:
-		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + " KB"
-	}
-	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
 }

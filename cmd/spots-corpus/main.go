@@ -577,7 +577,7 @@ func runCheck(e *env) int {
 		if rep.Elsewhere != nil {
 			fmt.Fprintf(e.stdout, " (%d verified in --dir, %d missing)", elsewhere, missing)
 		}
-		fmt.Fprintf(e.stdout, ", %d literature rows, %s; ", len(c.Literature), sizeText(rep.Bytes))
+		fmt.Fprintf(e.stdout, ", %d literature rows, %s; ", len(c.Literature), corpus.SizeText(rep.Bytes))
 		if rep.OK() {
 			fmt.Fprintln(e.stdout, "no problem")
 		} else {

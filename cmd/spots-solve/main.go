@@ -625,17 +625,10 @@ func loadDB(db *solve.NimberDB, path string, lenient bool, stderr io.Writer) err
 	return nil
 }
 
+// saveDB writes db as a [Positions+Nimber] text file, as a checkpoint
+// holds it.
 func saveDB(db *solve.NimberDB, path string) error {
-	var entries []format.SPREntry
-	var err error
-	db.Range(func(key string, g uint32) bool {
-		var p sprouts.Position
-		if p, err = sprouts.FromKey(key); err != nil {
-			return false
-		}
-		entries = append(entries, format.SPREntry{Position: p.String(), Grundy: g})
-		return true
-	})
+	entries, err := checkpoint.DBEntries(db)
 	if err != nil {
 		return err
 	}

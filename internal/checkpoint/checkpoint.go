@@ -126,7 +126,7 @@ func Save(dir string, m Manifest, s Search) (Manifest, error) {
 	}
 	var nimbers int
 	dbFile, err := writeFile(dir, fmt.Sprintf("nimbers-%d.spr.zst", m.Generation), func(w io.Writer) error {
-		entries, err := dbEntries(s.DB())
+		entries, err := DBEntries(s.DB())
 		nimbers = len(entries)
 		if err != nil {
 			return err
@@ -190,8 +190,9 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// dbEntries lists the database in the text form of --db-out.
-func dbEntries(db *solve.NimberDB) ([]format.SPREntry, error) {
+// DBEntries lists the database in the text form of spots-solve --db-out,
+// which a checkpoint's nimbers file holds: positions in canonical text.
+func DBEntries(db *solve.NimberDB) ([]format.SPREntry, error) {
 	var entries []format.SPREntry
 	var err error
 	db.Range(func(key string, g uint32) bool {
