@@ -172,8 +172,9 @@ func TestStatsAppend(t *testing.T) {
 
 // TestInterrupt sends SIGINT (and SIGTERM) to a real spots-solve while it
 // solves the second of three positions: it stops, prints the first, says
-// the second is unknown because interrupted, does not start the third,
-// writes --stats whole and exits 130.
+// the second is unknown because interrupted (or, when the signal came
+// between the two, never starts it), does not start the third, writes
+// --stats whole and exits 130.
 func TestInterrupt(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
@@ -187,20 +188,29 @@ func TestInterrupt(t *testing.T) {
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
+			// 0*14 takes seconds: let it start. On a loaded machine the
+			// signal may still come before it does, and then 0*14 is, rightly,
+			// not started at all; either way 0*7 must not be.
+			time.Sleep(200 * time.Millisecond)
 			p.Cmd.Process.Signal(sig)
 			if status := p.Wait(t, 30*time.Second); status != statusInterrupted {
 				t.Fatalf("exit %d, want %d\n%s", status, statusInterrupted, p.Stderr.String())
 			}
 			out := p.Stdout.String()
-			if !strings.Contains(out, "0*14  unknown") || !strings.Contains(out, "interrupted") || strings.Contains(out, "0*7") {
+			started := strings.Contains(out, "0*14")
+			if started && (!strings.Contains(out, "0*14  unknown") || !strings.Contains(out, "interrupted")) || strings.Contains(out, "0*7") {
 				t.Errorf("stdout %q", out)
 			}
 			if !strings.Contains(p.Stderr.String(), "spots-solve: interrupted") {
 				t.Errorf("stderr %q", p.Stderr.String())
 			}
+			rows := 2 // the header and 0*6
+			if started {
+				rows = 3
+			}
 			data, _ := os.ReadFile(stats)
-			if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != 3 {
-				t.Errorf("stats %q", data)
+			if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) != rows {
+				t.Errorf("stats %q, want %d lines", data, rows)
 			}
 			if files, _ := os.ReadDir(dir); len(files) != 1 {
 				t.Errorf("%d files in the directory, want only stats.csv", len(files))
