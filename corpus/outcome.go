@@ -89,5 +89,5 @@ func ClaimOutcome(claim format.Claim) (Outcome, *uint32, error) {
 	if out == outcome.Unknown {
 		return Unknown, nil, fmt.Errorf("claim %s: unknown kind of claim", claim)
 	}
-	return Outcome(out), g, nil
+	return out, g, nil
 }

@@ -56,7 +56,8 @@ func PlanMemory(budget int64, threads int) (MemoryPlan, error) {
 // and thread sets of a shared table are on the heap and count against the
 // limit, so only the buckets (TableBytes of one thread) are taken off.
 // Taking the locks off as well left PDFPN's collector running without
-// pause at its limit: 15 % fewer iterations a second on 0*15.
+// pause at its limit (215 collections in 10 s of 0*15, against DFPN's 60;
+// BENCHMARKS.md).
 func (p MemoryPlan) heapLimit(threads int) int64 {
 	return max(p.Budget-int64(TableBytes(p.Capacity, 1))-runtimeBytes, p.Budget/4)
 }

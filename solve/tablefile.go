@@ -28,19 +28,20 @@ const (
 var ErrTableFile = errors.New("not a table file of this version")
 
 // WriteTable writes every used entry of the search's transposition table
-// to w. It may be called while the search runs (from Options.Checkpoint):
+// to w and returns how many it wrote. It may be called while the search runs (from Options.Checkpoint):
 // each bucket is copied under its lock, so no entry is torn, though
 // entries of buckets copied earlier may have changed since. Every entry
 // written was true of its couple when it was copied: a proved value is
 // final, and unproved numbers only steer the search.
-func (s *DFPN[P]) WriteTable(w io.Writer) error {
+func (s *DFPN[P]) WriteTable(w io.Writer) (int, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var head [len(tableMagic) + 4]byte
 	copy(head[:], tableMagic)
 	binary.LittleEndian.PutUint32(head[len(tableMagic):], fingerprintVersion)
 	if _, err := bw.Write(head[:]); err != nil {
-		return err
+		return 0, err
 	}
+	n := 0
 	t := s.tt
 	var rec [tableRecord]byte
 	for b := range t.buckets {
@@ -56,11 +57,12 @@ func (s *DFPN[P]) WriteTable(w io.Writer) error {
 			binary.LittleEndian.PutUint64(rec[24:], e.dn)
 			binary.LittleEndian.PutUint32(rec[32:], e.work)
 			if _, err := bw.Write(rec[:]); err != nil {
-				return err
+				return n, err
 			}
+			n++
 		}
 	}
-	return bw.Flush()
+	return n, bw.Flush()
 }
 
 // lockedCopy returns a copy of bucket b, taken under its lock when the

@@ -31,7 +31,7 @@ func TestTableFileResumesASearch(t *testing.T) {
 		t.Fatalf("a search stopped after %d of %d iterations says %v", full/2, full, got)
 	}
 	var saved bytes.Buffer
-	if err := first.WriteTable(&saved); err != nil {
+	if _, err := first.WriteTable(&saved); err != nil {
 		t.Fatal(err)
 	}
 
@@ -46,7 +46,7 @@ func TestTableFileResumesASearch(t *testing.T) {
 		t.Errorf("read %d entries, the table held %d", n, first.Stats().TTEntries)
 	}
 	var again bytes.Buffer
-	if err := second.WriteTable(&again); err != nil {
+	if _, err := second.WriteTable(&again); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(saved.Bytes(), again.Bytes()) {
@@ -66,7 +66,7 @@ func TestTableFileRefusesDamage(t *testing.T) {
 	s := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 12})
 	s.Solve(context.Background(), sprouts.MustParse("0*6"), 0)
 	var good bytes.Buffer
-	if err := s.WriteTable(&good); err != nil {
+	if _, err := s.WriteTable(&good); err != nil {
 		t.Fatal(err)
 	}
 	const head, rec = 12, 36
@@ -102,7 +102,7 @@ func TestConcurrentCheckpoint(t *testing.T) {
 	opt := solve.Options{Capacity: 1 << 14, Threads: 2, CheckpointEvery: time.Nanosecond,
 		Checkpoint: func(solve.Progress) {
 			calls++
-			if err := s.WriteTable(io.Discard); err != nil {
+			if _, err := s.WriteTable(io.Discard); err != nil {
 				t.Error(err)
 			}
 		}}

@@ -76,13 +76,9 @@ type File struct {
 // Search is what a checkpoint saves and restores: a DFPN search.
 type Search interface {
 	DB() *solve.NimberDB
-	WriteTable(io.Writer) error
+	WriteTable(io.Writer) (int, error)
 	ReadTable(io.Reader) (int, error)
 }
-
-// The layout of a table file (solve.DFPN.WriteTable), for counting its
-// entries.
-const tableHeader, tableRecord = 12, 36
 
 // ErrNone is returned by Load when the directory holds no checkpoint.
 var ErrNone = errors.New("no checkpoint")
@@ -116,10 +112,10 @@ func Save(dir string, m Manifest, s Search) (Manifest, error) {
 	m.Generation = old.Generation + 1
 	m.Saved = time.Now().UTC()
 	m.Files = nil
-	var raw countingWriter
 	table, err := writeFile(dir, fmt.Sprintf("table-%d.bin.zst", m.Generation), func(w io.Writer) error {
-		raw = countingWriter{w: w}
-		return s.WriteTable(&raw)
+		var err error
+		m.Entries, err = s.WriteTable(w)
+		return err
 	})
 	if err != nil {
 		return m, fmt.Errorf("save table: %w", err)
@@ -138,7 +134,6 @@ func Save(dir string, m Manifest, s Search) (Manifest, error) {
 	}
 	m.Files = []File{table, dbFile}
 	m.Nimbers = nimbers
-	m.Entries = int(max(0, raw.n-tableHeader) / tableRecord)
 	if err := format.WriteFileAtomic(filepath.Join(dir, ManifestName), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -44,6 +44,7 @@ func (c *Saver) Resume(dir string) (Manifest, error) {
 		return m, err
 	}
 	c.Base.Iterations, c.Base.Seconds, c.Base.Runs = m.Iterations, m.Seconds, m.Runs
+	c.started = time.Now() // restoring is not searching
 	c.log("resumed %s from %s: %s", m.Position, dir, m.Describe())
 	return m, nil
 }

@@ -7,13 +7,12 @@ package cmdtest
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"sync"
 	"testing"
 	"time"
-
-	"io"
 )
 
 // Run calls a command's run function with args and returns its exit
