@@ -1,7 +1,9 @@
 // Package certify turns a solve into a certificate: from the nimber
 // database a search filled and the claim it proved, it keeps only the
 // entries the claim needs, chooses witnesses for every entry, sorts and
-// hashes them, writes the file and checks it again.
+// hashes them, writes the file and checks it again. The certificate's
+// header names the game (Build and Write: Sprouts; BuildFor and WriteFor:
+// any game of verify.Games()) and the notation of its positions.
 //
 // It chooses witnesses with the unhinted checker of package verify, so an
 // entry enters a certificate only once that checker has re-derived it from
@@ -26,9 +28,11 @@ const Producer = "spots"
 // Like the creation time, it is provenance: not part of the content address.
 var Version = "dev"
 
-// Claim returns the claim a search result makes about root: its outcome
-// with heap n (Win or Loss), or with grundy set its Grundy value.
-func Claim(root sprouts.Position, n uint32, out solve.Outcome, grundy *uint32) (format.Claim, error) {
+// Claim returns the claim a search result makes about root (a position of
+// any game, written canonically by its String method, such as a
+// sprouts.Position or a cram.Position): its outcome with heap n (Win or
+// Loss), or with grundy set its Grundy value.
+func Claim(root fmt.Stringer, n uint32, out solve.Outcome, grundy *uint32) (format.Claim, error) {
 	c := format.Claim{Root: root.String(), N: n}
 	switch {
 	case grundy != nil:
@@ -41,12 +45,20 @@ func Claim(root sprouts.Position, n uint32, out solve.Outcome, grundy *uint32) (
 	return c, nil
 }
 
-// Build returns the trimmed, hinted certificate of claim from the values in
-// db. It fails (with an error wrapping verify.ErrInvalidCertificate) if the
-// values do not prove the claim, which for a solver's database would be a
-// bug in the solver. The certificate's creation time is now.
+// Build returns the trimmed, hinted certificate of a Sprouts claim from the
+// values in db: BuildFor(sprouts.Game, db, claim, opt).
 func Build(db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
-	d, err := verify.FromValues(db.Range)
+	return BuildFor(sprouts.Game, db, claim, opt)
+}
+
+// BuildFor returns the trimmed, hinted certificate of claim from the values
+// in db, whose keys are those of game's positions (game is one of
+// verify.Games()). It fails (with an error wrapping
+// verify.ErrInvalidCertificate) if the values do not prove the claim,
+// which for a solver's database would be a bug in the solver. The
+// certificate's creation time is now.
+func BuildFor(game string, db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
+	d, err := verify.FromValuesOf(game, db.Range)
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: nimber database: %w", claim, err)
 	}
@@ -59,11 +71,17 @@ func Build(db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.
 	return cert, nil
 }
 
-// Write builds the certificate of claim, writes it into dir as
-// <address>.arrow and verifies the written file. It returns the file's path
-// and what the verifier found.
+// Write builds the certificate of a Sprouts claim, writes it into dir as
+// <address>.arrow and verifies the written file: WriteFor(sprouts.Game, …).
 func Write(dir string, db *solve.NimberDB, claim format.Claim, opt verify.Options) (string, verify.Result, error) {
-	cert, err := Build(db, claim, opt)
+	return WriteFor(sprouts.Game, dir, db, claim, opt)
+}
+
+// WriteFor builds the certificate of claim about a position of game (see
+// BuildFor), writes it into dir as <address>.arrow and verifies the
+// written file. It returns the file's path and what the verifier found.
+func WriteFor(game, dir string, db *solve.NimberDB, claim format.Claim, opt verify.Options) (string, verify.Result, error) {
+	cert, err := BuildFor(game, db, claim, opt)
 	if err != nil {
 		return "", verify.Result{}, err
 	}

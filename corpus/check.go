@@ -64,9 +64,10 @@ type Report struct {
 	// Elsewhere has one check per record that is not committed, in index
 	// order, when CheckOptions.Elsewhere names directories (nil otherwise).
 	Elsewhere []CertCheck
-	Problems  []Problem // disagreements: the corpus does not check
-	Notes     []Problem // worth knowing but not wrong (a certificate of a case the literature lists as open)
-	Bytes     int64     // the size of the corpus directory (see Corpus.Size)
+	Problems  []Problem   // disagreements: the corpus does not check
+	Notes     []Problem   // worth knowing but not wrong (a certificate of a case the literature lists as open)
+	Bytes     int64       // the size of the corpus directory (see Corpus.Size)
+	Cram      []CramCheck // one per record of the Cram table, in its order
 }
 
 // OK reports whether Check found no problem.
@@ -288,6 +289,7 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 		rep.Problems = append(rep.Problems, problems...)
 		rep.Notes = append(rep.Notes, notes...)
 	}
+	c.checkCram(rep, opt)
 	sort.SliceStable(rep.Problems, func(i, j int) bool {
 		return rep.Problems[i].N < rep.Problems[j].N
 	})

@@ -30,8 +30,9 @@ const Module = "github.com/spots-dev/spots"
 // Certificates are read only by Check.
 type Corpus struct {
 	Dir        string
-	Literature []Known  // in increasing order of n
-	Records    []Record // in the order of EncodeIndex
+	Literature []Known      // in increasing order of n
+	Records    []Record     // in the order of EncodeIndex
+	Cram       []CramRecord // the Cram table (cram.csv), in the order of EncodeCramIndex; empty without the file
 }
 
 // Open reads the literature table and the index of the corpus in dir.
@@ -55,6 +56,9 @@ func Open(dir string) (*Corpus, error) {
 	}
 	sortRecords(recs)
 	c.Records = recs
+	if err := c.readCram(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -14,7 +14,10 @@
 //	                by n, then outcome claims before Grundy claims
 //	certs/          the committed certificates, each named <address>.arrow
 //	                by its content address (see package format)
-//	OUTCOMES.md     the generated table (Render), one row per n
+//	cram.csv        one row per certificate of a Cram board (see CramRecord)
+//	cram/           their certificates, each named <address>.arrow
+//	OUTCOMES.md     the generated table (Render), one row per n, and a
+//	                section of the Cram certificates
 //	outcomes.svg    the generated plot: proof size (entries) beside the
 //	                published proof sizes, certificate bytes, solve and
 //	                verify times, against n
@@ -52,6 +55,12 @@
 // those recorded in the index when each certificate was added, never
 // measured again: generating from the same corpus twice gives the same
 // bytes (Render, WriteMarkdown and WriteSVG depend only on their input).
+//
+// The Cram table is checked with the rest: every certificate of cram/ is
+// verified (with Sample, those within CramSampleSeconds) and compared with
+// its row, every file of cram/ must be listed, and every
+// claim about an empty board must agree with the symmetry strategies
+// (SymmetryOutcome) and with the other claims about the same board.
 //
 // The solving itself (spots-corpus add) is done by the command, not here:
 // this package does not import the solver, so a check of the corpus depends

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // Generated is the content of the generated files of a corpus.
@@ -36,7 +37,14 @@ func (c *Corpus) Generate(rep *Report) (Generated, error) {
 	if !rep.OK() {
 		return Generated{}, fmt.Errorf("corpus: %d problems, the first: %s", len(rep.Problems), rep.Problems[0])
 	}
-	return Render(c.Table(rep))
+	g, err := Render(c.Table(rep))
+	if err != nil || len(c.Cram) == 0 {
+		return g, err
+	}
+	var b strings.Builder
+	writeCramMarkdown(&b, c.Cram, rep)
+	g.Outcomes = append(g.Outcomes, b.String()...)
+	return g, nil
 }
 
 // Write writes the generated files into the corpus directory, each through

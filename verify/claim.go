@@ -4,22 +4,21 @@ import (
 	"fmt"
 
 	"github.com/spots-dev/spots/format"
-	"github.com/spots-dev/spots/sprouts"
 )
 
 // values holds the Grundy values of the entries checked so far, by key.
 type values map[string]uint32
 
-// of returns the xor of the values of p's lands, and whether every land has
-// a value.
-func (v values) of(p sprouts.Position) (uint32, bool) {
+// valueOf returns the xor of the values of p's components, and whether
+// every component has a value.
+func valueOf[P any](g rules[P], v values, p P) (uint32, bool) {
 	x := uint32(0)
-	for _, land := range p.Lands() {
-		g, ok := v[land.Key()]
+	for _, c := range g.components(p) {
+		gv, ok := v[g.key(c)]
 		if !ok {
 			return 0, false
 		}
-		x ^= g
+		x ^= gv
 	}
 	return x, true
 }
@@ -27,15 +26,15 @@ func (v values) of(p sprouts.Position) (uint32, bool) {
 // claimRoot parses the root of a claim, which must be written in canonical
 // form so that a claim has one text, and refuses it if it is over the
 // limits (resolved), before anything else is done.
-func claimRoot(c format.Claim, l Limits) (sprouts.Position, error) {
-	p, err := sprouts.Parse(c.Root)
+func claimRoot[P any](g rules[P], c format.Claim, l Limits) (P, error) {
+	p, err := g.parse(c.Root)
 	if err != nil {
 		return p, &Failure{Position: c.Root, Rule: "claim", Detail: err.Error()}
 	}
-	if p.String() != c.Root {
-		return p, &Failure{Position: c.Root, Rule: "claim", Detail: fmt.Sprintf("the root is not in canonical form (%s)", cutText(p.String()))}
+	if t := g.text(p); t != c.Root {
+		return p, &Failure{Position: c.Root, Rule: "claim", Detail: fmt.Sprintf("the root is not in canonical form (%s)", cutText(t))}
 	}
-	if err := l.check(Measure(p)); err != nil {
+	if err := l.check(g.measure(p)); err != nil {
 		err.Position = cutText(c.Root)
 		return p, err
 	}
@@ -47,15 +46,15 @@ func claimRoot(c format.Claim, l Limits) (sprouts.Position, error) {
 //
 // The root's children are generated here without a check: claimRoot, which
 // made root, has held it to the limits.
-func checkClaim(c format.Claim, root sprouts.Position, known values) error {
-	x, ok := known.of(root)
+func checkClaim[P any](g rules[P], c format.Claim, root P, known values) error {
+	x, ok := valueOf(g, known, root)
 	fail := func(detail string, args ...any) error {
 		return &Failure{Position: c.Root, Rule: "claim", Detail: fmt.Sprintf(detail, args...)}
 	}
 	switch c.Kind {
 	case format.ClaimLoss, format.ClaimGrundy:
 		if !ok {
-			return fail("the root's lands are not all entries")
+			return fail("the root's components are not all entries")
 		}
 		if x != c.N {
 			return fail("the root's value is %d, not %d", x, c.N)
@@ -65,8 +64,8 @@ func checkClaim(c format.Claim, root sprouts.Position, known values) error {
 		if ok && x != c.N {
 			return nil
 		}
-		for _, child := range root.Children() {
-			if y, ok := known.of(child); ok && y == c.N {
+		for _, child := range rootChildren(g, root) {
+			if y, ok := valueOf(g, known, child); ok && y == c.N {
 				return nil
 			}
 		}
@@ -78,10 +77,30 @@ func checkClaim(c format.Claim, root sprouts.Position, known values) error {
 	return fail("unknown kind of claim")
 }
 
-// landMoves remembers the children of lands: a checker needs those of every
-// entry and, for winning replies, of the lands of its children, which are
-// sometimes met again. Every land is measured against the limits before
-// its children are generated, and the memory the cache holds is bounded.
+// rootChildren returns every position one move away from root, which may
+// be a sum: the moves of each component, beside the others.
+func rootChildren[P any](g rules[P], root P) []P {
+	comps := g.components(root)
+	if len(comps) == 1 {
+		return g.children(comps[0])
+	}
+	var out []P
+	for i, c := range comps {
+		others := make([]P, 0, len(comps))
+		others = append(others, comps[:i]...)
+		others = append(others, comps[i+1:]...)
+		for _, k := range g.children(c) {
+			out = append(out, g.sum(append(others, k)))
+		}
+	}
+	return out
+}
+
+// landMoves remembers the children of lands (the atomic components of
+// positions; regions in Cram): a checker needs those of every entry and,
+// for winning replies, of the lands of its children, which are sometimes
+// met again. Every land is measured against the limits before its
+// children are generated, and the memory the cache holds is bounded.
 //
 // Which lands it holds decides which generations an entry pays for (a land
 // remembered costs no work), so in hinted checking it is only ever used by
@@ -97,8 +116,9 @@ func checkClaim(c format.Claim, root sprouts.Position, known values) error {
 // times and answers 52,834 asks (18.4 %), against 21.0 % for a cache
 // without bounds. Raising them would save under 3 % of the generations, so
 // they stay where the hostile-input limits put them.
-type landMoves struct {
-	m      map[string][]sprouts.Position
+type landMoves[P any] struct {
+	g      rules[P]
+	m      map[string][]P
 	bytes  int64  // the estimated size of what m holds
 	limits Limits // resolved
 	// With perEntry, the work of every generation since the last
@@ -107,15 +127,15 @@ type landMoves struct {
 	spent    int64
 	// ready, if set, holds lands measured and generated ahead of time for
 	// the current entry (by the pipeline's workers); a miss takes its cost
-	// and children from there. They are the same as Measure and Children
+	// and children from there. They are the same as measure and children
 	// would give: ready only saves the time.
-	ready map[string]prepared
+	ready map[string]prepared[P]
 }
 
 // prepared is a land measured and, if made, generated ahead of time.
-type prepared struct {
+type prepared[P any] struct {
 	cost Cost
-	kids []sprouts.Position
+	kids []P
 	made bool
 }
 
@@ -126,50 +146,50 @@ const (
 
 // childrenBytes is the estimated size of a list of children, as the
 // caches count it.
-func childrenBytes(kids []sprouts.Position) int64 {
+func childrenBytes[P any](g rules[P], kids []P) int64 {
 	size := int64(0)
 	for _, k := range kids {
-		size += int64(len(k.Key())) + 64
+		size += int64(len(g.key(k))) + 64
 	}
 	return size
 }
 
-func newLandMoves(l Limits, perEntry bool) landMoves {
-	return landMoves{limits: l.resolved(), perEntry: perEntry}
+func newLandMoves[P any](g rules[P], l Limits, perEntry bool) landMoves[P] {
+	return landMoves[P]{g: g, limits: l.resolved(), perEntry: perEntry}
 }
 
 // startEntry starts counting the work of a new entry.
-func (lm *landMoves) startEntry() { lm.spent = 0 }
+func (lm *landMoves[P]) startEntry() { lm.spent = 0 }
 
 // of returns the children of land, or a *LimitError (without a row) if
 // generating them would break a limit.
-func (lm *landMoves) of(land sprouts.Position) ([]sprouts.Position, error) {
-	key := land.Key()
+func (lm *landMoves[P]) of(land P) ([]P, error) {
+	key := lm.g.key(land)
 	if kids, ok := lm.m[key]; ok {
 		return kids, nil
 	}
 	pre, ok := lm.ready[key]
 	c := pre.cost
 	if !ok {
-		c = Measure(land)
+		c = lm.g.measure(land)
 	}
 	if e := lm.limits.check(c); e != nil {
-		e.Position = cutText(land.String())
+		e.Position = cutText(lm.g.text(land))
 		return nil, e
 	}
 	if lm.perEntry {
 		lm.spent = saturate(float64(lm.spent) + float64(c.Work))
 		if lm.spent > lm.limits.Work {
-			return nil, &LimitError{Position: cutText(land.String()), Limit: "work", Value: lm.spent, Max: lm.limits.Work}
+			return nil, &LimitError{Position: cutText(lm.g.text(land)), Limit: "work", Value: lm.spent, Max: lm.limits.Work}
 		}
 	}
 	kids := pre.kids
 	if !pre.made {
-		kids = land.Children()
+		kids = lm.g.children(land)
 	}
-	size := childrenBytes(kids)
+	size := childrenBytes(lm.g, kids)
 	if lm.m == nil || len(lm.m) >= landMovesMax || lm.bytes+size > landMovesMaxBytes {
-		lm.m, lm.bytes = make(map[string][]sprouts.Position), 0
+		lm.m, lm.bytes = make(map[string][]P), 0
 	}
 	lm.m[key] = kids
 	lm.bytes += size

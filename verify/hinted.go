@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -80,21 +81,46 @@ func fileError(err error) error {
 	return err
 }
 
-// Stream checks a certificate read row by row, with the errors of File.
+// Stream checks a certificate read row by row, with the errors of File. The
+// certificate's header names its game (one of Games()) and the notation of
+// its positions and hints; the entries are checked by that game's rules.
 func Stream(r *format.CertReader, opt Options) (Result, error) {
 	h := r.Header()
+	switch h.Game {
+	case sprouts.Game:
+		return stream[sprouts.Position](sproutsRules{}, r, opt)
+	case cram.Game:
+		return stream[cram.Position](cramRules{}, r, opt)
+	}
+	return Result{Claim: h.Claim}, unknownGame(h.Game)
+}
+
+// unknownGame is the failure of a header naming a game the checker does
+// not know.
+func unknownGame(game string) error {
+	return &Failure{Rule: "header", Detail: fmt.Sprintf("the certificate is for the game %q; this checker knows %q", game, Games())}
+}
+
+// headerFailure checks that notation is the one of g's rules.
+func headerFailure[P any](g rules[P], notation string) error {
+	if notation != g.notation() {
+		return &Failure{Rule: "header", Detail: fmt.Sprintf("the certificate's hints use the notation %q; this checker knows %q for %s", notation, g.notation(), g.game())}
+	}
+	return nil
+}
+
+// stream is Stream for the game of g.
+func stream[P any](g rules[P], r *format.CertReader, opt Options) (Result, error) {
+	h := r.Header()
 	res := Result{Claim: h.Claim}
-	if h.Game != sprouts.Game {
-		return res, &Failure{Rule: "header", Detail: fmt.Sprintf("the certificate is for the game %q, not %q", h.Game, sprouts.Game)}
+	if err := headerFailure(g, h.Notation); err != nil {
+		return res, err
 	}
-	if h.Notation != sprouts.Notation {
-		return res, &Failure{Rule: "header", Detail: fmt.Sprintf("the certificate's hints use the notation %q; this checker knows %q", h.Notation, sprouts.Notation)}
-	}
-	root, err := claimRoot(h.Claim, opt.Limits.resolved())
+	root, err := claimRoot(g, h.Claim, opt.Limits.resolved())
 	if err != nil {
 		return res, err
 	}
-	c := newHinted(opt.Limits)
+	c := newHinted(g, opt.Limits)
 	next := func() (int, format.Entry, error) {
 		e, err := r.Next()
 		if err != nil && err != io.EOF {
@@ -119,7 +145,7 @@ func Stream(r *format.CertReader, opt Options) (Result, error) {
 	if declared := r.DeclaredAddress(); declared != addr {
 		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file declares the address %s but its content hashes to %s", declared, addr)}
 	}
-	return res, checkClaim(h.Claim, root, c.known)
+	return res, checkClaim(g, h.Claim, root, c.known)
 }
 
 // Certificate checks a certificate held in memory, as File does a file,
@@ -131,15 +157,26 @@ func Certificate(cert *format.Certificate) (Result, error) {
 // CertificateWith is Certificate with options (limits; Progress is called
 // as in Stream).
 func CertificateWith(cert *format.Certificate, opt Options) (Result, error) {
-	res := Result{Claim: cert.Claim, Address: cert.Address()}
-	if cert.Game != sprouts.Game || cert.Notation != sprouts.Notation {
-		return res, &Failure{Rule: "header", Detail: fmt.Sprintf("game %q, notation %q: want %q, %q", cert.Game, cert.Notation, sprouts.Game, sprouts.Notation)}
+	switch cert.Game {
+	case sprouts.Game:
+		return certificateWith[sprouts.Position](sproutsRules{}, cert, opt)
+	case cram.Game:
+		return certificateWith[cram.Position](cramRules{}, cert, opt)
 	}
-	root, err := claimRoot(cert.Claim, opt.Limits.resolved())
+	return Result{Claim: cert.Claim, Address: cert.Address()}, unknownGame(cert.Game)
+}
+
+// certificateWith is CertificateWith for the game of g.
+func certificateWith[P any](g rules[P], cert *format.Certificate, opt Options) (Result, error) {
+	res := Result{Claim: cert.Claim, Address: cert.Address()}
+	if err := headerFailure(g, cert.Notation); err != nil {
+		return res, err
+	}
+	root, err := claimRoot(g, cert.Claim, opt.Limits.resolved())
 	if err != nil {
 		return res, err
 	}
-	c := newHinted(opt.Limits)
+	c := newHinted(g, opt.Limits)
 	i := 0
 	next := func() (int, format.Entry, error) {
 		if i == len(cert.Entries) {
@@ -157,31 +194,35 @@ func CertificateWith(cert *format.Certificate, opt Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	return res, checkClaim(cert.Claim, root, c.known)
+	return res, checkClaim(g, cert.Claim, root, c.known)
 }
 
 // hinted checks entries one at a time, each against those before it.
-type hinted struct {
+type hinted[P any] struct {
+	g        rules[P]
 	known    values
-	moves    landMoves
+	moves    landMoves[P]
 	prev     string // text of the previous entry
-	prevLife int
+	prevLife int    // its size (lives in Sprouts)
 }
 
-func newHinted(l Limits) *hinted { return &hinted{known: values{}, moves: newLandMoves(l, true)} }
+func newHinted[P any](g rules[P], l Limits) *hinted[P] {
+	return &hinted[P]{g: g, known: values{}, moves: newLandMoves(g, l, true)}
+}
 
 // entry checks one row: its position is canonical and atomic, it comes
-// after the previous row in (lives, text) order, every hint names a move
+// after the previous row in (size, text) order, every hint names a move
 // that exists, and every hint holds by the values of earlier rows.
-func (c *hinted) entry(row int, e *format.Entry) error {
-	p, err := sprouts.Parse(e.Position)
-	return c.check(row, e, p, err, err == nil && p.String() == e.Position)
+func (c *hinted[P]) entry(row int, e *format.Entry) error {
+	p, err := c.g.parse(e.Position)
+	return c.check(row, e, p, err, err == nil && c.g.text(p) == e.Position)
 }
 
-// check is entry with e.Position already parsed: p and err are what
-// sprouts.Parse returned for it, and canonical says whether p.String() is
-// e.Position.
-func (c *hinted) check(row int, e *format.Entry, p sprouts.Position, err error, canonical bool) error {
+// check is entry with e.Position already parsed: p and err are what the
+// game's parser returned for it, and canonical says whether p's canonical
+// text is e.Position.
+func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bool) error {
+	g := c.g
 	fail := func(rule, detail string, args ...any) error {
 		return &Failure{Row: row, Position: e.Position, Rule: rule, Detail: fmt.Sprintf(detail, args...)}
 	}
@@ -189,16 +230,16 @@ func (c *hinted) check(row int, e *format.Entry, p sprouts.Position, err error, 
 	case err != nil:
 		return fail("position", "%v", err)
 	case !canonical:
-		return fail("position", "not in canonical form (it is %s)", p)
-	case p.NumLands() != 1:
+		return fail("position", "not in canonical form (it is %s)", g.text(p))
+	case !g.atomic(p):
 		return fail("position", "not a single land")
 	}
-	lives := p.Lives()
+	lives := g.size(p)
 	if row > 1 && (lives < c.prevLife || lives == c.prevLife && e.Position <= c.prev) {
-		return fail("order", "rows must be in increasing order of lives, then text; the previous row is %s", c.prev)
+		return fail("order", "rows must be in increasing order of %s, then text; the previous row is %s", sizeName(g), c.prev)
 	}
 	c.prev, c.prevLife = e.Position, lives
-	g := e.Grundy
+	gv := e.Grundy
 	refused := func(err error, ofChild bool) error {
 		if le, ok := err.(*LimitError); ok {
 			le.Row = row
@@ -213,19 +254,19 @@ func (c *hinted) check(row int, e *format.Entry, p sprouts.Position, err error, 
 	if err != nil {
 		return refused(err, false)
 	}
-	if len(e.Reach) != int(g) {
-		return fail("reach", "%d reach hints for the value %d", len(e.Reach), g)
+	if len(e.Reach) != int(gv) {
+		return fail("reach", "%d reach hints for the value %d", len(e.Reach), gv)
 	}
 	for m, i := range e.Reach {
 		if int(i) >= len(kids) {
 			return fail("reach", "value %d: child %d of %d does not exist", m, i, len(kids))
 		}
-		x, ok := c.known.of(kids[i])
+		x, ok := valueOf(g, c.known, kids[i])
 		switch {
 		case !ok:
-			return fail("reach", "value %d: child %d (%s) has a land that is not an earlier entry", m, i, kids[i])
+			return fail("reach", "value %d: child %d (%s) has a land that is not an earlier entry", m, i, g.text(kids[i]))
 		case x != uint32(m):
-			return fail("reach", "value %d: child %d (%s) has the value %d", m, i, kids[i], x)
+			return fail("reach", "value %d: child %d (%s) has the value %d", m, i, g.text(kids[i]), x)
 		}
 	}
 	if len(e.Win) != len(kids) {
@@ -234,45 +275,53 @@ func (c *hinted) check(row int, e *format.Entry, p sprouts.Position, err error, 
 	for i, w := range e.Win {
 		child := kids[i]
 		if w < 0 {
-			x, ok := c.known.of(child)
+			x, ok := valueOf(g, c.known, child)
 			switch {
 			case w != -1:
 				return fail("win", "child %d: hint %d is not a move", i, w)
 			case !ok:
-				return fail("win", "child %d (%s) has a land that is not an earlier entry", i, child)
-			case x == g:
-				return fail("win", "child %d (%s) has the value %d, the entry's own", i, child, x)
+				return fail("win", "child %d (%s) has a land that is not an earlier entry", i, g.text(child))
+			case x == gv:
+				return fail("win", "child %d (%s) has the value %d, the entry's own", i, g.text(child), x)
 			}
 			continue
 		}
 		comp, move := format.SplitWin(w)
-		lands := child.Lands()
+		lands := g.components(child)
 		if comp >= len(lands) {
-			return fail("win", "child %d (%s): hint %d names land %d of %d", i, child, w, comp, len(lands))
+			return fail("win", "child %d (%s): hint %d names land %d of %d", i, g.text(child), w, comp, len(lands))
 		}
 		replies, err := c.moves.of(lands[comp])
 		if err != nil {
 			return refused(err, true)
 		}
 		if move >= len(replies) {
-			return fail("win", "child %d (%s): move %d of land %s does not exist (it has %d)", i, child, move, lands[comp], len(replies))
+			return fail("win", "child %d (%s): move %d of land %s does not exist (it has %d)", i, g.text(child), move, g.text(lands[comp]), len(replies))
 		}
 		reply := replies[move]
-		x, ok := c.known.of(reply)
+		x, ok := valueOf(g, c.known, reply)
 		for k, land := range lands {
 			if k == comp || !ok {
 				continue
 			}
-			y, found := c.known[land.Key()]
+			y, found := c.known[g.key(land)]
 			x, ok = x^y, found
 		}
 		switch {
 		case !ok:
-			return fail("win", "child %d (%s): the reply %s in land %s leaves a land that is not an earlier entry", i, child, reply, lands[comp])
-		case x != g:
-			return fail("win", "child %d (%s): the reply %s in land %s reaches the value %d, not %d", i, child, reply, lands[comp], x, g)
+			return fail("win", "child %d (%s): the reply %s in land %s leaves a land that is not an earlier entry", i, g.text(child), g.text(reply), g.text(lands[comp]))
+		case x != gv:
+			return fail("win", "child %d (%s): the reply %s in land %s reaches the value %d, not %d", i, g.text(child), g.text(reply), g.text(lands[comp]), x, gv)
 		}
 	}
-	c.known[p.Key()] = g
+	c.known[g.key(p)] = gv
 	return nil
+}
+
+// sizeName names what the game's size counts, for messages.
+func sizeName[P any](g rules[P]) string {
+	if g.game() == cram.Game {
+		return "empty cells"
+	}
+	return "lives"
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/sprouts"
 )
 
@@ -24,7 +25,7 @@ type LimitError struct {
 	Row      int    // 1-based row of the certificate or line of the database; 0 for the claim
 	Entry    string // the entry of that row, when the refused position is a land of one of its children
 	Position string // the position whose cost was refused, as written (cut short if long)
-	Limit    string // "lives", "boundaries", "letters", "moves" or "work": the field of Limits, in lowercase
+	Limit    string // "lives", "boundaries", "letters", "cells", "moves" or "work": the field of Limits, in lowercase
 	Value    int64  // the position's value of that measure (math.MaxInt64 when it overflows)
 	Max      int64  // the limit in force
 }
@@ -48,6 +49,7 @@ func (e *LimitError) Error() string {
 		"lives":      "lives",
 		"boundaries": "boundaries",
 		"letters":    "letters",
+		"cells":      "empty cells",
 		"moves":      "moves to generate (estimated)",
 		"work":       "units of work to check (estimated moves × bytes)",
 	}[e.Limit]
@@ -63,14 +65,18 @@ func IsLimit(err error) bool { return errors.Is(err, ErrLimit) }
 // Limits bounds the work and memory that untrusted input may cost the
 // checker. Every position whose children the checker generates (an entry,
 // the claim's root, a land of a child named by a winning reply) is measured
-// by Measure first, and refused with a *LimitError if any measure is over
-// its limit; in hinted checking (File, Stream, Certificate) the work of all
-// the generations one entry needs is also added up and held to Work. A zero
-// field means its default (DefaultLimits); a negative one means no limit.
+// by Measure (MeasureCram for Cram) first, and refused with a *LimitError
+// if any measure is over its limit; in hinted checking (File, Stream,
+// Certificate) the work of all the generations one entry needs is also
+// added up and held to Work. A zero field means its default
+// (DefaultLimits); a negative one means no limit. Lives, Boundaries and
+// Letters measure Sprouts positions, Cells Cram positions; Moves and Work
+// both.
 type Limits struct {
 	Lives      int   // lives of the position
 	Boundaries int   // boundaries of the position, all regions and lands together
 	Letters    int   // letters written in the position (corners of spots with one life)
+	Cells      int   // empty cells of a Cram position
 	Moves      int64 // estimated moves the generator tries (Cost.Moves)
 	Work       int64 // estimated work: moves × bytes of the position's key, for one generation and, in hinted checking, for one entry
 }
@@ -82,10 +88,14 @@ type Limits struct {
 // A position at the work limit is expanded in about half a second and a
 // few hundred megabytes of allocation (0*3000, 18 million units: 0.3 s,
 // 96 MB on the reference machine).
+//
+// A Cram position has at most cram.MaxCells cells, so Cells only matters
+// when lowered; at the work limit a Cram region has some 4,000 cells.
 var DefaultLimits = Limits{
 	Lives:      1000,
 	Boundaries: 1000,
 	Letters:    1000,
+	Cells:      1 << 14,
 	Moves:      1 << 18,
 	Work:       1 << 25,
 }
@@ -106,6 +116,7 @@ func (l Limits) resolved() Limits {
 		Lives:      int(pick(int64(l.Lives), int64(DefaultLimits.Lives))),
 		Boundaries: int(pick(int64(l.Boundaries), int64(DefaultLimits.Boundaries))),
 		Letters:    int(pick(int64(l.Letters), int64(DefaultLimits.Letters))),
+		Cells:      int(pick(int64(l.Cells), int64(DefaultLimits.Cells))),
 		Moves:      pick(l.Moves, DefaultLimits.Moves),
 		Work:       pick(l.Work, DefaultLimits.Work),
 	}
@@ -116,6 +127,7 @@ type Cost struct {
 	Lives      int
 	Boundaries int
 	Letters    int
+	Cells      int // empty cells (Cram); 0 for Sprouts
 	// Moves is an upper bound on the moves the generator of package
 	// sprouts tries for the position (each builds and canonicalises one
 	// child): for every region, lines inside a boundary of L corners
@@ -128,7 +140,8 @@ type Cost struct {
 	// boundary as distinct, so it grows as 2^k for 0*k and would refuse
 	// positions such as 0*40 that are cheap to expand.)
 	Moves int64
-	// Bytes is the length of the position's key: what each child costs to
+	// Bytes is the length of the position's key (for Cram, a bound on the
+	// length of a child's text; see MeasureCram): what each child costs to
 	// build and, roughly, to keep.
 	Bytes int64
 	// Work is Moves × Bytes, saturating: a bound on the time and memory of
@@ -169,6 +182,18 @@ func Measure(p sprouts.Position) Cost {
 	}
 	c.Moves = saturate(moves)
 	c.Work = saturate(moves * float64(max(c.Bytes, 1)))
+	return c
+}
+
+// MeasureCram returns the cost of generating the children of a Cram
+// position: its empty cells, its moves (exactly: the pairs of adjacent
+// empty cells, each of which makes one child), a bound on the bytes of a
+// child's text (2·Area + 1: a 64x64 board is written in 5 bytes, but its
+// children in about 4,000) and their product. It decodes each region once
+// and allocates in proportion to its text.
+func MeasureCram(p cram.Position) Cost {
+	c := Cost{Cells: p.Cells(), Moves: int64(p.EstimateChildren()), Bytes: int64(2*p.Area() + 1)}
+	c.Work = saturate(float64(c.Moves) * float64(max(c.Bytes, 1)))
 	return c
 }
 
@@ -232,6 +257,8 @@ func (l Limits) check(c Cost) *LimitError {
 		return &LimitError{Limit: "boundaries", Value: int64(c.Boundaries), Max: int64(l.Boundaries)}
 	case c.Letters > l.Letters:
 		return &LimitError{Limit: "letters", Value: int64(c.Letters), Max: int64(l.Letters)}
+	case c.Cells > l.Cells:
+		return &LimitError{Limit: "cells", Value: int64(c.Cells), Max: int64(l.Cells)}
 	case c.Moves > l.Moves:
 		return &LimitError{Limit: "moves", Value: c.Moves, Max: l.Moves}
 	case c.Work > l.Work:

@@ -209,7 +209,7 @@ func TestWorkPerEntry(t *testing.T) {
 	if wc < wa || wc > limit {
 		t.Fatalf("works %d, %d, %d do not suit the test", wa, wb, wc)
 	}
-	lm := newLandMoves(Limits{Work: limit}, true)
+	lm := newLandMoves[sprouts.Position](sproutsRules{}, Limits{Work: limit}, true)
 	steps := []struct {
 		land     sprouts.Position
 		newEntry bool
@@ -236,7 +236,7 @@ func TestWorkPerEntry(t *testing.T) {
 		}
 	}
 	// Without perEntry (the database search) only each generation counts.
-	lm = newLandMoves(Limits{Work: max(wa, wb)}, false)
+	lm = newLandMoves[sprouts.Position](sproutsRules{}, Limits{Work: max(wa, wb)}, false)
 	for _, p := range []sprouts.Position{a, b} {
 		if _, err := lm.of(p); err != nil {
 			t.Errorf("%s: %v", p, err)

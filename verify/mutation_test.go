@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -81,7 +82,12 @@ func mutantsPer(n int) int {
 }
 
 func TestCorpusMutationCampaign(t *testing.T) {
-	files := campaignFiles(t, 3, 8)
+	runCampaign(t, campaignFiles(t, 3, 8))
+}
+
+// runCampaign runs the mutation campaign on the certificate files, of any
+// game.
+func runCampaign(t *testing.T, files []string) {
 	rng := rand.New(rand.NewPCG(2026, 11))
 	dir := t.TempDir()
 	var total campaignCounts
@@ -225,16 +231,55 @@ type logicalMutation struct {
 	apply func(rng *rand.Rand, c *format.Certificate, values map[string]uint32) bool
 }
 
+// randomEntry returns an entry of c chosen at random, or nil if c has none.
 func randomEntry(rng *rand.Rand, c *format.Certificate) *format.Entry {
+	if len(c.Entries) == 0 {
+		return nil
+	}
 	return &c.Entries[rng.IntN(len(c.Entries))]
 }
 
-// xorOf returns the xor of the original values of p's lands, and whether
-// they all have one.
-func xorOf(p sprouts.Position, values map[string]uint32) (uint32, bool) {
+// testGame gives the mutations the rules of a certificate's game, on
+// positions as text.
+type testGame struct {
+	children   func(pos string) []string // of an atomic position, in the game's order
+	components func(pos string) []string
+}
+
+func texts[P fmt.Stringer](ps []P) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// gameOf returns the rules of c's game.
+func gameOf(c *format.Certificate) testGame {
+	if c.Game == cram.Game {
+		return testGame{
+			children:   func(s string) []string { return texts(cram.MustParse(s).Children()) },
+			components: func(s string) []string { return texts(cram.MustParse(s).Regions()) },
+		}
+	}
+	return testGame{
+		children:   func(s string) []string { return texts(sprouts.MustParse(s).Children()) },
+		components: func(s string) []string { return texts(sprouts.MustParse(s).Lands()) },
+	}
+}
+
+// xorOf returns the xor of the original values of the components of the
+// position p (canonical text), and whether they all have one.
+func xorOf(g testGame, p string, values map[string]uint32) (uint32, bool) {
+	return xorAll(g.components(p), values)
+}
+
+// xorAll returns the xor of the original values of lands, and whether they
+// all have one.
+func xorAll(lands []string, values map[string]uint32) (uint32, bool) {
 	x := uint32(0)
-	for _, land := range p.Lands() {
-		g, ok := values[land.String()]
+	for _, land := range lands {
+		g, ok := values[land]
 		if !ok {
 			return 0, false
 		}
@@ -315,17 +360,21 @@ var logicalMutations = []logicalMutation{
 	}},
 	{"reach hint elsewhere", func(rng *rand.Rand, c *format.Certificate, values map[string]uint32) bool {
 		e := randomEntry(rng, c)
+		if e == nil {
+			return false
+		}
 		if len(e.Reach) == 0 {
 			return false
 		}
-		kids := sprouts.MustParse(e.Position).Children()
+		g := gameOf(c)
+		kids := g.children(e.Position)
 		m := rng.IntN(len(e.Reach))
 		for _, i := range rng.Perm(len(kids) + 2) {
 			if uint32(i) == e.Reach[m] {
 				continue
 			}
 			if i < len(kids) {
-				if x, ok := xorOf(kids[i], values); ok && x == uint32(m) {
+				if x, ok := xorOf(g, kids[i], values); ok && x == uint32(m) {
 					continue // another child of value m: still a proof
 				}
 			}
@@ -336,23 +385,27 @@ var logicalMutations = []logicalMutation{
 	}},
 	{"win hint elsewhere", func(rng *rand.Rand, c *format.Certificate, values map[string]uint32) bool {
 		e := randomEntry(rng, c)
+		if e == nil {
+			return false
+		}
 		if len(e.Win) == 0 {
 			return false
 		}
 		i := rng.IntN(len(e.Win))
-		child := sprouts.MustParse(e.Position).Children()[i]
-		lands := child.Lands()
+		g := gameOf(c)
+		child := g.children(e.Position)[i]
+		lands := g.components(child)
 		var candidates []int32
-		if x, ok := xorOf(child, values); !ok || x == e.Grundy {
+		if x, ok := xorOf(g, child, values); !ok || x == e.Grundy {
 			candidates = append(candidates, -1)
 		}
 		for comp, land := range lands {
 			others := slices.Delete(slices.Clone(lands), comp, comp+1)
-			rest, restOK := xorOf(sprouts.Sum(others...), values)
-			replies := land.Children()
+			rest, restOK := xorAll(others, values)
+			replies := g.children(land)
 			for j := range len(replies) + 1 {
 				if j < len(replies) {
-					if x, ok := xorOf(replies[j], values); ok && restOK && x^rest == e.Grundy {
+					if x, ok := xorOf(g, replies[j], values); ok && restOK && x^rest == e.Grundy {
 						continue // another winning reply
 					}
 				}
@@ -370,6 +423,9 @@ var logicalMutations = []logicalMutation{
 	}},
 	{"drop win hint", func(rng *rand.Rand, c *format.Certificate, _ map[string]uint32) bool {
 		e := randomEntry(rng, c)
+		if e == nil {
+			return false
+		}
 		if len(e.Win) == 0 {
 			return false
 		}
@@ -379,6 +435,9 @@ var logicalMutations = []logicalMutation{
 	}},
 	{"add win hint", func(rng *rand.Rand, c *format.Certificate, _ map[string]uint32) bool {
 		e := randomEntry(rng, c)
+		if e == nil {
+			return false
+		}
 		e.Win = append(e.Win, -1)
 		return true
 	}},

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/spots-dev/spots/format"
-	"github.com/spots-dev/spots/sprouts"
 )
 
 // The hinted check in parallel.
@@ -70,31 +69,32 @@ const (
 )
 
 // rowJob is one row going through the pipeline.
-type rowJob struct {
+type rowJob[P any] struct {
 	row       int
 	e         format.Entry
 	parsed    bool // p, perr and canonical are set
-	p         sprouts.Position
+	p         P
 	perr      error
 	canonical bool
-	ready     map[string]prepared
+	ready     map[string]prepared[P]
 	reserved  int64 // units of pipelineBudget held
 }
 
 // chunk is consecutive rows going through the pipeline together (so that
 // the goroutines meet once per chunk, not once per row), and what ended
 // the reading after them, if anything.
-type chunk struct {
-	rows     []rowJob
+type chunk[P any] struct {
+	rows     []rowJob[P]
 	err      error         // from the reader: io.EOF or why the next row could not be read
 	panicked any           // a panic of the reader, to be raised again in order
 	done     chan struct{} // closed when a worker has finished with the rows
 }
 
 // pipeline is what the workers share.
-type pipeline struct {
+type pipeline[P any] struct {
+	g        rules[P]
 	limits   Limits // resolved
-	shared   sharedMoves
+	shared   sharedMoves[P]
 	inflight atomic.Int64 // units of work held by rows in flight
 	quit     chan struct{}
 }
@@ -104,7 +104,7 @@ type pipeline struct {
 // children ahead of the check (none if workers < 2). It returns the first
 // error: next's (other than io.EOF) or that of a row, whichever comes
 // first in row order.
-func (c *hinted) all(workers int, next func() (int, format.Entry, error), done func()) error {
+func (c *hinted[P]) all(workers int, next func() (int, format.Entry, error), done func()) error {
 	if workers < 2 {
 		for {
 			row, e, err := next()
@@ -120,9 +120,10 @@ func (c *hinted) all(workers int, next func() (int, format.Entry, error), done f
 			done()
 		}
 	}
-	pl := &pipeline{limits: c.moves.limits, quit: make(chan struct{})}
-	order := make(chan *chunk, pipelineWindow)
-	work := make(chan *chunk, pipelineWindow)
+	pl := &pipeline[P]{g: c.g, limits: c.moves.limits, quit: make(chan struct{})}
+	pl.shared.g = c.g
+	order := make(chan *chunk[P], pipelineWindow)
+	work := make(chan *chunk[P], pipelineWindow)
 	var wg sync.WaitGroup
 	defer func() {
 		close(pl.quit)
@@ -147,7 +148,7 @@ func (c *hinted) all(workers int, next func() (int, format.Entry, error), done f
 				err = c.entry(j.row, &j.e) // the worker panicked
 			}
 			pl.inflight.Add(-j.reserved)
-			*j = rowJob{}
+			*j = rowJob[P]{}
 			if err != nil {
 				return err
 			}
@@ -168,7 +169,7 @@ func (c *hinted) all(workers int, next func() (int, format.Entry, error), done f
 // feed reads the rows in order and hands them, a chunk at a time, to the
 // check (order) and to the workers (work), until next fails or returns
 // io.EOF, or quit.
-func (pl *pipeline) feed(wg *sync.WaitGroup, next func() (int, format.Entry, error), order, work chan<- *chunk) {
+func (pl *pipeline[P]) feed(wg *sync.WaitGroup, next func() (int, format.Entry, error), order, work chan<- *chunk[P]) {
 	defer wg.Done()
 	defer close(work)
 	for {
@@ -177,7 +178,7 @@ func (pl *pipeline) feed(wg *sync.WaitGroup, next func() (int, format.Entry, err
 			return
 		default:
 		}
-		ch := &chunk{rows: make([]rowJob, 0, pipelineChunk), done: make(chan struct{})}
+		ch := &chunk[P]{rows: make([]rowJob[P], 0, pipelineChunk), done: make(chan struct{})}
 		func() {
 			defer func() {
 				if p := recover(); p != nil {
@@ -191,7 +192,7 @@ func (pl *pipeline) feed(wg *sync.WaitGroup, next func() (int, format.Entry, err
 					ch.err = err
 					return
 				}
-				ch.rows = append(ch.rows, rowJob{row: row, e: e})
+				ch.rows = append(ch.rows, rowJob[P]{row: row, e: e})
 				bytes += rowBytes(&e)
 			}
 		}()
@@ -217,7 +218,7 @@ func rowBytes(e *format.Entry) int {
 }
 
 // work prepares the chunks it is handed until work is closed.
-func (pl *pipeline) work(wg *sync.WaitGroup, work <-chan *chunk) {
+func (pl *pipeline[P]) work(wg *sync.WaitGroup, work <-chan *chunk[P]) {
 	defer wg.Done()
 	for ch := range work {
 		for i := range ch.rows {
@@ -235,7 +236,7 @@ func (pl *pipeline) work(wg *sync.WaitGroup, work <-chan *chunk) {
 // for them, the children it will need: those of the position and those of
 // the lands named by its win hints. It stops where the check would fail
 // or refuse, and at the pipeline's budget (see the top of this file).
-func (pl *pipeline) prepare(j *rowJob) {
+func (pl *pipeline[P]) prepare(j *rowJob[P]) {
 	defer func() {
 		if recover() != nil {
 			// Leave the rest to the check, which generates in the calling
@@ -244,25 +245,26 @@ func (pl *pipeline) prepare(j *rowJob) {
 		}
 	}()
 	e := &j.e
-	j.p, j.perr = sprouts.Parse(e.Position)
+	g := pl.g
+	j.p, j.perr = g.parse(e.Position)
 	if j.perr != nil {
 		j.parsed = true
 		return
 	}
-	j.canonical = j.p.String() == e.Position
+	j.canonical = g.text(j.p) == e.Position
 	j.parsed = true
-	if !j.canonical || j.p.NumLands() != 1 {
+	if !j.canonical || !g.atomic(j.p) {
 		return
 	}
-	j.ready = make(map[string]prepared, 1+len(e.Win)/2)
+	j.ready = make(map[string]prepared[P], 1+len(e.Win)/2)
 	spent := int64(0)
 	// want prepares the children of land; false means stop.
-	want := func(land sprouts.Position) ([]sprouts.Position, bool) {
-		key := land.Key()
+	want := func(land P) ([]P, bool) {
+		key := g.key(land)
 		if pre, ok := j.ready[key]; ok {
 			return pre.kids, pre.made
 		}
-		cost := Measure(land)
+		cost := g.measure(land)
 		if pl.limits.check(cost) != nil {
 			return nil, false
 		}
@@ -270,7 +272,7 @@ func (pl *pipeline) prepare(j *rowJob) {
 		if spent > pl.limits.Work {
 			return nil, false
 		}
-		j.ready[key] = prepared{cost: cost}
+		j.ready[key] = prepared[P]{cost: cost}
 		kids, ok := pl.shared.get(key)
 		if !ok {
 			if pl.inflight.Add(cost.Work) > pipelineBudget {
@@ -278,10 +280,10 @@ func (pl *pipeline) prepare(j *rowJob) {
 				return nil, false
 			}
 			j.reserved += cost.Work
-			kids = land.Children()
+			kids = g.children(land)
 			pl.shared.put(key, kids)
 		}
-		j.ready[key] = prepared{cost: cost, kids: kids, made: true}
+		j.ready[key] = prepared[P]{cost: cost, kids: kids, made: true}
 		return kids, true
 	}
 	kids, ok := want(j.p)
@@ -306,7 +308,7 @@ func (pl *pipeline) prepare(j *rowJob) {
 		default:
 		}
 		comp, _ := format.SplitWin(w)
-		lands := kids[i].Lands()
+		lands := g.components(kids[i])
 		if comp >= len(lands) {
 			return
 		}
@@ -319,25 +321,26 @@ func (pl *pipeline) prepare(j *rowJob) {
 // sharedMoves is the workers' cache of children, bounded as landMoves is
 // and safe for concurrent use. A hit saves a generation; which lands it
 // holds changes nothing else.
-type sharedMoves struct {
+type sharedMoves[P any] struct {
+	g     rules[P]
 	mu    sync.Mutex
-	m     map[string][]sprouts.Position
+	m     map[string][]P
 	bytes int64
 }
 
-func (s *sharedMoves) get(key string) ([]sprouts.Position, bool) {
+func (s *sharedMoves[P]) get(key string) ([]P, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	kids, ok := s.m[key]
 	return kids, ok
 }
 
-func (s *sharedMoves) put(key string, kids []sprouts.Position) {
-	size := childrenBytes(kids)
+func (s *sharedMoves[P]) put(key string, kids []P) {
+	size := childrenBytes(s.g, kids)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil || len(s.m) >= landMovesMax || s.bytes+size > landMovesMaxBytes {
-		s.m, s.bytes = make(map[string][]sprouts.Position), 0
+		s.m, s.bytes = make(map[string][]P), 0
 	}
 	s.m[key] = kids
 	s.bytes += size

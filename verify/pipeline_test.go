@@ -183,7 +183,7 @@ func TestPipelineReadErrorsAndPanics(t *testing.T) {
 		for _, panics := range []bool{false, true} {
 			run := func(workers int) (done int, err error, panicked any) {
 				defer func() { panicked = recover() }()
-				c := newHinted(Limits{})
+				c := newHinted[sprouts.Position](sproutsRules{}, Limits{})
 				i := 0
 				next := func() (int, format.Entry, error) {
 					if i+1 == at {

@@ -6,28 +6,41 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/sprouts"
 )
 
 // Database is a nimber database without hints (GLOP/SPOTS text, or a
-// solver's), re-keyed under the canonical form: entries written
-// differently for the same position become one.
+// solver's), re-keyed under the canonical form of its game: entries
+// written differently for the same position become one.
 type Database struct {
-	entries map[string]*dbEntry
-	Notes   []string // entries that were skipped, and why
+	impl  database // the entries, in the positions of the game
+	Notes []string // entries that were skipped, and why
 }
 
-type dbEntry struct {
-	pos   sprouts.Position
+// database is the part of a Database that depends on the game.
+type database interface {
+	check(claim format.Claim, opt Options) (*Proof, error)
+	len() int
+}
+
+// gameDB holds the entries of a Database for the game of g.
+type gameDB[P any] struct {
+	g       rules[P]
+	entries map[string]*dbEntry[P]
+}
+
+type dbEntry[P any] struct {
+	pos   P
 	g     uint32
 	line  int    // where it was read (0 when not read from a file)
 	text  string // as written
 	state uint8
 	reach []uint32
 	win   []int32
-	deps  []sprouts.Position // the positions the witnesses name
-	why   string             // why the entry is invalid
+	deps  []P    // the positions the witnesses name
+	why   string // why the entry is invalid
 }
 
 const (
@@ -53,30 +66,48 @@ func (e *Inconsistency) Error() string {
 // Unwrap makes an inconsistency an invalid certificate.
 func (e *Inconsistency) Unwrap() error { return ErrInvalidCertificate }
 
-// NewDatabase re-keys the entries of a text database. A position that does
-// not parse is an error naming its line; an entry for a sum of several lands
-// (which no solver writes) is skipped with a note; two entries for one
-// position with different values are an *Inconsistency.
+// NewDatabase re-keys the entries of a text database of Sprouts positions.
+// A position that does not parse is an error naming its line; an entry for
+// a sum of several lands (which no solver writes) is skipped with a note;
+// two entries for one position with different values are an
+// *Inconsistency.
 func NewDatabase(entries []format.SPREntry) (*Database, error) {
-	d := &Database{entries: make(map[string]*dbEntry, len(entries))}
+	return newDatabase[sprouts.Position](sproutsRules{}, entries)
+}
+
+// NewDatabaseOf is NewDatabase for the positions of game (one of Games()).
+func NewDatabaseOf(game string, entries []format.SPREntry) (*Database, error) {
+	switch game {
+	case sprouts.Game:
+		return newDatabase[sprouts.Position](sproutsRules{}, entries)
+	case cram.Game:
+		return newDatabase[cram.Position](cramRules{}, entries)
+	}
+	return nil, fmt.Errorf("unknown game %q (this checker knows %q)", game, Games())
+}
+
+func newDatabase[P any](g rules[P], entries []format.SPREntry) (*Database, error) {
+	gd := &gameDB[P]{g: g, entries: make(map[string]*dbEntry[P], len(entries))}
+	d := &Database{impl: gd}
 	firsts := map[string]format.SPREntry{}
 	for _, e := range entries {
-		p, err := sprouts.Parse(e.Position)
+		p, err := g.parse(e.Position)
 		if err != nil {
 			return nil, &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
 		}
-		if p.NumLands() != 1 {
-			d.Notes = append(d.Notes, fmt.Sprintf("line %d: %s is %d lands; skipped", e.Line, e.Position, p.NumLands()))
+		if !g.atomic(p) {
+			d.Notes = append(d.Notes, fmt.Sprintf("line %d: %s is %d lands; skipped", e.Line, e.Position, len(g.components(p))))
 			continue
 		}
-		if old, ok := d.entries[p.Key()]; ok {
+		k := g.key(p)
+		if old, ok := gd.entries[k]; ok {
 			if old.g != e.Grundy {
-				return nil, &Inconsistency{Position: p.String(), First: firsts[p.Key()], Second: e, FirstValue: old.g}
+				return nil, &Inconsistency{Position: g.text(p), First: firsts[k], Second: e, FirstValue: old.g}
 			}
 			continue
 		}
-		firsts[p.Key()] = e
-		d.entries[p.Key()] = &dbEntry{pos: p, g: e.Grundy, line: e.Line, text: e.Position}
+		firsts[k] = e
+		gd.entries[k] = &dbEntry[P]{pos: p, g: e.Grundy, line: e.Line, text: e.Position}
 	}
 	return d, nil
 }
@@ -84,31 +115,50 @@ func NewDatabase(entries []format.SPREntry) (*Database, error) {
 // FromValues makes a database of canonical keys (sprouts.Position.Key) and
 // Grundy values, as a solver holds them.
 func FromValues(each func(yield func(key string, g uint32) bool)) (*Database, error) {
-	d := &Database{entries: map[string]*dbEntry{}}
+	return fromValues[sprouts.Position](sproutsRules{}, each)
+}
+
+// FromValuesOf is FromValues for the keys of game (one of Games()): for
+// Cram, cram.Position.Key.
+func FromValuesOf(game string, each func(yield func(key string, g uint32) bool)) (*Database, error) {
+	switch game {
+	case sprouts.Game:
+		return fromValues[sprouts.Position](sproutsRules{}, each)
+	case cram.Game:
+		return fromValues[cram.Position](cramRules{}, each)
+	}
+	return nil, fmt.Errorf("unknown game %q (this checker knows %q)", game, Games())
+}
+
+func fromValues[P any](g rules[P], each func(yield func(key string, g uint32) bool)) (*Database, error) {
+	gd := &gameDB[P]{g: g, entries: map[string]*dbEntry[P]{}}
 	var bad error
-	each(func(key string, g uint32) bool {
-		p, err := sprouts.FromKey(key)
+	each(func(key string, v uint32) bool {
+		p, err := g.fromKey(key)
 		if err != nil {
 			bad = err
 			return false
 		}
-		d.entries[key] = &dbEntry{pos: p, g: g}
+		gd.entries[key] = &dbEntry[P]{pos: p, g: v}
 		return true
 	})
-	return d, bad
+	return &Database{impl: gd}, bad
 }
 
 // Len returns the number of entries.
-func (d *Database) Len() int { return len(d.entries) }
+func (d *Database) Len() int { return d.impl.len() }
+
+func (d *gameDB[P]) len() int { return len(d.entries) }
 
 // Proof is the outcome of checking a claim against a database: the entries
 // the check relied on, with the witnesses it chose.
 type Proof struct {
-	Claim   format.Claim
-	Checked int // entries checked (valid or not)
-	db      *Database
-	root    sprouts.Position
-	used    []format.Entry // copied: a later Check on the database resets its entries
+	Claim    format.Claim
+	Checked  int // entries checked (valid or not)
+	game     string
+	notation string
+	used     []format.Entry // copied: a later Check on the database resets its entries
+	sizes    map[string]int // the size (lives, cells) of each used entry's position, by text
 }
 
 // Check decides the claim with the database by a memoised search (the rules
@@ -122,25 +172,29 @@ type Proof struct {
 // its children are generated (the limit on work holds for each generation;
 // the search as a whole is bounded by the size of the database).
 func (d *Database) Check(claim format.Claim, opt Options) (*Proof, error) {
-	root, err := claimRoot(claim, opt.Limits.resolved())
+	return d.impl.check(claim, opt)
+}
+
+func (d *gameDB[P]) check(claim format.Claim, opt Options) (*Proof, error) {
+	g := d.g
+	root, err := claimRoot(g, claim, opt.Limits.resolved())
 	if err != nil {
 		return nil, err
 	}
-	s := &search{db: d, opt: opt, moves: newLandMoves(opt.Limits, false)}
+	s := &search[P]{g: g, db: d, opt: opt, moves: newLandMoves(g, opt.Limits, false)}
 	for _, e := range d.entries {
 		e.state, e.reach, e.win, e.deps, e.why = unseen, nil, nil, nil, ""
 	}
 	known := values{}
-	lands := root.Lands()
-	for _, land := range lands {
-		if e := d.entries[land.Key()]; e != nil && s.valid(e) {
-			known[land.Key()] = e.g
+	for _, land := range g.components(root) {
+		if e := d.entries[g.key(land)]; e != nil && s.valid(e) {
+			known[g.key(land)] = e.g
 		}
 	}
 	if claim.Kind == format.ClaimWin {
 		// A winning move's target must be checked too.
-		if x, ok := known.of(root); !ok || x == claim.N {
-			for _, child := range root.Children() {
+		if x, ok := valueOf(g, known, root); !ok || x == claim.N {
+			for _, child := range rootChildren(g, root) {
 				if x, ok := s.value(child, true); ok && x == claim.N {
 					s.addKnown(child, known)
 					break
@@ -154,31 +208,32 @@ func (d *Database) Check(claim format.Claim, opt Options) (*Proof, error) {
 	if s.cycle != "" {
 		return nil, &Failure{Position: s.cycle, Rule: "cycle", Detail: "a position was met again while checking it: the rules' moves do not reduce lives"}
 	}
-	if err := checkClaim(claim, root, known); err != nil {
+	if err := checkClaim(g, claim, root, known); err != nil {
 		if f, ok := err.(*Failure); ok && s.firstBad != nil {
 			f.Detail += fmt.Sprintf(" (first invalid entry met: line %d, %s: %s)", s.firstBad.line, s.firstBad.text, s.firstBad.why)
 		}
 		return nil, err
 	}
-	p := &Proof{Claim: claim, Checked: s.checked, db: d, root: root}
-	p.collect(known)
+	p := &Proof{Claim: claim, Checked: s.checked, game: g.game(), notation: g.notation(), sizes: map[string]int{}}
+	collect(d, p, known)
 	return p, nil
 }
 
-type search struct {
-	db       *Database
-	moves    landMoves
+type search[P any] struct {
+	g        rules[P]
+	db       *gameDB[P]
+	moves    landMoves[P]
 	opt      Options
 	checked  int
 	cycle    string
-	firstBad *dbEntry
+	firstBad *dbEntry[P]
 	refused  error // the first *LimitError met; the search then stops
 }
 
 // refuse records the first position refused by a limit, met while
 // checking the entry e: e itself, or with ofChild a land of one of its
 // children.
-func (s *search) refuse(e *dbEntry, err error, ofChild bool) {
+func (s *search[P]) refuse(e *dbEntry[P], err error, ofChild bool) {
 	if s.refused != nil {
 		return
 	}
@@ -194,11 +249,11 @@ func (s *search) refuse(e *dbEntry, err error, ofChild bool) {
 // value returns the xor of the values of p's lands if all are entries. With
 // check it also requires every one of them to be valid (checking it if need
 // be); without, it is a cheap look at the database.
-func (s *search) value(p sprouts.Position, check bool) (uint32, bool) {
+func (s *search[P]) value(p P, check bool) (uint32, bool) {
 	x := uint32(0)
-	lands := p.Lands()
+	lands := s.g.components(p)
 	for _, land := range lands {
-		e := s.db.entries[land.Key()]
+		e := s.db.entries[s.g.key(land)]
 		if e == nil || e.state == invalid {
 			return 0, false
 		}
@@ -206,7 +261,7 @@ func (s *search) value(p sprouts.Position, check bool) (uint32, bool) {
 	}
 	if check {
 		for _, land := range lands {
-			if !s.valid(s.db.entries[land.Key()]) {
+			if !s.valid(s.db.entries[s.g.key(land)]) {
 				return 0, false
 			}
 		}
@@ -216,23 +271,23 @@ func (s *search) value(p sprouts.Position, check bool) (uint32, bool) {
 
 // validated reports whether all of p's lands are entries already found
 // valid.
-func (s *search) validated(p sprouts.Position) bool {
-	for _, land := range p.Lands() {
-		if e := s.db.entries[land.Key()]; e == nil || e.state != valid {
+func (s *search[P]) validated(p P) bool {
+	for _, land := range s.g.components(p) {
+		if e := s.db.entries[s.g.key(land)]; e == nil || e.state != valid {
 			return false
 		}
 	}
 	return true
 }
 
-func (s *search) addKnown(p sprouts.Position, known values) {
-	for _, land := range p.Lands() {
-		known[land.Key()] = s.db.entries[land.Key()].g
+func (s *search[P]) addKnown(p P, known values) {
+	for _, land := range s.g.components(p) {
+		known[s.g.key(land)] = s.db.entries[s.g.key(land)].g
 	}
 }
 
 // valid checks an entry by the entry rule, memoised.
-func (s *search) valid(e *dbEntry) bool {
+func (s *search[P]) valid(e *dbEntry[P]) bool {
 	switch e.state {
 	case valid:
 		return true
@@ -240,7 +295,7 @@ func (s *search) valid(e *dbEntry) bool {
 		return false
 	case checking:
 		if s.cycle == "" {
-			s.cycle = e.pos.String()
+			s.cycle = s.g.text(e.pos)
 		}
 		return false
 	}
@@ -279,7 +334,7 @@ func (s *search) valid(e *dbEntry) bool {
 			return false
 		}
 		if !ok {
-			return s.reject(e, fmt.Sprintf("the child %s may have the value %d: no reply shows otherwise", child, e.g))
+			return s.reject(e, fmt.Sprintf("the child %s may have the value %d: no reply shows otherwise", s.g.text(child), e.g))
 		}
 		e.win[i] = w
 		e.deps = append(e.deps, reply)
@@ -288,7 +343,7 @@ func (s *search) valid(e *dbEntry) bool {
 	return true
 }
 
-func (s *search) reject(e *dbEntry, why string) bool {
+func (s *search[P]) reject(e *dbEntry[P], why string) bool {
 	e.state, e.reach, e.win, e.deps, e.why = invalid, nil, nil, nil, why
 	if s.firstBad == nil {
 		s.firstBad = e
@@ -298,7 +353,7 @@ func (s *search) reject(e *dbEntry, why string) bool {
 
 // find returns the index of a child whose lands are valid entries xoring to
 // m, preferring children whose entries are already checked; -1 if none.
-func (s *search) find(kids []sprouts.Position, m uint32) int {
+func (s *search[P]) find(kids []P, m uint32) int {
 	for pass := 0; pass < 2; pass++ {
 		for i, child := range kids {
 			if x, ok := s.value(child, false); !ok || x != m {
@@ -320,24 +375,25 @@ func (s *search) find(kids []sprouts.Position, m uint32) int {
 // one land of the child, see format.WinReply) reaching a position whose
 // lands are valid entries xoring to g. It also returns the position the
 // witness rests on (the child or the reply).
-func (s *search) winning(e *dbEntry, child sprouts.Position, g uint32) (int32, sprouts.Position, bool) {
+func (s *search[P]) winning(e *dbEntry[P], child P, g uint32) (int32, P, bool) {
+	var none P
 	if x, ok := s.value(child, false); ok && x != g {
 		if _, ok := s.value(child, true); ok {
 			return -1, child, true
 		}
 	}
-	lands := child.Lands()
+	lands := s.g.components(child)
 	for pass := 0; pass < 2; pass++ {
 		for ci, land := range lands {
 			others := slices.Delete(slices.Clone(lands), ci, ci+1)
-			rest, ok := s.value(sprouts.Sum(others...), false)
-			if !ok || pass == 0 && !s.validated(sprouts.Sum(others...)) {
+			rest, ok := s.value(s.g.sum(others), false)
+			if !ok || pass == 0 && !s.validated(s.g.sum(others)) {
 				continue
 			}
 			replies, err := s.moves.of(land)
 			if err != nil {
 				s.refuse(e, err, true)
-				return 0, sprouts.Position{}, false
+				return 0, none, false
 			}
 			for j, r := range replies {
 				if x, ok := s.value(r, false); !ok || x^rest != g {
@@ -346,7 +402,7 @@ func (s *search) winning(e *dbEntry, child sprouts.Position, g uint32) (int32, s
 				if pass == 0 && !s.validated(r) {
 					continue
 				}
-				reply := sprouts.Sum(append(others, r)...)
+				reply := s.g.sum(append(slices.Clone(others), r))
 				if _, ok := s.value(reply, true); !ok {
 					continue
 				}
@@ -358,24 +414,25 @@ func (s *search) winning(e *dbEntry, child sprouts.Position, g uint32) (int32, s
 			}
 		}
 	}
-	return 0, sprouts.Position{}, false
+	return 0, none, false
 }
 
-// collect gathers the entries the proof relies on: the root's, and those
-// their witnesses name, transitively.
-func (p *Proof) collect(root values) {
-	seen := map[*dbEntry]bool{}
-	var stack []*dbEntry
-	push := func(pos sprouts.Position) {
-		for _, land := range pos.Lands() {
-			if e := p.db.entries[land.Key()]; !seen[e] {
+// collect gathers into p the entries the proof relies on: the root's, and
+// those their witnesses name, transitively.
+func collect[P any](d *gameDB[P], p *Proof, root values) {
+	g := d.g
+	seen := map[*dbEntry[P]]bool{}
+	var stack []*dbEntry[P]
+	push := func(pos P) {
+		for _, land := range g.components(pos) {
+			if e := d.entries[g.key(land)]; !seen[e] {
 				seen[e] = true
 				stack = append(stack, e)
 			}
 		}
 	}
 	for key := range root {
-		if e := p.db.entries[key]; !seen[e] {
+		if e := d.entries[key]; !seen[e] {
 			seen[e] = true
 			stack = append(stack, e)
 		}
@@ -383,9 +440,11 @@ func (p *Proof) collect(root values) {
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		p.used = append(p.used, format.Entry{Position: e.pos.String(), Grundy: e.g, Reach: e.reach, Win: e.win})
-		for _, d := range e.deps {
-			push(d)
+		text := g.text(e.pos)
+		p.used = append(p.used, format.Entry{Position: text, Grundy: e.g, Reach: e.reach, Win: e.win})
+		p.sizes[text] = g.size(e.pos)
+		for _, dep := range e.deps {
+			push(dep)
 		}
 	}
 }
@@ -393,21 +452,18 @@ func (p *Proof) collect(root values) {
 // Entries returns the number of entries the proof relies on.
 func (p *Proof) Entries() int { return len(p.used) }
 
-// Certificate returns the proof as a hinted, trimmed certificate: only the
-// entries it relies on, in increasing order of lives and then text, each
-// with its witnesses.
+// Certificate returns the proof as a hinted, trimmed certificate of the
+// database's game: only the entries it relies on, in increasing order of
+// size (lives in Sprouts, empty cells in Cram) and then text, each with
+// its witnesses.
 func (p *Proof) Certificate(producer, version string) *format.Certificate {
-	lives := make(map[string]int, len(p.used))
-	for _, e := range p.used {
-		lives[e.Position] = sprouts.MustParse(e.Position).Lives()
-	}
 	entries := slices.Clone(p.used)
 	slices.SortFunc(entries, func(a, b format.Entry) int {
-		if d := cmp.Compare(lives[a.Position], lives[b.Position]); d != 0 {
+		if d := cmp.Compare(p.sizes[a.Position], p.sizes[b.Position]); d != 0 {
 			return d
 		}
 		return strings.Compare(a.Position, b.Position)
 	})
-	return &format.Certificate{Claim: p.Claim, Game: sprouts.Game, Notation: sprouts.Notation,
+	return &format.Certificate{Claim: p.Claim, Game: p.game, Notation: p.notation,
 		Producer: producer, Version: version, Entries: entries}
 }

@@ -1,9 +1,10 @@
-// Command spots-position reads Sprouts positions and prints their canonical
-// form, lives, lands and, on request, children.
+// Command spots-position reads Sprouts positions (or, with --game cram,
+// Cram boards) and prints their canonical form, lives (empty cells), lands
+// (regions) and, on request, children.
 //
 // Usage:
 //
-//	spots-position canon|children|lands [--pretty] [POSITION...]
+//	spots-position canon|children|lands [--pretty] [--game sprouts|cram] [POSITION...]
 //
 // With no POSITION arguments it reads one position per line from standard
 // input (blank lines are skipped). For each input it prints one JSON object
@@ -20,6 +21,13 @@
 //
 //	$ echo '0*3' | spots-position children
 //	{"input":"0*3","canonical":"0*3","lives":9,"terminal":false,"lands":["0*3"],"children":["0*2.AB|AB","0.1a1a","0.AB|0.AB"]}
+//
+// With --game cram a Cram position (5x5, .#./.../..#, 2x2+1x3) gives
+// "cells" (its empty cells that can still be covered) and "regions" in
+// place of "lives" and "lands"; the command lands (or regions) lists them:
+//
+//	$ spots-position --game cram children 2x3
+//	{"input":"2x3","canonical":"2x3","cells":6,"terminal":false,"regions":["2x3"],"children":["##./...","1x2+1x2","2x2"]}
 package main
 
 import (
@@ -33,25 +41,30 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/sprouts"
 )
 
-const usage = `usage: spots-position canon|children|lands [--pretty] [POSITION...]
+const usage = `usage: spots-position canon|children|lands [--pretty] [--game sprouts|cram] [POSITION...]
 
 Prints the canonical form, lives and lands of Sprouts positions (and their
 children with the children command), one JSON object per position. With no
-POSITION it reads one position per line from standard input.
+POSITION it reads one position per line from standard input. With
+--game cram it reads Cram boards (5x5, .#./.../..#, 2x2+1x3) and prints
+their empty cells and regions instead of lives and lands.
 
 Commands:
   canon      canonical form, lives, terminal, lands
   children   the same, plus the sorted canonical children
   lands      the same as canon; --pretty lists each land with its lives
+             (regions is another name for it)
 
 Examples:
   spots-position canon '0*3' '0.1a1a|0'
   echo '0*3' | spots-position children --pretty
+  spots-position --game cram children 2x3 '.#./.../..#'
 
 Flags:
 `
@@ -67,8 +80,10 @@ type report struct {
 	Input     string    `json:"input"`
 	Canonical string    `json:"canonical,omitempty"`
 	Lives     *int      `json:"lives,omitempty"`
+	Cells     *int      `json:"cells,omitempty"` // Cram: empty cells that can be covered
 	Terminal  *bool     `json:"terminal,omitempty"`
 	Lands     *[]string `json:"lands,omitempty"`
+	Regions   *[]string `json:"regions,omitempty"` // Cram
 	Children  *[]string `json:"children,omitempty"`
 	Error     string    `json:"error,omitempty"`
 }
@@ -87,6 +102,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flags := pflag.NewFlagSet("spots-position", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
 	pretty := flags.Bool("pretty", false, "print for people instead of JSON")
+	game := flags.String("game", sprouts.Game, "the game of the positions: sprouts or cram")
 	std := buildinfo.AddStd(flags)
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
 	if err := flags.Parse(args); err != nil {
@@ -102,8 +118,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd := flags.Arg(0)
+	if cmd == "regions" {
+		cmd = "lands"
+	}
 	if cmd != "canon" && cmd != "children" && cmd != "lands" {
 		fmt.Fprintf(stderr, "spots-position: unknown command %q (want canon, children or lands)\n", cmd)
+		return 2
+	}
+	describe, maxInput := describeSprouts, sprouts.MaxInput
+	switch *game {
+	case sprouts.Game:
+	case cram.Game:
+		describe, maxInput = describeCram, cram.MaxInput
+	default:
+		fmt.Fprintf(stderr, "spots-position: unknown --game %q (want sprouts or cram)\n", *game)
 		return 2
 	}
 	out := bufio.NewWriter(stdout)
@@ -127,11 +155,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return status
 	}
-	err := eachLine(stdin, sprouts.MaxInput, func(n int, line string, whole bool) {
+	err := eachLine(stdin, maxInput, func(n int, line string, whole bool) {
 		input := strings.TrimSpace(line)
 		switch {
 		case !whole:
-			show(report{Input: input + "…", Error: fmt.Sprintf("line %d: longer than %d bytes, the most a position may take", n, sprouts.MaxInput)})
+			show(report{Input: input + "…", Error: fmt.Sprintf("line %d: longer than %d bytes, the most a position may take", n, maxInput)})
 		case input != "":
 			show(describe(cmd, input))
 		}
@@ -177,7 +205,8 @@ func eachLine(r io.Reader, max int, fn func(n int, line string, whole bool)) err
 	}
 }
 
-func describe(cmd, input string) report {
+// describeSprouts is the report on a Sprouts position.
+func describeSprouts(cmd, input string) report {
 	p, err := sprouts.Parse(input)
 	if err != nil {
 		return report{Input: input, Error: err.Error()}
@@ -199,9 +228,36 @@ func describe(cmd, input string) report {
 	return r
 }
 
+// describeCram is the report on a Cram position.
+func describeCram(cmd, input string) report {
+	p, err := cram.Parse(input)
+	if err != nil {
+		return report{Input: input, Error: err.Error()}
+	}
+	cells, terminal := p.Cells(), p.IsTerminal()
+	regions := []string{}
+	for _, r := range p.Regions() {
+		regions = append(regions, r.String())
+	}
+	r := report{Input: input, Canonical: p.String(), Cells: &cells, Terminal: &terminal, Regions: &regions}
+	if cmd == "children" {
+		children := []string{}
+		for _, c := range p.Children() {
+			children = append(children, c.String())
+		}
+		slices.Sort(children)
+		r.Children = &children
+	}
+	return r
+}
+
 func writePretty(w io.Writer, cmd string, r report) {
 	if r.Error != "" {
 		fmt.Fprintf(w, "%s\n  error: %s\n", r.Input, r.Error)
+		return
+	}
+	if r.Cells != nil {
+		writePrettyCram(w, cmd, r)
 		return
 	}
 	state := "moves remain"
@@ -213,6 +269,26 @@ func writePretty(w io.Writer, cmd string, r report) {
 	case "lands":
 		for _, land := range *r.Lands {
 			fmt.Fprintf(w, "    %-30s %d lives\n", land, sprouts.MustParse(land).Lives())
+		}
+	case "children":
+		fmt.Fprintf(w, "  children   %d\n", len(*r.Children))
+		for _, c := range *r.Children {
+			fmt.Fprintf(w, "    %s\n", c)
+		}
+	}
+}
+
+// writePrettyCram is writePretty for a Cram position.
+func writePrettyCram(w io.Writer, cmd string, r report) {
+	state := "moves remain"
+	if *r.Terminal {
+		state = "terminal: the player to move loses"
+	}
+	fmt.Fprintf(w, "%s\n  canonical  %s\n  cells      %d\n  regions    %d (%s)\n", r.Input, r.Canonical, *r.Cells, len(*r.Regions), state)
+	switch cmd {
+	case "lands":
+		for _, region := range *r.Regions {
+			fmt.Fprintf(w, "    %-30s %d cells\n", region, cram.MustParse(region).Cells())
 		}
 	case "children":
 		fmt.Fprintf(w, "  children   %d\n", len(*r.Children))

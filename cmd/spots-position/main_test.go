@@ -22,6 +22,24 @@ func TestRun(t *testing.T) {
 		stderr string // a part of standard error
 	}{
 		{
+			name:   "Cram: children of a board, canon of one with holes, the empty board",
+			args:   []string{"--game", "cram", "children", "3x2", "1x1"},
+			stdout: `{"input":"3x2","canonical":"2x3","cells":6,"terminal":false,"regions":["2x3"],"children":["##./...","1x2+1x2","2x2"]}` + "\n" + `{"input":"1x1","canonical":"!","cells":0,"terminal":true,"regions":[],"children":[]}` + "\n",
+		},
+		{
+			name:   "Cram: regions from stdin, a bad line",
+			args:   []string{"--game", "cram", "regions"},
+			stdin:  "..#/#..\n5x5x5\n##/..+2x2\n",
+			status: 2,
+			stdout: `{"input":"..#/#..","canonical":"#../..#","cells":4,"terminal":false,"regions":["#../..#"]}` + "\n" + `{"input":"5x5x5","error":"cram: parse \"5x5x5\": at byte 2: columns: \"5x5\" is not a number from 1 to 4096 without leading zeros"}` + "\n" + `{"input":"##/..+2x2","canonical":"1x2+2x2","cells":6,"terminal":false,"regions":["1x2","2x2"]}` + "\n",
+		},
+		{
+			name:   "an unknown game",
+			args:   []string{"--game", "chess", "canon", "5x5"},
+			status: 2,
+			stderr: `unknown --game "chess"`,
+		},
+		{
 			name:   "children of the 3-spot game from stdin",
 			args:   []string{"children"},
 			stdin:  "0*3\n",

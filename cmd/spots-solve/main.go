@@ -1,4 +1,5 @@
-// Command spots-solve solves Sprouts positions with proof-number search.
+// Command spots-solve solves Sprouts positions (and, with --game cram,
+// Cram boards) with proof-number search.
 //
 // Usage:
 //
@@ -52,6 +53,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
@@ -63,6 +65,7 @@ import (
 )
 
 const usage = `usage: spots-solve [flags] POSITION...
+       spots-solve --game cram [flags] BOARD...
        spots-solve --algorithm swarm [--workers-local N] [flags] POSITION
        spots-solve worker --join HOST:PORT [flags]
 
@@ -73,10 +76,17 @@ adds a nim heap of N (0*3+*1). With --algorithm swarm the process is the
 master of a swarm of worker processes (started here with --workers-local,
 or on other machines with "spots-solve worker").
 
+Games (--game): sprouts (the default) and cram, whose boards are written
+5x5 (5 rows of 5 empty cells) or row by row with '.' for an empty cell and
+'#' for a hole, rows separated by '/' (.#./.../..#), boards added with '+'
+(go doc github.com/spots-dev/spots/cram). Cram runs with pdfpn, dfpn and
+pns, not with the swarm, --db-in, --db-out, --state or --resume.
+
 Examples:
   spots-solve 0*12                      who wins 12 spots
   spots-solve --nimber --json 0*9 0*10  Grundy values, as JSON lines
   spots-solve --cert certs 0*3+*1       solve and certify 0*3+*1=W|L
+  spots-solve --game cram --cert certs 5x5
   spots-solve --algorithm swarm --workers-local 2 0*14
 
 The options of SPOTS (the reference solver) are accepted too:
@@ -116,6 +126,7 @@ func normalizeAlias(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 
 // config holds the parsed flags.
 type config struct {
+	game          string // sprouts.Game or cram.Game
 	algorithm     string
 	threads       int
 	nimber        bool
@@ -137,9 +148,6 @@ type config struct {
 	swarm         swarmFlags
 	args          []string // the command line, for --stats
 }
-
-// searcher is a search of Sprouts positions.
-type searcher = solve.Searcher[sprouts.Position]
 
 // result is one solved position, as printed with --json.
 type result struct {
@@ -206,6 +214,9 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 		fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...)
 		return 2
 	}
+	if cfg.game == cram.Game {
+		return solveCram(ctx, cfg, positions, stdout, stderr)
+	}
 	var roots []sprouts.Position
 	var heaps []uint32
 	for _, in := range positions {
@@ -244,7 +255,7 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 		prog = statusline.New(stderr)
 	}
 	saver := newStateSaver(cfg, roots[0], heaps[0], stderr, prog)
-	s := newSearcher(cfg, db, prog, saver)
+	s := newSearcher(cfg, sprouts.Rules{}, db, prog, saver)
 	if saver != nil && cfg.swarm.resumeDir != "" {
 		if _, err := saver.Resume(cfg.swarm.resumeDir); err != nil {
 			return fail("--resume %s: %v", cfg.swarm.resumeDir, err)
@@ -262,7 +273,7 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 			saver.Save(solve.Progress{Iterations: s.Stats().Iterations})
 		}
 		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
-			if err := certifyOne(cfg, s, root, heaps[i], &r); err != nil {
+			if err := certifyOne(cfg, s, sprouts.Game, root, heaps[i], &r); err != nil {
 				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 				status = 1
 			}
@@ -325,6 +336,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		defaultAlg = "pdfpn"
 	}
 	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity), pns (keeps its whole DAG) or swarm; the default is pdfpn when there is more than one CPU (on 2 cores 1.2–2.0× as fast as dfpn on 0*14–0*20, though not the 1.8× it aims at; BENCHMARKS.md), but dfpn with --cert (dfpn is deterministic: the same certificate, at the same address, on every run)")
+	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local)")
@@ -393,6 +405,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		fmt.Fprintf(stderr, "spots-solve: --state-every %v: want a positive duration\n", cfg.stateEvery)
 		return cfg, nil, 2
 	}
+	if err := checkGame(cfg); err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return cfg, nil, 2
+	}
 	if err := checkResources(flags, cfg); err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
@@ -410,7 +426,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	return cfg, flags.Args(), -1
 }
 
-func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line, saver *checkpoint.Saver) searcher {
+// newSearcher makes the search of cfg for the game g; saver, if not nil,
+// saves it (Sprouts only).
+func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *checkpoint.Saver) solve.Searcher[P] {
 	applyMemory(cfg.plan, cfg.algorithm)
 	est, _ := solve.ParseEstimator(cfg.estimator) // checked by parseFlags
 	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
@@ -421,21 +439,23 @@ func newSearcher(cfg config, db *solve.NimberDB, prog *statusline.Line, saver *c
 	}
 	switch cfg.algorithm {
 	case "pns":
-		return solve.NewPNS(sprouts.Rules{}, db, opt)
+		return solve.NewPNS(g, db, opt)
 	case "pdfpn":
 		opt.Threads = cfg.threads
 	}
 	if saver != nil {
 		opt.Checkpoint, opt.CheckpointEvery = saver.Save, cfg.stateEvery
 	}
-	s := solve.NewDFPN(sprouts.Rules{}, db, opt)
+	s := solve.NewDFPN(g, db, opt)
 	if saver != nil {
 		saver.Search = s
 	}
 	return s
 }
 
-func solveOne(ctx context.Context, cfg config, s searcher, input string, root sprouts.Position, heap uint32) result {
+// solveOne solves root + *heap (or with --nimber finds root's Grundy
+// value); root's String is its canonical text.
+func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[P], input string, root P, heap uint32) result {
 	posCtx := ctx
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
@@ -486,8 +506,9 @@ func solveOne(ctx context.Context, cfg config, s searcher, input string, root sp
 	return r
 }
 
-// certifyOne writes and verifies the certificate of a solved position.
-func certifyOne(cfg config, s searcher, root sprouts.Position, heap uint32, r *result) error {
+// certifyOne writes and verifies the certificate of a solved position of
+// game.
+func certifyOne[P fmt.Stringer](cfg config, s solve.Searcher[P], game string, root P, heap uint32, r *result) error {
 	out := solve.Win
 	if r.Outcome == solve.Loss.String() {
 		out = solve.Loss
@@ -496,7 +517,7 @@ func certifyOne(cfg config, s searcher, root sprouts.Position, heap uint32, r *r
 	if err != nil {
 		return err
 	}
-	path, res, err := certify.Write(cfg.certDir, s.DB(), claim, verify.Options{})
+	path, res, err := certify.WriteFor(game, cfg.certDir, s.DB(), claim, verify.Options{})
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-// Command spots-verify checks proofs of Sprouts results.
+// Command spots-verify checks proofs of Sprouts and Cram results.
 //
 // Usage:
 //
@@ -6,7 +6,8 @@
 //	spots-verify --spr DB --claim CLAIM [--convert DIR] [--json]
 //
 // The first form checks certificates written by spots (hinted: one pass,
-// no search). The second checks a GLOP/SPOTS [Positions+Nimber] text
+// no search), each with the rules of the game its header names (sprouts or
+// cram). The second checks a GLOP/SPOTS [Positions+Nimber] text
 // database against a claim such as '0*12=L', '0*12+*1=W' or 'gn(0*9)=1',
 // searching for the witnesses the database leaves out; with --convert it
 // then writes them, with only the entries the claim needs, as a certificate
@@ -26,9 +27,9 @@
 // Input is untrusted, so before generating the children of any position
 // (an entry, the claim's root, a land a hint names) the checker measures
 // it and refuses it if it is over a limit: --max-lives, --max-boundaries,
-// --max-letters, --max-moves (estimated moves to generate) and --max-work
-// (estimated moves × bytes, for one generation and, for certificates, for
-// all those of one entry). 0 keeps a default (verify.DefaultLimits; every
+// --max-letters (Sprouts), --max-cells (Cram), --max-moves (estimated
+// moves to generate) and --max-work (estimated moves × bytes, for one
+// generation and, for certificates, for all those of one entry). 0 keeps a default (verify.DefaultLimits; every
 // certificate of the corpus passes them with a wide margin), -1 removes a
 // limit.
 package main
@@ -55,8 +56,10 @@ import (
 const usage = `usage: spots-verify [--json] FILE.arrow...
        spots-verify --spr DB --claim CLAIM [--convert DIR] [--json]
 
-Checks certificates of Sprouts results, or a [Positions+Nimber] database
-(GLOP, SPOTS) against a claim: POS=W, POS=L, POS+*N=W, POS+*N=L or gn(POS)=N.
+Checks certificates of Sprouts or Cram results (the game is read from each
+certificate's header), or a [Positions+Nimber] database of Sprouts
+positions (GLOP, SPOTS) against a claim: POS=W, POS=L, POS+*N=W, POS+*N=L or
+gn(POS)=N.
 
 Before expanding any position the checker measures it; a position over a
 limit is refused (exit 2) with a message naming the limit and the --max-…
@@ -119,6 +122,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	maxLives := flags.Int("max-lives", 0, fmt.Sprintf("refuse positions with more lives than `N` (0: default %d, -1: no limit)", d.Lives))
 	maxBounds := flags.Int("max-boundaries", 0, fmt.Sprintf("refuse positions with more boundaries than `N` (0: default %d, -1: no limit)", d.Boundaries))
 	maxLetters := flags.Int("max-letters", 0, fmt.Sprintf("refuse positions with more letters than `N` (0: default %d, -1: no limit)", d.Letters))
+	maxCells := flags.Int("max-cells", 0, fmt.Sprintf("refuse Cram positions with more empty cells than `N` (0: default %d, -1: no limit)", d.Cells))
 	maxMoves := flags.Int64("max-moves", 0, fmt.Sprintf("refuse positions with more estimated moves to generate than `N` (0: default %d, -1: no limit)", d.Moves))
 	maxWork := flags.Int64("max-work", 0, fmt.Sprintf("refuse a position, or an entry, needing more estimated work (moves × bytes) than `N` (0: default %d, -1: no limit)", d.Work))
 	std := buildinfo.AddStd(flags)
@@ -137,12 +141,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, f := range []struct {
 		name string
 		v    int64
-	}{{"max-lives", int64(*maxLives)}, {"max-boundaries", int64(*maxBounds)}, {"max-letters", int64(*maxLetters)}, {"max-moves", *maxMoves}, {"max-work", *maxWork}} {
+	}{{"max-lives", int64(*maxLives)}, {"max-boundaries", int64(*maxBounds)}, {"max-letters", int64(*maxLetters)}, {"max-cells", int64(*maxCells)}, {"max-moves", *maxMoves}, {"max-work", *maxWork}} {
 		if f.v < -1 {
 			return bad("--%s %d: want a positive number, 0 for the default or -1 for no limit", f.name, f.v)
 		}
 	}
-	opt := verify.Options{Limits: verify.Limits{Lives: *maxLives, Boundaries: *maxBounds, Letters: *maxLetters, Moves: *maxMoves, Work: *maxWork}}
+	opt := verify.Options{Limits: verify.Limits{Lives: *maxLives, Boundaries: *maxBounds, Letters: *maxLetters, Cells: *maxCells, Moves: *maxMoves, Work: *maxWork}}
 	var prog *statusline.Line
 	if !*noProgress {
 		prog = statusline.New(stderr)

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// games are the values --game accepts.
+var games = []string{sprouts.Game, cram.Game}
+
+// errSproutsOnly is wrapped by the usage errors of options that only
+// Sprouts has.
+var errSproutsOnly = errors.New("is for Sprouts only")
+
+// checkGame returns why cfg cannot run for its --game, or nil. Cram has
+// no swarm, no text databases (--db-in, --db-out: GLOP/SPOTS Sprouts
+// positions) and no checkpoints (--state, --resume).
+func checkGame(cfg config) error {
+	switch cfg.game {
+	case sprouts.Game:
+		return nil
+	case cram.Game:
+	default:
+		return fmt.Errorf("unknown --game %q (want %s)", cfg.game, strings.Join(games, " or "))
+	}
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"--algorithm swarm", cfg.algorithm == "swarm"},
+		{"--db-in", cfg.dbIn != ""},
+		{"--db-out", cfg.dbOut != ""},
+		{"--state", cfg.swarm.stateDir != ""},
+		{"--resume", cfg.swarm.resumeDir != ""},
+	} {
+		if f.set {
+			return fmt.Errorf("--game cram: %s %w (Cram runs with --algorithm pdfpn, dfpn or pns)", f.name, errSproutsOnly)
+		}
+	}
+	return nil
+}
+
+// parseCram reads a Cram board given on the command line, optionally
+// followed by a nim heap "+*N".
+func parseCram(in string) (cram.Position, uint32, error) {
+	text, n := in, uint32(0)
+	if i := strings.LastIndex(in, "+*"); i >= 0 {
+		v, err := strconv.ParseUint(in[i+2:], 10, 32)
+		if err != nil {
+			return cram.Empty, 0, fmt.Errorf("%q: the heap after \"+*\" must be a number from 0 to %d", in, uint32(1<<32-1))
+		}
+		text, n = in[:i], uint32(v)
+	}
+	p, err := cram.Parse(text)
+	if err != nil {
+		return cram.Empty, 0, err
+	}
+	return p, n, nil
+}
+
+// solveCram is solveAll for --game cram: the boards of the command line
+// solved one after another by one search, each certified with --cert.
+func solveCram(ctx context.Context, cfg config, inputs []string, stdout, stderr io.Writer) int {
+	fail := func(msg string, a ...any) int {
+		fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...)
+		return 2
+	}
+	var roots []cram.Position
+	var heaps []uint32
+	for _, in := range inputs {
+		p, n, err := parseCram(in)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if n > 0 && cfg.nimber {
+			return fail("%q: --nimber computes the Grundy value of a position alone; leave out the heap (the value of POS+*N is that of POS xor N)", in)
+		}
+		roots = append(roots, p)
+		heaps = append(heaps, n)
+	}
+	if cfg.certDir != "" {
+		if err := os.MkdirAll(cfg.certDir, 0o755); err != nil {
+			return fail("--cert: %v", err)
+		}
+	}
+	var prog *statusline.Line
+	if !cfg.noProgress {
+		prog = statusline.New(stderr)
+	}
+	s := newSearcher(cfg, cram.Rules{}, solve.NewNimberDB(), prog, nil)
+	var results []result
+	status := 0
+	for i, root := range roots {
+		if ctx.Err() != nil {
+			break // interrupted: the positions left are not started
+		}
+		r := solveOne(ctx, cfg, s, inputs[i], root, heaps[i])
+		prog.Clear()
+		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
+			if err := certifyOne(cfg, s, cram.Game, root, heaps[i], &r); err != nil {
+				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+				status = 1
+			}
+		}
+		results = append(results, r)
+		if r.Outcome == solve.Unknown.String() {
+			status = 1
+		}
+		printResult(stdout, cfg, r)
+	}
+	if cfg.statsPath != "" {
+		if err := writeStats(cfg.statsPath, cfg.args, time.Now(), results); err != nil {
+			return fail("--stats %s: %v", cfg.statsPath, err)
+		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "spots-solve: interrupted")
+		return statusInterrupted
+	}
+	return status
+}

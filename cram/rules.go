@@ -1,0 +1,25 @@
+package cram
+
+// Rules presents Cram to game-agnostic searches (package solve): keys,
+// regions as components, children, empty cells as size. Its methods are
+// those of Position under the names a search expects.
+type Rules struct{}
+
+// Key returns p.Key().
+func (Rules) Key(p Position) string { return p.Key() }
+
+// Components returns the regions of p.
+func (Rules) Components(p Position) []Position { return p.Regions() }
+
+// Combine returns the sum of the regions.
+func (Rules) Combine(rs []Position) Position { return Sum(rs...) }
+
+// Children returns p.Children().
+func (Rules) Children(p Position) []Position { return p.Children() }
+
+// Size returns the empty cells of p, which every move takes down by at
+// least 2.
+func (Rules) Size(p Position) int { return p.Cells() }
+
+// EstimateChildren returns p.EstimateChildren().
+func (Rules) EstimateChildren(p Position) int { return p.EstimateChildren() }
