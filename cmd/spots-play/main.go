@@ -1,0 +1,186 @@
+// Command spots-play reads perfect play off proof certificates.
+//
+// Usage:
+//
+//	spots-play best POSITION (--cert FILE | --corpus DIR) [--json]
+//	spots-play game [POSITION] (--cert FILE | --corpus DIR) [--first you|spots]
+//
+// best prints every move from POSITION that a certificate proves to win
+// (the position it reaches has the proven value 0), or, when the position
+// is proven lost, the move that leaves the fewest proven winning replies. game
+// plays against a human in the terminal: the human picks a move by its
+// number from the list of moves, spots answers with a proven winning move
+// when it has one and says when it has none.
+//
+// POSITION is in the notation of spots-position, optionally followed by a
+// Nim heap: '0*9', '0*3+*1'. A certificate is verified (package verify)
+// before anything is read from it; with --corpus, the certificates of the
+// corpus directory (index.csv and certs/) are read and the first that
+// covers the position is verified and used (those about the position
+// itself first, then the smaller first). Nothing is searched: the moves
+// come from the certificates and the rules of the game alone.
+//
+// Exit status of best: 0 winning moves printed, 1 the position is a loss
+// for the player to move, 2 bad usage or input, or no certificate covers
+// the position. Of game: 0 the game ended or the human quit, 2 bad usage,
+// a start no certificate covers, or input that ended before the game. 130
+// for both after SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/interrupt"
+	"github.com/spots-dev/spots/play"
+	"github.com/spots-dev/spots/verify"
+)
+
+const name = "spots-play"
+
+const usage = `usage: spots-play best POSITION (--cert FILE | --corpus DIR) [--json]
+       spots-play game [POSITION] (--cert FILE | --corpus DIR) [--first you|spots]
+
+Perfect play read off proof certificates, never searched.
+
+  best   every move from POSITION that a certificate proves to win (the
+         position reached, printed in canonical notation, has the proven
+         value 0), with the spots the line joins when the move can be
+         named in POSITION as written; for a lost position, the move that
+         leaves the opponent the fewest proven winning replies
+  game   play against spots in the terminal: choose your move by its
+         number; spots answers with a proven winning move when it has one,
+         and says so when it has none
+
+POSITION is a Sprouts position as spots-position reads it, optionally
+plus a Nim heap: '0*9', '0.AB|AB', '0*3+*1'. game starts, without
+POSITION, from the root of the --cert certificate's claim.
+
+--cert FILE verifies one certificate and uses it. --corpus DIR uses the
+corpus directory of the repository (DIR/index.csv, DIR/certs/*.arrow): it
+reads its certificates and verifies the first that covers the position,
+those about the position itself first.
+
+Examples:
+  spots-play best '0*9' --corpus corpus
+  spots-play best '0*3+*1' --cert certs/0123….arrow --json
+  spots-play game '0*5' --corpus corpus --first spots
+
+Flags:
+`
+
+const bestExitCodes = `  best:
+  0    winning moves printed
+  1    the position is a loss for the player to move (a move is printed)
+  2    bad usage or input, or no certificate covers the position
+  game:
+  0    the game ended, or you quit
+  2    bad usage, a start no certificate covers, or input ended first
+  130  interrupted (SIGINT, SIGTERM)
+`
+
+func main() { os.Exit(runMain()) }
+
+// runMain is main without the exit: SIGINT and SIGTERM end the run with
+// status 130.
+func runMain() int {
+	stop := interrupt.ExitOnSignal(name, os.Stderr)
+	defer stop()
+	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// options are the flags of both subcommands.
+type options struct {
+	cert, corpus string
+	json         bool
+	first        string
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	flags := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	flags.SetOutput(stderr)
+	var o options
+	flags.StringVar(&o.cert, "cert", "", "use the certificate `FILE` (verified first)")
+	flags.StringVar(&o.corpus, "corpus", "", "use the certificates of the corpus directory `DIR` (index.csv, certs/)")
+	flags.BoolVar(&o.json, "json", false, "best: print one JSON object")
+	flags.StringVar(&o.first, "first", "you", "game: who moves first, `you` or spots")
+	std := buildinfo.AddStd(flags)
+	printUsage := func(w io.Writer) { buildinfo.Usage(w, usage, flags, bestExitCodes) }
+	flags.Usage = func() { printUsage(stderr) }
+	if err := flags.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 2
+	}
+	if std.Handle(name, stdout, printUsage) {
+		return 0
+	}
+	bad := func(msg string, a ...any) int {
+		fmt.Fprintf(stderr, name+": "+msg+"\n", a...)
+		return 2
+	}
+	if flags.NArg() == 0 {
+		fmt.Fprintf(stderr, "%s: missing command: best or game\n", name)
+		flags.Usage()
+		return 2
+	}
+	cmd, rest := flags.Arg(0), flags.Args()[1:]
+	if cmd != "best" && cmd != "game" {
+		return bad("unknown command %q: want best or game", cmd)
+	}
+	switch {
+	case o.cert != "" && o.corpus != "":
+		return bad("--cert %s and --corpus %s: give one", o.cert, o.corpus)
+	case o.cert == "" && o.corpus == "":
+		return bad("%s needs a certificate: --cert FILE or --corpus DIR", cmd)
+	case o.first != "you" && o.first != "spots":
+		return bad("--first %q: want you or spots", o.first)
+	case cmd == "best" && len(rest) != 1:
+		return bad("best takes one position, not %d", len(rest))
+	case cmd == "game" && len(rest) > 1:
+		return bad("game takes at most one position, not %d", len(rest))
+	case cmd == "game" && len(rest) == 0 && o.cert == "":
+		return bad("game with --corpus needs a position to start from, e.g. '0*5'")
+	case cmd == "game" && o.json:
+		return bad("--json goes with best")
+	}
+	var start *play.Game
+	if len(rest) == 1 {
+		g, err := play.ParseGame(rest[0])
+		if err != nil {
+			return bad("position: %v", err)
+		}
+		start = &g
+	}
+	ctx := context.Background()
+	opt := verify.Options{}
+	var lib *play.Library
+	var err error
+	if o.cert != "" {
+		lib, err = play.OpenCert(ctx, o.cert, opt)
+	} else {
+		lib, err = play.OpenCorpus(o.corpus, opt)
+	}
+	if err != nil {
+		return bad("%v", err)
+	}
+	if start == nil {
+		c := lib.Values.Certs()[0].Claim
+		g, err := play.ParseGame(c.Root)
+		if err != nil {
+			return bad("the claim's root: %v", err)
+		}
+		if c.Kind.Outcome().Known() {
+			g.Heap = c.N
+		}
+		start = &g
+	}
+	if cmd == "best" {
+		return best(ctx, lib, rest[0], *start, o.json, stdout, stderr)
+	}
+	return game(ctx, lib, *start, o.first == "spots", stdin, stdout, stderr)
+}
