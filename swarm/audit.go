@@ -335,7 +335,7 @@ func (m *Master) drop(wrong map[string]bool) (banned []string, dropped int) {
 	}
 	for g := range culprits {
 		m.banned[g] = true
-		delete(m.groups, g)
+		m.forget(g)
 		delete(m.deliveries, g)
 		banned = append(banned, g)
 	}
@@ -353,8 +353,9 @@ func (m *Master) drop(wrong map[string]bool) (banned []string, dropped int) {
 	m.epoch++
 	m.newDAG()
 	m.dag.learned = nil // the values it derived are in the database, sent to all below
+	m.shared = nil
 	for _, g := range m.groups {
-		g.pending = nil
+		g.pending, g.cursor, g.jobs = nil, 0, map[string]*job{}
 		if !m.params.NoSharing {
 			m.db.Range(func(k string, v uint32) bool {
 				g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ type node struct {
 	n        uint32
 	sum      bool // pos has two or more lands
 	size     int  // lives
+	est      int  // estimated children (sprouts.Position.EstimateChildren), -1 until needed
 	pn, dn   uint64
 	expanded bool
 	locked   bool // a leaf handed out as a job, or an inner node all of whose children are locked
@@ -82,7 +84,7 @@ func (d *dag) node(pos sprouts.Position, n uint32, pn, dn uint64) *node {
 	if v, ok := d.nodes[k]; ok {
 		return v
 	}
-	v := &node{pos: pos, key: k.key, n: n, sum: pos.NumLands() > 1, size: pos.Lives(), pn: pn, dn: dn}
+	v := &node{pos: pos, key: k.key, n: n, sum: pos.NumLands() > 1, size: pos.Lives(), est: -1, pn: pn, dn: dn}
 	if !v.sum {
 		if g, ok := d.db.Get(v.key); ok {
 			v.pn, v.dn = 0, solve.Inf
@@ -150,28 +152,49 @@ func (d *dag) expand(v *node) {
 	}
 }
 
-// sortChildren orders a couple's children as the solver does: fewer lives
-// plus four per heap unit, more lands, fewer estimated moves, then key.
+// estimate returns the estimated number of children of v's position,
+// computed once.
+func (v *node) estimate() int {
+	if v.est < 0 {
+		v.est = v.pos.EstimateChildren()
+	}
+	return v.est
+}
+
+// sortChildren orders a couple's children by the child-ordering heuristic
+// of Lemoine and Viennot, exactly as the solver's searches (and so the
+// workers' jobs) order them: fewer lives plus four per heap unit, more
+// lands, fewer estimated children, then key. Selection breaks ties in
+// this order (unless Params.Seed asks for random ties), which is how the
+// paper uses the heuristic.
 func (d *dag) sortChildren(v *node) {
 	slices.SortFunc(v.kids, func(x, y *node) int {
-		if a, b := x.size+4*int(x.n), y.size+4*int(y.n); a != b {
-			return a - b
+		if c := cmp.Compare(x.size+4*int(x.n), y.size+4*int(y.n)); c != 0 {
+			return c
 		}
-		if a, b := x.pos.NumLands(), y.pos.NumLands(); a != b {
-			return b - a
+		if c := cmp.Compare(y.pos.NumLands(), x.pos.NumLands()); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.estimate(), y.estimate()); c != 0 {
+			return c
 		}
 		if c := strings.Compare(x.key, y.key); c != 0 {
 			return c
 		}
-		return int(x.n) - int(y.n)
+		return cmp.Compare(x.n, y.n)
 	})
 	v.kids = slices.Compact(v.kids)
 }
 
+// sortComponents orders the lands of a sum as the solver does: fewer
+// lives, fewer estimated children, then key.
 func (d *dag) sortComponents(v *node) {
 	slices.SortFunc(v.kids, func(x, y *node) int {
-		if x.size != y.size {
-			return x.size - y.size
+		if c := cmp.Compare(x.size, y.size); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.estimate(), y.estimate()); c != 0 {
+			return c
 		}
 		return strings.Compare(x.key, y.key)
 	})

@@ -10,8 +10,10 @@
 //   - dag.go: the master DAG: PNS with Grundy numbers, lock-aware proof
 //     numbers (a leaf is locked while it is a job), expansion from a
 //     worker's report;
-//   - master.go: jobs, their cycles and leases, Grundy-number sharing with a
-//     pending buffer per group, the exchange a group makes each cycle;
+//   - master.go: jobs, their cycles and leases, Grundy-number sharing
+//     through one shared log read by each group from its own cursor, the
+//     exchange a group makes each cycle (reports parsed and checked before
+//     the lock is taken);
 //   - group.go: a worker group: solvers sharing one nimber database, jobs
 //     kept on the solver that ran them before (its table is warm);
 //   - http.go, cluster.go: the transport between processes: memberlist for
@@ -25,8 +27,13 @@
 //     that may rest on them, bans their senders and solves on;
 //   - server.go, memory.go: the bounds of the master's HTTP server
 //     (timeouts, connections) and of what a process may allocate;
-//   - sim.go: the same master and groups in one process under a
-//     deterministic clock counted in iterations, to plan past one machine.
+//   - status.go, status_page.go, status_http.go, metrics.go: what the
+//     master shows of a run, read-only: a status page, JSON and Prometheus
+//     metrics, copied under the master's lock and rendered outside it;
+//   - sim.go, simcache.go, simcpu_*.go: the same master and groups in one
+//     process under a deterministic clock counted in iterations, to plan
+//     past one machine; the master's cost per exchange is measured against
+//     a solver's iteration as it runs.
 //
 // A worker is never trusted: a request is authenticated by its headers
 // before its body is read and is accepted once; what a worker sends is

@@ -61,6 +61,12 @@ type slot struct {
 
 // NewGroup returns a worker group named name (its identity at the master).
 func NewGroup(name string, params Params) (*Group, error) {
+	return newGroup(name, params, sprouts.Rules{}, 0)
+}
+
+// newGroup is NewGroup with the game the solvers play and the size of
+// each solver's own children cache (0: the default, negative: none).
+func newGroup(name string, params Params, game solve.Game[sprouts.Position], childrenCache int64) (*Group, error) {
 	if err := params.check(); err != nil {
 		return nil, err
 	}
@@ -70,9 +76,12 @@ func NewGroup(name string, params Params) (*Group, error) {
 	g := &Group{Name: name, params: params, db: solve.NewNimberDB(), results: make(chan Report, params.Grouping)}
 	g.db.Track()
 	for range params.Grouping {
+		if childrenCache == 0 {
+			childrenCache = max(1, min(solve.DefaultChildrenCache, int64(params.Capacity)*256))
+		}
 		opt := solve.Options{Capacity: params.Capacity, Threads: max(params.Threads, 1), Seed: params.Seed,
-			ChildrenCache: max(1, min(solve.DefaultChildrenCache, int64(params.Capacity)*256))}
-		g.solvers = append(g.solvers, &slot{dfpn: solve.NewDFPN(sprouts.Rules{}, g.db, opt)})
+			ChildrenCache: childrenCache}
+		g.solvers = append(g.solvers, &slot{dfpn: solve.NewDFPN(game, g.db, opt)})
 	}
 	return g, nil
 }

@@ -27,11 +27,16 @@ type Params struct {
 	InitNodes  int           // the master grows its DAG to this many nodes before handing out jobs
 }
 
-// DefaultParams are the defaults: the paper's findings for a few workers
-// (jobs of 1,000 iterations reported every 1,000; sequential DFPN solvers;
-// full state kept; values shared).
+// DefaultParams are the defaults: the paper's best settings with the
+// child-ordering heuristic (jobs of up to 100,000 iterations reported
+// every 1,000; full state kept; values shared), which beat jobs of 1,000
+// iterations in simulation on 0*14 at every size tried, 1 to 1,024 cores
+// (BENCHMARKS.md). Grouping and Threads belong to the machine a worker
+// runs on: the paper's best is grouping at the machine's cores (and, past
+// 32 cores, PDFPN threads); a worker process is given them on its command
+// line.
 func DefaultParams() Params {
-	return Params{Iterations: 1000, Updates: 1000, Threads: 0, Grouping: 1, Capacity: 100_000,
+	return Params{Iterations: 100_000, Updates: 1000, Threads: 0, Grouping: 1, Capacity: 100_000,
 		Lease: 30 * time.Second, InitNodes: 100}
 }
 
@@ -155,10 +160,25 @@ type job struct {
 const maxGroupName = 256
 
 type groupState struct {
-	slots    int
+	slots int
+	// pending holds values to send the group besides those of the shared
+	// log: everything known when it joined, or when the epoch changed.
 	pending  []solve.NimberEntry
 	lastSeen time.Time
 	toldDone bool // the group was told the solve is over
+	// cursor is how much of the master's shared log the group was sent.
+	cursor int
+	// jobs are the jobs the group holds, so that an exchange costs the
+	// master in proportion to the group, not to the swarm.
+	jobs map[string]*job
+}
+
+// sharedValue is an entry of the master's shared log: a Grundy value new
+// to the master and the group that sent it ("" for the master's own).
+type sharedValue struct {
+	e    solve.NimberEntry
+	from string
+	seq  uint64 // the exchange it arrived with (its origin's seq)
 }
 
 // valueOrigin is where a Grundy value of the master's database came from:
@@ -207,6 +227,20 @@ type Master struct {
 	banned     map[string]bool
 	epoch      int
 	finished   bool // the root's outcome passed its audit: groups are told to stop
+	// shared is every value new to the master since the epoch began, in
+	// the order it arrived; each group is sent the part past its cursor
+	// (but its own values), so that sharing costs the master in proportion
+	// to what it sends, not to the number of groups.
+	shared []sharedValue
+	// slotCount is the sum of the groups' slots.
+	slotCount int
+	// grown counts the master's own expansions (grow), work it does
+	// before and between exchanges that a simulation charges to its clock.
+	grown int
+	// measure, set by a simulation (one goroutine), makes Exchange add the
+	// CPU time of its part outside the lock to prepCPU.
+	measure bool
+	prepCPU time.Duration
 	// The time integrals behind MasterStats.Utilisation, brought up to
 	// date by account before anything changes jobs or groups.
 	acctAt             time.Time
@@ -252,6 +286,7 @@ func (m *Master) grow(n int) {
 		}
 		m.dag.expand(leaf)
 		m.dag.propagate(leaf)
+		m.grown++
 	}
 }
 
@@ -330,8 +365,24 @@ func (m *Master) Stats() MasterStats {
 // takes in its reports (continuing or finishing each job), hands out new
 // jobs for its idle solvers and returns the values the group has not seen.
 func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
+	// What needs no state of the master (parsing the reported positions,
+	// checking the values' keys) is done before taking the lock: exchanges
+	// of several groups do it at once, and the lock is held only for what
+	// must be serial.
+	var cpu0 time.Duration
+	if m.measure {
+		cpu0 = cpuTime()
+	}
+	parsed := make([]parsedReport, len(req.Completed))
+	for i := range req.Completed {
+		parsed[i] = parseReport(&req.Completed[i])
+	}
+	nimbers := validEntries(req.Nimbers)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.measure {
+		m.prepCPU += cpuTime() - cpu0
+	}
 	start := time.Now()
 	defer func() { m.stats.BusySeconds += time.Since(start).Seconds() }()
 	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 {
@@ -352,8 +403,14 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 	m.account(now)
 	g := m.groups[req.Group]
 	if g == nil {
-		g = &groupState{}
+		g = &groupState{jobs: map[string]*job{}, cursor: len(m.shared)}
 		m.groups[req.Group] = g
+		for id, j := range m.jobs {
+			// Jobs of a group forgotten while it held them.
+			if j.group == req.Group {
+				g.jobs[id] = j
+			}
+		}
 		if !m.params.NoSharing {
 			// A group that joins late starts with everything known.
 			m.db.Range(func(k string, v uint32) bool {
@@ -362,10 +419,11 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 			})
 		}
 	}
+	m.slotCount += slots - g.slots
 	g.slots, g.lastSeen = slots, now
 	if !m.params.NoSharing && !stale {
 		m.stats.NimbersIn += len(req.Nimbers)
-		fresh := m.dag.addNimbers(validEntries(req.Nimbers))
+		fresh := m.dag.addNimbers(nimbers)
 		for _, e := range fresh {
 			m.origin[e.Key] = valueOrigin{group: req.Group, seq: m.seq}
 		}
@@ -376,20 +434,16 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 		m.stats.Stale += len(req.Completed)
 	} else {
 		for i := range req.Completed {
-			if spec, ok := m.take(req.Group, &req.Completed[i]); ok {
+			if spec, ok := m.take(req.Group, &req.Completed[i], &parsed[i]); ok {
 				reply.Jobs = append(reply.Jobs, spec)
 			}
 		}
 	}
 	m.shareLearned()
-	active := 0
-	for _, j := range m.jobs {
-		if j.group == req.Group {
-			j.deadline = now.Add(m.params.Lease)
-			active++
-		}
+	for _, j := range g.jobs {
+		j.deadline = now.Add(m.params.Lease)
 	}
-	for ; active < slots; active++ {
+	for active := len(g.jobs); active < slots; active++ {
 		leaf := m.dag.selectLeaf()
 		if leaf == nil {
 			break
@@ -400,12 +454,20 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 	reply.Done = m.finished
 	g.toldDone = m.finished
 	if !m.params.NoSharing {
+		var arrived uint64
+		for _, e := range g.pending {
+			arrived = max(arrived, m.origin[e.Key].seq)
+		}
 		reply.Delta, g.pending = g.pending, nil
-		if len(reply.Delta) > 0 {
-			var arrived uint64
-			for _, e := range reply.Delta {
-				arrived = max(arrived, m.origin[e.Key].seq)
+		for _, v := range m.shared[g.cursor:] {
+			if v.from != req.Group {
+				reply.Delta = append(reply.Delta, v.e)
+				arrived = max(arrived, v.seq)
 			}
+		}
+		m.stats.NimbersShared += len(reply.Delta)
+		g.cursor = len(m.shared)
+		if len(reply.Delta) > 0 {
 			m.deliveries[req.Group] = append(m.deliveries[req.Group], delivery{seq: m.seq, arrived: arrived})
 		}
 	}
@@ -424,6 +486,36 @@ func (m *Master) shareLearned() {
 	m.dag.learned = nil
 }
 
+// parsedReport is a report's positions parsed, or the first error met.
+type parsedReport struct {
+	folded   sprouts.Position
+	children []sprouts.Position
+	err      error
+}
+
+// parseReport parses the positions of an unsolved report (a solved one
+// carries none the master uses).
+func parseReport(r *Report) parsedReport {
+	var pr parsedReport
+	if r.Outcome != solve.Unknown {
+		return pr
+	}
+	if pr.folded, pr.err = sprouts.Parse(r.Folded); pr.err != nil {
+		pr.err = fmt.Errorf("folded position %q: %w", r.Folded, pr.err)
+		return pr
+	}
+	pr.children = make([]sprouts.Position, len(r.Children))
+	for i, c := range r.Children {
+		p, err := sprouts.Parse(c.Position)
+		if err != nil {
+			pr.err = fmt.Errorf("child %q: %w", c.Position, err)
+			return pr
+		}
+		pr.children[i] = p
+	}
+	return pr
+}
+
 // validEntries drops entries whose keys are not canonical positions: a
 // worker is not trusted to send well-formed data.
 func validEntries(in []solve.NimberEntry) []solve.NimberEntry {
@@ -436,16 +528,13 @@ func validEntries(in []solve.NimberEntry) []solve.NimberEntry {
 	return out
 }
 
-// share appends entries to the pending buffer of every group but from.
+// share appends entries to the shared log, for every group but from.
 func (m *Master) share(from string, entries []solve.NimberEntry) {
 	if len(entries) == 0 || m.params.NoSharing {
 		return
 	}
-	for name, g := range m.groups {
-		if name != from {
-			g.pending = append(g.pending, entries...)
-			m.stats.NimbersShared += len(entries)
-		}
+	for _, e := range entries {
+		m.shared = append(m.shared, sharedValue{e: e, from: from, seq: m.origin[e.Key].seq})
 	}
 }
 
@@ -456,6 +545,9 @@ func (m *Master) assign(group string, leaf *node, now time.Time) JobSpec {
 	}
 	j := &job{id: id.String(), leaf: leaf, group: group, deadline: now.Add(m.params.Lease)}
 	m.jobs[j.id] = j
+	if g := m.groups[group]; g != nil {
+		g.jobs[j.id] = j
+	}
 	leaf.locked, leaf.job = true, j
 	m.dag.propagate(leaf)
 	m.stats.Assigned++
@@ -468,7 +560,7 @@ func (m *Master) spec(j *job) JobSpec {
 
 // take processes the report of a job's cycle. It returns the job's next
 // cycle if the job goes on.
-func (m *Master) take(group string, r *Report) (JobSpec, bool) {
+func (m *Master) take(group string, r *Report, pr *parsedReport) (JobSpec, bool) {
 	j := m.jobs[r.ID]
 	if j == nil || j.group != group {
 		m.stats.Stale++
@@ -485,9 +577,12 @@ func (m *Master) take(group string, r *Report) (JobSpec, bool) {
 		return m.spec(j), true
 	}
 	delete(m.jobs, j.id)
+	if g := m.groups[group]; g != nil {
+		delete(g.jobs, j.id)
+	}
 	leaf.locked, leaf.job = false, nil
 	if !solved(leaf) {
-		if err := m.expandLeaf(leaf, r); err != nil {
+		if err := m.expandLeaf(leaf, r, pr); err != nil {
 			m.stats.Malformed++
 			if m.Log != nil {
 				m.Log("group %s: job %s: %v; the leaf will be handed out again", group, r.ID, err)
@@ -503,7 +598,7 @@ func (m *Master) take(group string, r *Report) (JobSpec, bool) {
 // already has keep their own numbers; new ones take the reported numbers.
 // A report it cannot use leaves the leaf a leaf and is described by the
 // error.
-func (m *Master) expandLeaf(leaf *node, r *Report) error {
+func (m *Master) expandLeaf(leaf *node, r *Report, pr *parsedReport) error {
 	d := m.dag
 	switch r.Outcome {
 	case solve.Win:
@@ -513,10 +608,10 @@ func (m *Master) expandLeaf(leaf *node, r *Report) error {
 		leaf.pn, leaf.dn = solve.Inf, 0
 		return nil
 	}
-	folded, err := sprouts.Parse(r.Folded)
-	if err != nil {
-		return fmt.Errorf("folded position %q: %w", r.Folded, err)
+	if pr.err != nil {
+		return pr.err
 	}
+	folded := pr.folded
 	target := leaf
 	if folded.Key() != leaf.key || r.FoldedN != leaf.n {
 		// The worker knew some lands' values: the leaf (a sum) stands for
@@ -529,12 +624,8 @@ func (m *Master) expandLeaf(leaf *node, r *Report) error {
 		}
 	}
 	var kids []*node
-	for _, c := range r.Children {
-		p, err := sprouts.Parse(c.Position)
-		if err != nil {
-			return fmt.Errorf("child %q: %w", c.Position, err)
-		}
-		kids = append(kids, d.link(target, d.node(p, c.N, max(c.PN, 1), max(c.DN, 1))))
+	for i, c := range r.Children {
+		kids = append(kids, d.link(target, d.node(pr.children[i], c.N, max(c.PN, 1), max(c.DN, 1))))
 	}
 	if len(kids) == 0 {
 		return fmt.Errorf("an unsolved couple reported without children")
@@ -566,7 +657,7 @@ func (m *Master) Expire() int {
 	for id, j := range m.jobs {
 		if now.After(j.deadline) {
 			m.release(id, j)
-			delete(m.groups, j.group)
+			m.forget(j.group)
 			n++
 		}
 	}
@@ -576,7 +667,7 @@ func (m *Master) Expire() int {
 	}
 	for name, g := range m.groups {
 		if now.Sub(g.lastSeen) > m.params.Lease && !holding[name] {
-			delete(m.groups, name)
+			m.forget(name)
 		}
 	}
 	return n
@@ -595,7 +686,7 @@ func (m *Master) DropGroup(group string) int {
 			n++
 		}
 	}
-	delete(m.groups, group)
+	m.forget(group)
 	return n
 }
 
@@ -604,7 +695,7 @@ func (m *Master) DropGroup(group string) int {
 // groups, no slot time: waiting for the first worker costs nothing).
 func (m *Master) account(now time.Time) {
 	if !m.acctAt.IsZero() && now.After(m.acctAt) {
-		dt, slots := now.Sub(m.acctAt).Seconds(), m.slots()
+		dt, slots := now.Sub(m.acctAt).Seconds(), m.slotCount
 		m.slotTime += dt * float64(slots)
 		m.busyTime += dt * float64(min(len(m.jobs), slots))
 	}
@@ -612,16 +703,21 @@ func (m *Master) account(now time.Time) {
 }
 
 // slots returns the number of solvers of the groups the master knows.
-func (m *Master) slots() int {
-	n := 0
-	for _, g := range m.groups {
-		n += g.slots
+func (m *Master) slots() int { return m.slotCount }
+
+// forget removes a group (its slots and pending values with it).
+func (m *Master) forget(name string) {
+	if g := m.groups[name]; g != nil {
+		m.slotCount -= g.slots
+		delete(m.groups, name)
 	}
-	return n
 }
 
 func (m *Master) release(id string, j *job) {
 	delete(m.jobs, id)
+	if g := m.groups[j.group]; g != nil {
+		delete(g.jobs, id)
+	}
 	j.leaf.locked, j.leaf.job = false, nil
 	m.dag.propagate(j.leaf)
 	m.stats.Expired++

@@ -26,19 +26,26 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
 )
 
 func main() {
+	def := swarm.DefaultParams()
 	pos := flag.String("pos", "0*14", "the position to solve")
-	ns := flag.String("n", "1,2,4,8,16,32,64,128,256,512,1024", "numbers of virtual workers (solvers)")
-	grouping := flag.Int("grouping", 1, "solvers per worker group (one machine, one nimber database, one exchange per cycle); n solvers form n/min(n, grouping) groups")
+	ns := flag.String("n", "1,2,4,8,16,32,64,128,256,512,1024", "numbers of virtual cores: solvers times threads per solver")
+	grouping := flag.Int("grouping", def.Grouping, "solvers per worker group (one machine, one nimber database, one exchange per cycle); n solvers form n/min(n, grouping) groups")
 	capacity := flag.Int("capacity", 8192, "table entries per virtual worker")
-	iterations := flag.Uint64("iterations", 1000, "iterations per job")
-	updates := flag.Uint64("updates", 1000, "iterations per report")
-	cost := flag.Uint64("master-cost", 10, "the master's cost of one exchange, in iterations")
+	iterations := flag.Uint64("iterations", def.Iterations, "iterations per job")
+	updates := flag.Uint64("updates", def.Updates, "iterations per report")
+	cost := flag.Float64("master-cost", swarm.DefaultExchangeCost, "the master's cost of one exchange, in iterations (fractions allowed)")
+	reportCost := flag.Float64("report-cost", swarm.DefaultReportCost, "the master's cost of each report an exchange carries, in iterations")
+	expandCost := flag.Float64("expand-cost", swarm.DefaultExpandCost, "the master's cost of each job an exchange ends (its leaf expanded, a new job handed out), in iterations")
+	threads := flag.Int("threads", def.Threads, "PDFPN threads per solver (0: sequential DFPN; 2 and more run real threads, so results vary from run to run)")
+	seqIt := flag.Uint64("seq", 0, "the sequential baseline's iterations, if known from an earlier run of this command (skips solving it again; the outcome is then taken from the first simulation)")
 	svg := flag.String("svg", "", "write the scaling curve to this SVG file")
+	profPath := flag.String("cpuprofile", "", "write a CPU profile of the simulations to this file")
 	from := flag.String("plot", "", "draw -svg from the Markdown tables this command printed before instead of simulating: FILE (one sweep, perhaps run in parts and joined) or LABEL=FILE,LABEL=FILE,… (sweeps drawn together)")
 	flag.Parse()
 	if *from != "" {
@@ -58,36 +65,66 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+	prof, err := cpuprofile.Start(*profPath)
+	if err != nil {
+		fail(err)
+	}
+	defer func() {
+		if err := prof.Stop(); err != nil {
+			fail(err)
+		}
+	}()
 	params := swarm.DefaultParams()
-	params.Capacity, params.Iterations, params.Updates = *capacity, *iterations, *updates
+	params.Capacity, params.Iterations, params.Updates, params.Threads = *capacity, *iterations, *updates, *threads
 	ctx := context.Background()
 	start := time.Now()
-	seq, out := swarm.SequentialIterations(ctx, root, params)
-	fmt.Printf("Position %s (%s); sequential DFPN with %d table entries: %d iterations (%.1f s). Master cost %d iterations per exchange; jobs of %d iterations, reports every %d; up to %d solvers per group.\n\n",
-		*pos, out, *capacity, seq, time.Since(start).Seconds(), *cost, *iterations, *updates, *grouping)
-	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
+	seq, outcome, how := *seqIt, "", "given with -seq"
+	var iterSeconds float64 // CPU time of one iteration of a real solver on this machine
+	if seq == 0 {
+		var out fmt.Stringer
+		var cpu time.Duration
+		seq, out, cpu = swarm.SequentialBaseline(ctx, root, params)
+		outcome = out.String()
+		how = fmt.Sprintf("%.1f s, %.1f s of CPU, %.1f µs of CPU an iteration", time.Since(start).Seconds(), cpu.Seconds(), 1e6*cpu.Seconds()/float64(seq))
+		iterSeconds = cpu.Seconds() / float64(seq)
+	}
+	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master cost %g iterations per exchange, %g per report and %g per job ended; jobs of %d iterations, reports every %d; %d threads per solver; up to %d solvers per group.\n\n",
+		*pos, *capacity, seq, how, *cost, *reportCost, *expandCost, *iterations, *updates, *threads, *grouping)
+	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs, exchange | its reports | lock µs, job ended | as iterations |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var speed, over plotter.XYs
 	for _, s := range strings.Split(*ns, ",") {
 		n, err := strconv.Atoi(s)
 		if err != nil {
 			fail(fmt.Errorf("-n %q: %v", s, err))
 		}
-		if n < 1 || *grouping < 1 || n%min(n, *grouping) != 0 {
-			fail(fmt.Errorf("-n %d, -grouping %d: the workers must split into equal groups", n, *grouping))
+		// n counts cores, as the paper's tables do: solvers of
+		// max(threads, 1) threads each.
+		th := max(*threads, 1)
+		if n < th || n%th != 0 {
+			fail(fmt.Errorf("-n %d, -threads %d: the cores must split into solvers of equal threads", n, *threads))
 		}
-		params.Grouping = min(n, *grouping)
-		groups := n / params.Grouping
-		r, err := swarm.Simulate(ctx, root, params, swarm.SimConfig{Workers: groups, MasterCost: *cost})
+		solvers := n / th
+		if *grouping < 1 || solvers%min(solvers, *grouping) != 0 {
+			fail(fmt.Errorf("-n %d, -grouping %d: the solvers must split into equal groups", n, *grouping))
+		}
+		params.Grouping = min(solvers, *grouping)
+		groups := solvers / params.Grouping
+		r, err := swarm.Simulate(ctx, root, params, swarm.SimConfig{Workers: groups, ExchangeCost: *cost, ReportCost: *reportCost, ExpandCost: *expandCost})
 		if err != nil {
 			fail(err)
 		}
-		if r.Outcome != out.String() {
-			fail(fmt.Errorf("%d workers: %s, sequential %s", n, r.Outcome, out))
+		if outcome == "" {
+			outcome = r.Outcome
+		}
+		if r.Outcome != outcome {
+			fail(fmt.Errorf("%d workers: %s, sequential (or the first simulation) %s", n, r.Outcome, outcome))
 		}
 		sp, ov := float64(seq)/float64(r.Time), float64(r.TIt)/float64(seq)
-		fmt.Printf("| %d | %d | %.0f | %d | %d | %.1f%% | %d | %.1f× | %.2f | %.1f%% | %.0f | %d × %d |\n", n, r.MNodes, r.WNodes, r.TGN, r.TIt,
-			100*r.Util, r.Time, sp, ov, 100*float64(r.MasterBusy)/float64(r.Time), r.Seconds, groups, params.Grouping)
+		fmt.Printf("| %d | %d | %.0f | %d | %d | %.1f%% | %d | %.1f× | %.2f | %.1f%% | %.0f | %d × %d × %d | %s | %.1f | %.1f | %.1f | %.1f | %s |\n", n, r.MNodes, r.WNodes, r.TGN, r.TIt,
+			100*r.Util, r.Time, sp, ov, 100*float64(r.MasterBusy)/float64(r.Time), r.Seconds, groups, params.Grouping, th,
+			r.Outcome, 1e6*r.ExchangeSeconds, 1e6*r.ExchangeLockSeconds, r.ReportsPerExchange, 1e6*r.ExpandLockSeconds,
+			ratio(r.ExchangeLockSeconds, iterSeconds)+" + "+ratio(r.ExpandLockSeconds, iterSeconds))
 		speed = append(speed, plotter.XY{X: float64(n), Y: sp})
 		over = append(over, plotter.XY{X: float64(n), Y: ov})
 	}
@@ -96,6 +133,16 @@ func main() {
 			fail(err)
 		}
 	}
+}
+
+// ratio is what one exchange cost the master on this machine in
+// iterations of a real solver (the sequential baseline's), "?" when the
+// baseline was not timed.
+func ratio(exchange, iteration float64) string {
+	if iteration <= 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.2f", exchange/iteration)
 }
 
 // series is one sweep: speedup and search overhead against workers.

@@ -1,0 +1,167 @@
+package swarm
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// TestSharedChildrenChangeNothing checks that the children cache the
+// simulated solvers share changes how long a simulation takes, not what
+// it measures: the same run with every solver making its own children
+// gives the same figures.
+func TestSharedChildrenChangeNothing(t *testing.T) {
+	p := DefaultParams()
+	p.Capacity, p.Grouping = 1024, 2
+	root := sprouts.MustParse("0*9")
+	cfg := SimConfig{Workers: 4, ExchangeCost: 0.5, ExpandCost: 1.5}
+	shared, err := simulate(context.Background(), root, p, cfg, newSharedChildren(simChildrenBytes), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := simulate(context.Background(), root, p, cfg, sprouts.Rules{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shared.Outcome != "W" || shared.TIt == 0 || shared.Time != own.Time || shared.TIt != own.TIt || shared.TGN != own.TGN ||
+		shared.MNodes != own.MNodes || shared.WNodes != own.WNodes || shared.Util != own.Util {
+		t.Errorf("shared children cache: %+v\nown caches: %+v", shared, own)
+	}
+}
+
+// TestSharedChildrenBound checks that a full cache is emptied rather than
+// grown, and that what it returns are the children.
+func TestSharedChildrenBound(t *testing.T) {
+	c := newSharedChildren(4096)
+	for _, s := range []string{"0*5", "0*6", "0*7", "0*8", "0*9"} {
+		p := sprouts.MustParse(s)
+		want := p.Children()
+		if got := c.Children(p); !slices.Equal(keys(got), keys(want)) {
+			t.Fatalf("%s: children differ from the rules'", s)
+		}
+		if got, ok := c.ChildrenUntil(p, func(sprouts.Position) bool { return false }); !ok || len(got) != len(want) {
+			t.Fatalf("%s: ChildrenUntil gave %d children (complete %v), want %d", s, len(got), ok, len(want))
+		}
+		if c.bytes > c.max {
+			t.Fatalf("%s: cache holds %d bytes, bound %d", s, c.bytes, c.max)
+		}
+	}
+	// A stop on the first child answers as the rules do, cached or not.
+	p := sprouts.MustParse("0*10")
+	if _, ok := c.ChildrenUntil(p, func(sprouts.Position) bool { return true }); ok {
+		t.Error("ChildrenUntil ignored stop")
+	}
+}
+
+func keys(ps []sprouts.Position) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Key())
+	}
+	return out
+}
+
+// TestFractionalExchangeCost checks that an exchange may cost a fraction
+// of an iteration, that the master's share of the time follows the cost,
+// and that the simulation stays deterministic.
+func TestFractionalExchangeCost(t *testing.T) {
+	p := DefaultParams()
+	p.Capacity = 2048
+	root := sprouts.MustParse("0*11")
+	run := func(cost float64) SimResult {
+		res, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8, ExchangeCost: cost})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != "W" {
+			t.Fatalf("cost %g: outcome %s", cost, res.Outcome)
+		}
+		return res
+	}
+	a, b, cheap := run(2), run(2), run(0.25)
+	if a.Time != b.Time || a.TIt != b.TIt || a.MNodes != b.MNodes {
+		t.Errorf("runs differ: %+v and %+v", a, b)
+	}
+	if cheap.MasterBusy >= a.MasterBusy {
+		t.Errorf("exchanges of 0.25 iterations kept the master busy %d, of 2 iterations %d", cheap.MasterBusy, a.MasterBusy)
+	}
+	if a.ExchangeSeconds <= 0 || a.IterationSeconds <= 0 {
+		t.Errorf("costs not measured: %+v", a)
+	}
+}
+
+// TestDAGOrdersChildrenAsTheSolver checks the child-ordering heuristic in
+// the master's DAG: children tied on lives plus four per heap unit and on
+// lands come in order of fewer estimated children, as in package solve.
+func TestDAGOrdersChildrenAsTheSolver(t *testing.T) {
+	d := newDAG(solve.NewNimberDB(), 0)
+	root := sprouts.MustParse("0*6")
+	d.setRoot(root, 0)
+	d.expand(d.root)
+	if len(d.root.kids) < 2 {
+		t.Fatalf("0*6 has %d children in the DAG", len(d.root.kids))
+	}
+	for i := 1; i < len(d.root.kids); i++ {
+		x, y := d.root.kids[i-1], d.root.kids[i]
+		kx, ky := x.size+4*int(x.n), y.size+4*int(y.n)
+		switch {
+		case kx > ky:
+			t.Errorf("child %d before %d: lives+4n %d > %d", i-1, i, kx, ky)
+		case kx == ky && x.pos.NumLands() < y.pos.NumLands():
+			t.Errorf("child %d before %d: fewer lands", i-1, i)
+		case kx == ky && x.pos.NumLands() == y.pos.NumLands() && x.pos.EstimateChildren() > y.pos.EstimateChildren():
+			t.Errorf("child %d before %d: estimated children %d > %d", i-1, i, x.pos.EstimateChildren(), y.pos.EstimateChildren())
+		}
+	}
+}
+
+// TestSharedLog checks the master's sharing of values through its log:
+// a value one group sends reaches every other group once, never its
+// sender, and a group that joins late is sent everything known.
+func TestSharedLog(t *testing.T) {
+	m, err := NewMaster(sprouts.MustParse("0*9"), DefaultParams(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := func(group string, nimbers []solve.NimberEntry) ExchangeReply {
+		t.Helper()
+		r, err := m.Exchange(ExchangeRequest{Group: group, Slots: 1, Nimbers: nimbers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	has := func(delta []solve.NimberEntry, key string) int {
+		n := 0
+		for _, e := range delta {
+			if e.Key == key {
+				n++
+			}
+		}
+		return n
+	}
+	ex("a", nil)
+	ex("b", nil)
+	v := solve.NimberEntry{Key: sprouts.MustParse("0*2").Key(), G: 0}
+	if r := ex("a", []solve.NimberEntry{v}); has(r.Delta, v.Key) != 0 {
+		t.Error("the sender was sent its own value back")
+	}
+	if r := ex("b", nil); has(r.Delta, v.Key) != 1 {
+		t.Errorf("b was sent the value %d times, want once", has(r.Delta, v.Key))
+	}
+	if r := ex("b", nil); has(r.Delta, v.Key) != 0 {
+		t.Error("b was sent the value again")
+	}
+	if r := ex("c", nil); has(r.Delta, v.Key) != 1 {
+		t.Errorf("a late group was sent the value %d times, want once", has(r.Delta, v.Key))
+	}
+	if st := m.Stats(); st.Slots != 3 || st.Groups != 3 {
+		t.Errorf("slots %d, groups %d: want 3 and 3", st.Slots, st.Groups)
+	}
+	if n := m.DropGroup("c"); n != 1 || m.Stats().Slots != 2 {
+		t.Errorf("dropping c took %d jobs and left %d slots, want 1 and 2", n, m.Stats().Slots)
+	}
+}
