@@ -81,15 +81,22 @@ PAR_RUNS ?= 3
 bench-parallel: build
 	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(PAR_N) -threads $(PAR_THREADS) -runs $(PAR_RUNS)
 
-# The swarm in simulation, 1 … 1024 virtual workers (tens of minutes): the
-# paper's statistics per number of workers and the scaling curve as SVG.
-# Workers form groups of up to SWARM_GROUPING solvers, as machines of the
-# paper's runs did (SWARM_GROUPING=1: every solver a group of its own).
+# The swarm in simulation, 1 … 1024 virtual cores (an hour and more): the
+# paper's statistics per number of cores and the scaling curve as SVG.
+# Solvers form groups of up to SWARM_GROUPING, as machines of the paper's
+# runs did (SWARM_GROUPING=1: every solver a group of its own), and run
+# SWARM_THREADS PDFPN threads each (0: sequential DFPN, deterministic).
+# Jobs run SWARM_ITERATIONS iterations and report every SWARM_UPDATES.
+# The master's costs are swarm.DefaultExchangeCost and its kin (measured,
+# BENCHMARKS.md).
 SWARM_POS ?= 0*14
 SWARM_N ?= 1,2,4,8,16,32,64,128,256,512,1024
 SWARM_GROUPING ?= 32
+SWARM_THREADS ?= 0
+SWARM_ITERATIONS ?= 100000
+SWARM_UPDATES ?= 1000
 bench-swarm:
-	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -capacity 4096 -master-cost 4 -svg docs/swarm-scaling.svg
+	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -threads $(SWARM_THREADS) -iterations $(SWARM_ITERATIONS) -updates $(SWARM_UPDATES) -capacity 4096 -svg docs/swarm-scaling.svg
 
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:
@@ -101,9 +108,15 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./swarm
 	$(GO) test -run '^$$' -fuzz '^FuzzReadIndex$$' -fuzztime $(FUZZTIME) ./corpus
 	$(GO) test -run '^$$' -fuzz '^FuzzReadLiterature$$' -fuzztime $(FUZZTIME) ./corpus
+	$(GO) test -run '^$$' -fuzz '^FuzzReadCramIndex$$' -fuzztime $(FUZZTIME) ./corpus
 	$(GO) test -run '^$$' -fuzz '^FuzzEachLine$$' -fuzztime $(FUZZTIME) ./cmd/spots-position
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckIPCStream$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzFromGLOP$$' -fuzztime $(FUZZTIME) ./cmd/spots-solve
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./cram
+	$(GO) test -run '^$$' -fuzz '^FuzzParseGame$$' -fuzztime $(FUZZTIME) ./play
+	$(GO) test -run '^$$' -fuzz '^FuzzDescribe$$' -fuzztime $(FUZZTIME) ./play
+	$(GO) test -run '^$$' -fuzz '^FuzzParseChoice$$' -fuzztime $(FUZZTIME) ./cmd/spots-play
+	$(GO) test -run '^$$' -fuzz '^FuzzLineReader$$' -fuzztime $(FUZZTIME) ./cmd/spots-play
 
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -111,3 +124,17 @@ lint:
 
 clean:
 	rm -rf $(BIN)
+
+# The container image of deploy/Dockerfile (static binaries, distroless).
+IMAGE ?= spots:latest
+.PHONY: image test-deploy
+image:
+	docker build -f deploy/Dockerfile -t $(IMAGE) .
+
+# The deployment files of deploy/: their shape checked offline, then a
+# master and two workers run on 127.0.0.1 with the flags and environment
+# the systemd units and the Kubernetes manifests give them (make test runs
+# the same tests).
+test-deploy:
+	$(GO) test -count=1 ./deploy/
+	$(GO) test -count=1 -run 'TestDeploy' ./cmd/spots-solve/

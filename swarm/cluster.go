@@ -89,9 +89,9 @@ func StartMember(cfg MemberConfig) (*Member, error) {
 			if err == nil {
 				break
 			}
-			if !strings.Contains(err.Error(), "connection refused") || time.Now().After(deadline) {
+			if !unreachable(err) || time.Now().After(deadline) {
 				ml.Shutdown()
-				if strings.Contains(err.Error(), "connection refused") {
+				if unreachable(err) {
 					return nil, fmt.Errorf("joining the swarm at %v: nothing answers there: %w", cfg.Join, err)
 				}
 				return nil, fmt.Errorf("joining the swarm at %v: %w (is the key right?)", cfg.Join, err)
@@ -104,6 +104,21 @@ func StartMember(cfg MemberConfig) (*Member, error) {
 		m.meta = meta
 	}
 	return m, nil
+}
+
+// unreachable reports whether a failed join found nothing to talk to (no
+// process at the address, or no address yet for its name, as while a
+// Kubernetes Service has no ready endpoint): the master may be starting,
+// and the join is worth trying again. Any other failure (a wrong key) is
+// final.
+func unreachable(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"connection refused", "no such host", "i/o timeout", "no route to host", "server misbehaving"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Addr returns the gossip address this node listens on.
@@ -139,6 +154,43 @@ func (m *Member) Workers() int {
 		}
 	}
 	return k
+}
+
+// MemberInfo is one member of the swarm as this node's gossip sees it.
+type MemberInfo struct {
+	Name  string `json:"name"`
+	Addr  string `json:"addr"`  // gossip address
+	State string `json:"state"` // "alive", "suspect", "dead" or "left"
+	Meta
+}
+
+// Members returns the members this node's gossip holds alive or suspect,
+// itself included, in no particular order (dead and departed members are
+// not kept). A member whose meta does not parse is listed with an empty
+// Meta.
+func (m *Member) Members() []MemberInfo {
+	nodes := m.ml.Members()
+	out := make([]MemberInfo, 0, len(nodes))
+	for _, n := range nodes {
+		info := MemberInfo{Name: n.Name, Addr: net.JoinHostPort(n.Addr.String(), strconv.Itoa(int(n.Port))), State: stateName(n.State)}
+		json.Unmarshal(n.Meta, &info.Meta)
+		out = append(out, info)
+	}
+	return out
+}
+
+func stateName(s memberlist.NodeStateType) string {
+	switch s {
+	case memberlist.StateAlive:
+		return "alive"
+	case memberlist.StateSuspect:
+		return "suspect"
+	case memberlist.StateDead:
+		return "dead"
+	case memberlist.StateLeft:
+		return "left"
+	}
+	return "unknown"
 }
 
 // Leave tells the others this node is going and stops it.

@@ -30,6 +30,7 @@ import (
 type Key struct {
 	mac    []byte // HMAC key
 	gossip []byte // memberlist's AES-256 key
+	status []byte // the bearer token of the status pages (StatusToken)
 }
 
 // NewKey derives the swarm's keys from a passphrase.
@@ -39,8 +40,24 @@ func NewKey(passphrase string) (Key, error) {
 	}
 	mac := sha256.Sum256([]byte("spots-swarm-http\x00" + passphrase))
 	gossip := sha256.Sum256([]byte("spots-swarm-gossip\x00" + passphrase))
-	return Key{mac: mac[:], gossip: gossip[:]}, nil
+	status := sha256.Sum256([]byte(statusTokenPrefix + passphrase))
+	return Key{mac: mac[:], gossip: gossip[:], status: status[:]}, nil
 }
+
+// statusTokenPrefix is what StatusToken hashes before the passphrase.
+const statusTokenPrefix = "spots-swarm-status\x00"
+
+// StatusToken returns the token that opens the master's status pages on
+// its job port (HTTP Bearer, or Basic with any user name and the token as
+// password): the hexadecimal SHA-256 of "spots-swarm-status", a zero byte
+// and the passphrase, which a shell computes as
+//
+//	printf 'spots-swarm-status\000%s' "$KEY" | sha256sum
+//
+// It opens only the read-only status pages. Like the signatures on the
+// wire, it reveals nothing of a key that cannot be guessed: not the key,
+// nor the keys that sign jobs and encrypt gossip.
+func (k Key) StatusToken() string { return hex.EncodeToString(k.status) }
 
 // Limits on what the master reads from a worker and a worker from the
 // master.
@@ -315,11 +332,23 @@ func (b *budget) Free(old []byte) { b.mem.Free(old) }
 // A request is authenticated by its headers before any of its body is read;
 // a signed request is accepted once (its nonce is remembered).
 func Handler(m *Master, key Key) http.Handler {
-	return handler(m, key, newReplayGuard(maxNonces), time.Now)
+	return handler(m, key, newReplayGuard(maxNonces), time.Now, nil)
 }
 
-func handler(m *Master, key Key, guard *replayGuard, now func() time.Time) http.Handler {
+// HandlerWithStatus is Handler and, when st is not nil, the status pages
+// of st (GET /status, /status.json and /metrics) for clients that show
+// key.StatusToken(); others are refused (401) before anything is read from
+// the master. The status pages answer GET and HEAD only (other methods:
+// 405) and change nothing.
+func HandlerWithStatus(m *Master, key Key, st *Status) http.Handler {
+	return handler(m, key, newReplayGuard(maxNonces), time.Now, st)
+}
+
+func handler(m *Master, key Key, guard *replayGuard, now func() time.Time, st *Status) http.Handler {
 	mux := http.NewServeMux()
+	if st != nil {
+		routeStatus(mux, st, func(h http.Handler) http.Handler { return requireToken(key, h) })
+	}
 	mux.HandleFunc("POST /v1/exchange", func(w http.ResponseWriter, r *http.Request) {
 		body, nonce, ok := readSigned(w, r, key, guard, now, maxExchangeBody)
 		if !ok {

@@ -60,6 +60,12 @@ func Serve(ctx context.Context, ln net.Listener, m *Master, key Key, cfg ServerC
 	return serve(ctx, ln, Handler(m, key), cfg)
 }
 
+// ServeHandler serves h on ln within the bounds of cfg until ctx ends, as
+// Serve does (for the status pages on a listener of their own).
+func ServeHandler(ctx context.Context, ln net.Listener, h http.Handler, cfg ServerConfig) error {
+	return serve(ctx, ln, h, cfg)
+}
+
 func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg ServerConfig) error {
 	cfg = cfg.withDefaults()
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadTimeout: cfg.ReadTimeout,

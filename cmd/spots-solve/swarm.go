@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -37,20 +38,23 @@ type swarmFlags struct {
 	gossip       string
 	join         string
 	key          string
+	keyFile      string
+	statusListen string
 	workersLocal int
 	stateDir     string
 	resumeDir    string
 	params       swarm.Params
 	noVerify     bool
 	simulate     int
-	masterCost   uint64
+	masterCost   float64
 	wait         time.Duration // worker: how long to wait for a master
 }
 
 func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	sf.params = swarm.DefaultParams()
 	p := &sf.params
-	flags.StringVar(&sf.key, "key", "", "the swarm's shared key (or $SPOTS_SWARM_KEY); at least 8 characters (a master with only --workers-local workers makes a random one when none is given)")
+	flags.StringVar(&sf.key, "key", "", "the swarm's shared key (or $SPOTS_SWARM_KEY, or --key-file); at least 8 characters (a master with only --workers-local workers makes a random one when none is given)")
+	flags.StringVar(&sf.keyFile, "key-file", "", "read the swarm's shared key from `FILE` (its first line; e.g. a systemd credential, %d/swarm-key, or a mounted Kubernetes Secret); overrides $SPOTS_SWARM_KEY")
 	flags.IntVar(&p.Grouping, "grouping", p.Grouping, fmt.Sprintf("swarm: solvers per worker process, sharing one nimber database (1 to %d)", swarm.MaxGrouping))
 	flags.IntVar(&p.StateLevel, "state-level", p.StateLevel, "swarm: what a solver keeps between jobs: 0 table and values, 1 values, 2 nothing")
 	if worker {
@@ -61,6 +65,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	}
 	flags.StringVar(&sf.listen, "listen", "127.0.0.1:7400", "swarm: the master's HTTP address for jobs")
 	flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:7401", "swarm: the master's gossip address, which workers --join")
+	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "swarm: serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
 	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("swarm: start this many worker processes on this machine (1 to %d)", maxWorkersLocal))
 	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds")
 	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another)")
@@ -70,8 +75,12 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	flags.DurationVar(&p.Lease, "lease", p.Lease, "swarm: a worker silent this long loses its jobs")
 	flags.BoolVar(&sf.noVerify, "no-verify", false, "swarm: report the result without auditing the workers' values first (a lying worker can then make it wrong)")
 	flags.IntVar(&sf.simulate, "simulate-workers", 0, fmt.Sprintf("swarm: simulate this many workers (1 to %d, each with --grouping tables of --capacity entries, all in this machine's memory) in one process under a clock counted in iterations", swarm.MaxSimulatedWorkers))
-	flags.Uint64Var(&sf.masterCost, "master-cost", 10, "with --simulate-workers: the master's cost of one exchange, in iterations")
+	flags.Float64Var(&sf.masterCost, "master-cost", swarm.DefaultExchangeCost, "with --simulate-workers: the master's cost of one exchange, in iterations, besides its measured costs per report and per job ended (BENCHMARKS.md)")
 }
+
+// defaultStatusListen is where a master serves its status pages to this
+// machine by default.
+const defaultStatusListen = "127.0.0.1:7402"
 
 // defaultWorkerWait is how long a worker waits for a master by default.
 const defaultWorkerWait = 2 * time.Minute
@@ -87,7 +96,12 @@ const maxWorkersLocal = 256
 func checkSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) error {
 	p := sf.params
 	given := flags.Changed
+	if err := checkStatusListen(sf.statusListen); err != nil && !worker {
+		return err
+	}
 	switch {
+	case sf.key != "" && sf.keyFile != "":
+		return errors.New("--key and --key-file: give one of them")
 	case p.Grouping < 1 || p.Grouping > swarm.MaxGrouping:
 		return fmt.Errorf("--grouping %d: want 1 to %d", p.Grouping, swarm.MaxGrouping)
 	case p.StateLevel < 0 || p.StateLevel > 2:
@@ -133,19 +147,26 @@ func checkResources(flags *pflag.FlagSet, cfg config) error {
 }
 
 func (sf *swarmFlags) swarmKey() (swarm.Key, error) {
-	k := sf.keyText()
+	k, err := sf.keyText()
+	if err != nil {
+		return swarm.Key{}, err
+	}
 	if k == "" {
-		return swarm.Key{}, errors.New("no swarm key: give --key or set SPOTS_SWARM_KEY")
+		return swarm.Key{}, errors.New("no swarm key: give --key or --key-file, or set SPOTS_SWARM_KEY")
 	}
 	return swarm.NewKey(k)
 }
 
-// keyText returns the key given by --key or $SPOTS_SWARM_KEY, or "".
-func (sf *swarmFlags) keyText() string {
-	if sf.key != "" {
-		return sf.key
+// keyText returns the key given by --key, --key-file or $SPOTS_SWARM_KEY
+// (in that order), or "" when none is given.
+func (sf *swarmFlags) keyText() (string, error) {
+	switch {
+	case sf.key != "":
+		return sf.key, nil
+	case sf.keyFile != "":
+		return readKeyFile(sf.keyFile)
 	}
-	return os.Getenv("SPOTS_SWARM_KEY")
+	return os.Getenv("SPOTS_SWARM_KEY"), nil
 }
 
 // randomKey returns a new random key (256 bits, in hexadecimal) for a
@@ -297,7 +318,8 @@ const workerUsage = `usage: spots-solve worker --join HOST:PORT [flags]
 Joins a swarm (the master's gossip address, --gossip of the master) and
 solves its jobs until the master says the solve is over. It says on
 standard error what it is doing: waiting for a master, joined, each new
-job and its size. The key is --key or $SPOTS_SWARM_KEY, as the master's.
+job and its size. The key is --key, --key-file or $SPOTS_SWARM_KEY, as the
+master's.
 
 Example:
   SPOTS_SWARM_KEY=... spots-solve worker --join 10.0.0.1:7401 --grouping 2
@@ -388,7 +410,10 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		}
 		return runSimulation(ctx, cfg, sf, input, root, stdout, stderr)
 	}
-	keyText := sf.keyText()
+	keyText, err := sf.keyText()
+	if err != nil {
+		return fail(2, "%v", err)
+	}
 	if keyText == "" && sf.workersLocal > 0 {
 		// Only this process's own workers, on loopback: a key of its own,
 		// passed to them through their environment.
@@ -398,13 +423,15 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		}
 		keyText = k
 	}
-	sf.key = keyText
+	sf.key, sf.keyFile = keyText, ""
 	key, err := sf.swarmKey()
 	if err != nil {
 		return fail(2, "%v", err)
 	}
 	db := solve.NewNimberDB()
-	if sf.resumeDir != "" {
+	if sf.resumeDir != "" && nothingSaved(sf) {
+		fmt.Fprintf(stderr, "spots-solve: nothing saved in %s yet: starting afresh\n", sf.resumeDir)
+	} else if sf.resumeDir != "" {
 		if err := loadState(sf.resumeDir, root, db, stderr); err != nil {
 			return fail(2, "--resume %s: %v", sf.resumeDir, err)
 		}
@@ -420,13 +447,15 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	if err != nil {
 		return fail(2, "--listen %s: %v", sf.listen, err)
 	}
-	srvCtx, stopServer := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- swarm.Serve(srvCtx, ln, m, key, swarm.DefaultServerConfig()) }()
-	defer func() {
-		stopServer()
-		<-served
-	}()
+	var gossip atomic.Pointer[swarm.Member] // for the status pages, once it exists
+	status := swarm.NewStatus(m, swarm.StatusOptions{Position: input, Members: func() []swarm.MemberInfo {
+		if g := gossip.Load(); g != nil {
+			return g.Members()
+		}
+		return nil
+	}})
+	stopServing := serveMaster(sf, ln, m, key, status, stderr)
+	defer stopServing()
 	member, err := swarm.StartMember(swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
 		Meta:   swarm.Meta{Role: "master", HTTP: ln.Addr().String(), Version: certify.Version},
 		OnDead: func(name string) { m.DropGroup(name) }})
@@ -434,6 +463,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		return fail(2, "%v", err)
 	}
 	defer member.Leave()
+	gossip.Store(member)
 	workers := startLocalWorkers(sf, member.Addr(), key, stderr)
 	defer stopWorkers(workers)
 
@@ -589,7 +619,7 @@ func startLocalWorkers(sf swarmFlags, gossip string, key swarm.Key, stderr io.Wr
 		fmt.Fprintf(stderr, "spots-solve: --workers-local: %v\n", err)
 		return nil
 	}
-	pass := sf.keyText() // set by runMaster, perhaps at random
+	pass := sf.key // set by runMaster, perhaps at random
 	var cmds []*exec.Cmd
 	for range sf.workersLocal {
 		cmd := exec.Command(self, "worker", "--join", gossip, "--grouping", strconv.Itoa(sf.params.Grouping),
@@ -664,7 +694,8 @@ func runSimulation(ctx context.Context, cfg config, sf swarmFlags, input string,
 		prog = statusline.New(stderr)
 	}
 	seq, seqOut := swarm.SequentialIterations(ctx, root, sf.params)
-	res, err := swarm.Simulate(ctx, root, sf.params, swarm.SimConfig{Workers: sf.simulate, MasterCost: sf.masterCost,
+	res, err := swarm.Simulate(ctx, root, sf.params, swarm.SimConfig{Workers: sf.simulate,
+		ExchangeCost: sf.masterCost, ReportCost: swarm.DefaultReportCost, ExpandCost: swarm.DefaultExpandCost,
 		Progress: func(now uint64, st swarm.MasterStats) {
 			prog.Show(false, "virtual time %d  jobs %d  T-It %d  root pn/dn %s/%s", now, st.Assigned, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
 		}})

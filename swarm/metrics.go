@@ -1,0 +1,147 @@
+package swarm
+
+import (
+	"math"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/spots-dev/spots/solve"
+)
+
+// metricSpec is one metric of the master: its name, help, type and how it
+// is read from a status report.
+type metricSpec struct {
+	name, help string
+	kind       prometheus.ValueType
+	value      func(r *StatusReport) float64
+}
+
+// pnValue is a proof number as a metric: infinity is +Inf.
+func pnValue(n uint64) float64 {
+	if n == solve.Inf {
+		return math.Inf(1)
+	}
+	return float64(n)
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// masterMetrics are the metrics /metrics serves besides the Go runtime's
+// and the process's. Counters count since this master process started.
+var masterMetrics = []metricSpec{
+	{"spots_swarm_workers", "Worker groups the master knows (those that exchanged within the lease).", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Groups) }},
+	{"spots_swarm_gossip_members", "Members the master's gossip holds alive or suspect, the master included.", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return float64(r.GossipMembers) }},
+	{"spots_swarm_slots", "Solvers of the worker groups the master knows.", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Slots) }},
+	{"spots_swarm_jobs_out", "Jobs held by worker groups now.", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Open) }},
+	{"spots_swarm_jobs_assigned_total", "Jobs handed out.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Assigned) }},
+	{"spots_swarm_jobs_continued_total", "Job cycles continued on the same group.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Continued) }},
+	{"spots_swarm_jobs_expanded_total", "Jobs finished and their leaves expanded.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Expanded) }},
+	{"spots_swarm_jobs_expired_total", "Jobs taken back from silent or dead groups.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Expired) }},
+	{"spots_swarm_reports_stale_total", "Reports for jobs the master no longer knows.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Stale) }},
+	{"spots_swarm_reports_malformed_total", "Reports the master could not use.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Malformed) }},
+	{"spots_swarm_exchanges_total", "Exchanges with worker groups.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Exchanges) }},
+	{"spots_swarm_iterations_total", "Iterations reported by all groups (T-It).", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Iterations) }},
+	{"spots_swarm_dag_nodes", "Nodes of the master's DAG (M-Nodes).", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Nodes) }},
+	{"spots_swarm_root_proof_number", "The root's proof number (+Inf once disproved).", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return pnValue(r.Stats.RootPN) }},
+	{"spots_swarm_root_disproof_number", "The root's disproof number (+Inf once proved).", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return pnValue(r.Stats.RootDN) }},
+	{"spots_swarm_nimbers", "Grundy values in the master's database.", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return float64(r.Nimbers) }},
+	{"spots_swarm_nimbers_received_total", "Grundy values received from groups.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.NimbersIn) }},
+	{"spots_swarm_nimbers_forwarded_total", "Grundy values forwarded to groups (one per value and receiving group).", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.NimbersShared) }},
+	{"spots_swarm_utilisation_ratio", "Share of slot time, since the first exchange, during which a slot held a job.", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return r.Stats.Utilisation }},
+	{"spots_swarm_master_busy_seconds_total", "Time the master spent in exchanges.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return r.Stats.BusySeconds }},
+	{"spots_swarm_audits_total", "Audits of a solved root.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Audits) }},
+	{"spots_swarm_groups_banned", "Groups banned for sending wrong Grundy values.", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Banned) }},
+	{"spots_swarm_values_dropped_total", "Grundy values dropped as wrong or resting on wrong ones.", prometheus.CounterValue,
+		func(r *StatusReport) float64 { return float64(r.Stats.Dropped) }},
+	{"spots_swarm_solved", "1 once the root's outcome is known, else 0.", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return boolValue(r.Outcome != solve.Unknown.String()) }},
+	{"spots_swarm_finished", "1 once the outcome passed its audit and the groups are told to stop, else 0.", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return boolValue(r.Finished) }},
+}
+
+// MetricNames returns the names of the master's own metrics, as /metrics
+// serves them.
+func MetricNames() []string {
+	names := make([]string, len(masterMetrics))
+	for i, m := range masterMetrics {
+		names[i] = m.name
+	}
+	return names
+}
+
+// statusCollector serves the master's metrics from one status report per
+// scrape.
+type statusCollector struct {
+	s     *Status
+	descs []*prometheus.Desc
+}
+
+func newStatusCollector(s *Status) *statusCollector {
+	c := &statusCollector{s: s}
+	for _, m := range masterMetrics {
+		c.descs = append(c.descs, prometheus.NewDesc(m.name, m.help, nil, nil))
+	}
+	return c
+}
+
+// Describe implements prometheus.Collector.
+func (c *statusCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range c.descs {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector.
+func (c *statusCollector) Collect(ch chan<- prometheus.Metric) {
+	r := c.s.Report()
+	for i, m := range masterMetrics {
+		ch <- prometheus.MustNewConstMetric(c.descs[i], m.kind, m.value(&r))
+	}
+}
+
+// Registry returns a new Prometheus registry (not the global one) holding
+// the master's metrics (MetricNames, read from a status report at each
+// scrape) and the Go runtime's and the process's collectors.
+func (s *Status) Registry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(newStatusCollector(s), collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// MetricsHandler serves the metrics of Registry in the Prometheus text
+// format (or another the scraper asks for). Every call makes a new
+// registry; call it once per server.
+func (s *Status) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.Registry(), promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, MaxRequestsInFlight: 4})
+}

@@ -1,0 +1,453 @@
+package swarm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// statusServer serves a master of pos with its status pages on 127.0.0.1
+// (through ServeHandler, as spots-solve does) and samples it; both stop
+// with the test.
+func statusServer(t *testing.T, pos string, key Key, opts StatusOptions) (*Master, *Status, string) {
+	t.Helper()
+	p := DefaultParams()
+	p.Capacity = 4096
+	m, err := NewMaster(sprouts.MustParse(pos), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Position = pos
+	st := NewStatus(m, opts)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if err := ServeHandler(ctx, ln, HandlerWithStatus(m, key, st), ServerConfig{}); err != nil {
+			t.Errorf("ServeHandler: %v", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		st.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait()
+	})
+	return m, st, "http://" + ln.Addr().String()
+}
+
+// getStatus reads a status path with the token (none if "").
+func getStatus(t *testing.T, url, token string) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, body
+}
+
+// TestStatusOnLoopbackRun solves 0*7 with two groups over HTTP on
+// loopback and reads the status JSON while and after they work: it lists
+// both groups with their slots and last exchange, and the progress.
+func TestStatusOnLoopbackRun(t *testing.T) {
+	key, _ := NewKey("the status test key")
+	members := func() []MemberInfo {
+		return []MemberInfo{{Name: "master-x", State: "alive", Meta: Meta{Role: "master"}},
+			{Name: "g0", Addr: "127.0.0.1:1", State: "alive", Meta: Meta{Role: "worker", Grouping: 2, Threads: 1, Version: "test"}}}
+	}
+	m, _, base := statusServer(t, "0*7", key, StatusOptions{Members: members, Interval: 10 * time.Millisecond})
+	superviseInBackground(t, m)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p := DefaultParams()
+	p.Capacity, p.Grouping = 4096, 2
+	var wg sync.WaitGroup
+	for i := range 2 {
+		g, err := NewGroup(fmt.Sprintf("g%d", i), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		link := &HTTPLink{Key: key, Resolve: func(context.Context) (string, error) { return base, nil }}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := g.Run(ctx, link); err != nil {
+				t.Errorf("group %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	// The report is at most snapshotMaxAge old: wait for one taken after
+	// the solve.
+	var r StatusReport
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		code, body := getStatus(t, base+StatusJSONPath, key.StatusToken())
+		if code != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", StatusJSONPath, code, body)
+		}
+		r = StatusReport{}
+		if err := json.Unmarshal(body, &r); err != nil {
+			t.Fatalf("status JSON: %v\n%s", err, body)
+		}
+		if r.Finished && len(r.Samples) >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if r.Position != "0*7" || r.Outcome != solve.Loss.String() || !r.Finished {
+		t.Errorf("position %q outcome %q finished %v, want 0*7 L true", r.Position, r.Outcome, r.Finished)
+	}
+	if r.Stats.Iterations == 0 || r.Stats.Assigned == 0 || r.Stats.Exchanges == 0 || r.Nimbers == 0 {
+		t.Errorf("no progress in the status: %+v, %d values", r.Stats, r.Nimbers)
+	}
+	if r.Stats.RootPN != 0 && r.Stats.RootDN != 0 {
+		t.Errorf("root pn/dn %d/%d of a solved root", r.Stats.RootPN, r.Stats.RootDN)
+	}
+	if len(r.Workers) != 2 || r.GossipMembers != 2 {
+		t.Fatalf("workers %+v (%d gossip members), want g0 and g1 (2)", r.Workers, r.GossipMembers)
+	}
+	for i, w := range r.Workers {
+		if w.Name != fmt.Sprintf("g%d", i) || w.Slots != 2 || w.LastSeen == nil || w.SinceSeen < 0 || w.SinceSeen > 60 {
+			t.Errorf("worker %d: %+v", i, w)
+		}
+	}
+	if g0 := r.Workers[0]; g0.Gossip != "alive" || g0.Grouping != 2 || g0.Version != "test" {
+		t.Errorf("g0 was not joined with its gossip member: %+v", g0)
+	}
+	if len(r.Samples) < 2 || r.SampleInterval <= 0 || !r.Estimate.Available {
+		t.Errorf("%d samples every %vs, estimate %+v", len(r.Samples), r.SampleInterval, r.Estimate)
+	}
+	for _, s := range r.Samples {
+		if s.Utilisation < 0 || s.Utilisation > 1 {
+			t.Errorf("sample utilisation %v", s.Utilisation)
+		}
+	}
+	code, page := getStatus(t, base+StatusPath, key.StatusToken())
+	for _, want := range []string{"<svg", "g0", "g1", `http-equiv="refresh"`} {
+		if code != http.StatusOK || !strings.Contains(string(page), want) {
+			t.Errorf("GET %s: %d, no %q in\n%s", StatusPath, code, want, page)
+		}
+	}
+	for _, external := range []string{"src=", "<link", "<script", "@import"} {
+		if strings.Contains(string(page), external) {
+			t.Errorf("the status page loads something (%q)", external)
+		}
+	}
+}
+
+// TestMetrics scrapes /metrics and parses it: every metric the master
+// names is there, with the values of its counters.
+func TestMetrics(t *testing.T) {
+	key, _ := NewKey("the metrics test key")
+	m, st, base := statusServer(t, "0*6", key, StatusOptions{})
+	g, _ := NewGroup("g", DefaultParams())
+	superviseInBackground(t, m)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := g.Run(ctx, LocalLink{m}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(snapshotMaxAge) // past the cached report
+	code, body := getStatus(t, base+MetricsPath, key.StatusToken())
+	if code != http.StatusOK {
+		t.Fatalf("GET /metrics: %d %s", code, body)
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatalf("parsing /metrics: %v\n%s", err, body)
+	}
+	for _, name := range append(MetricNames(), "go_goroutines", "process_cpu_seconds_total") {
+		if fams[name] == nil {
+			t.Errorf("/metrics has no %s", name)
+		}
+	}
+	stats := m.Stats()
+	for name, want := range map[string]float64{
+		"spots_swarm_iterations_total":     float64(stats.Iterations),
+		"spots_swarm_jobs_assigned_total":  float64(stats.Assigned),
+		"spots_swarm_solved":               1,
+		"spots_swarm_workers":              1,
+		"spots_swarm_root_proof_number":    pnValue(stats.RootPN),
+		"spots_swarm_root_disproof_number": pnValue(stats.RootDN),
+	} {
+		f := fams[name]
+		if f == nil || len(f.Metric) != 1 {
+			continue
+		}
+		var got float64
+		switch {
+		case f.Metric[0].Counter != nil:
+			got = f.Metric[0].Counter.GetValue()
+		case f.Metric[0].Gauge != nil:
+			got = f.Metric[0].Gauge.GetValue()
+		}
+		if got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	if n, err := testutil.GatherAndCount(st.Registry(), MetricNames()...); err != nil || n != len(MetricNames()) {
+		t.Errorf("the registry gathers %d of the %d metrics: %v", n, len(MetricNames()), err)
+	}
+}
+
+// TestStatusAccess: on the job port the status pages need the token; on
+// the loopback handler they need a loopback client and host; nowhere do
+// they take another method than GET.
+func TestStatusAccess(t *testing.T) {
+	key, _ := NewKey("the access test key")
+	other, _ := NewKey("another swarm's key")
+	m, err := NewMaster(sprouts.MustParse("0*6"), DefaultParams(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := NewStatus(m, StatusOptions{})
+	job, local := HandlerWithStatus(m, key, st), LoopbackStatusHandler(st)
+	token := key.StatusToken()
+	tests := []struct {
+		name    string
+		h       http.Handler
+		method  string
+		path    string
+		remote  string
+		host    string
+		auth    func(*http.Request)
+		want    int
+		wantSub string
+	}{
+		{"job port, no token", job, "GET", StatusJSONPath, "", "", nil, http.StatusUnauthorized, "token"},
+		{"job port, no token, page", job, "GET", StatusPath, "", "", nil, http.StatusUnauthorized, ""},
+		{"job port, no token, metrics", job, "GET", MetricsPath, "", "", nil, http.StatusUnauthorized, ""},
+		{"job port, another swarm's token", job, "GET", StatusJSONPath, "", "", bearer(other.StatusToken()), http.StatusUnauthorized, ""},
+		{"job port, bearer token", job, "GET", StatusJSONPath, "", "", bearer(token), http.StatusOK, `"stats"`},
+		{"job port, basic password", job, "GET", StatusPath, "", "", basic(token), http.StatusOK, "<svg"},
+		{"job port, metrics with token", job, "GET", MetricsPath, "", "", bearer(token), http.StatusOK, "spots_swarm_workers"},
+		{"job port, HEAD", job, "HEAD", StatusJSONPath, "", "", bearer(token), http.StatusOK, ""},
+		{"job port, POST", job, "POST", StatusJSONPath, "", "", bearer(token), http.StatusMethodNotAllowed, ""},
+		{"job port, PUT", job, "PUT", StatusPath, "", "", bearer(token), http.StatusMethodNotAllowed, ""},
+		{"job port, DELETE metrics", job, "DELETE", MetricsPath, "", "", bearer(token), http.StatusMethodNotAllowed, ""},
+		{"job port, no root page", job, "GET", "/", "", "", bearer(token), http.StatusNotFound, ""},
+		{"loopback", local, "GET", StatusJSONPath, "", "", nil, http.StatusOK, `"workers"`},
+		{"loopback, root page", local, "GET", "/", "", "localhost:7402", nil, http.StatusOK, "<svg"},
+		{"loopback, ::1", local, "GET", MetricsPath, "[::1]:5000", "[::1]:7402", nil, http.StatusOK, "spots_swarm_slots"},
+		{"loopback, remote client", local, "GET", StatusJSONPath, "10.1.2.3:5000", "", nil, http.StatusForbidden, "loopback"},
+		{"loopback, rebound host name", local, "GET", StatusPath, "", "evil.example:7402", nil, http.StatusForbidden, "host"},
+		{"loopback, POST", local, "POST", StatusJSONPath, "", "", nil, http.StatusMethodNotAllowed, ""},
+		{"loopback, PUT root", local, "PUT", "/", "", "", nil, http.StatusMethodNotAllowed, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(tt.method, "http://127.0.0.1:7402"+tt.path, strings.NewReader("x=1"))
+			req.RemoteAddr = "127.0.0.1:5000"
+			if tt.remote != "" {
+				req.RemoteAddr = tt.remote
+			}
+			if tt.host != "" {
+				req.Host = tt.host
+			}
+			if tt.auth != nil {
+				tt.auth(req)
+			}
+			rec := httptest.NewRecorder()
+			tt.h.ServeHTTP(rec, req)
+			if rec.Code != tt.want || !strings.Contains(rec.Body.String(), tt.wantSub) {
+				t.Errorf("%s %s: %d, want %d with %q\n%.300s", tt.method, tt.path, rec.Code, tt.want, tt.wantSub, rec.Body.String())
+			}
+		})
+	}
+	if st := m.Stats(); st.Exchanges != 0 || st.Assigned != 0 {
+		t.Errorf("reading the status changed the master: %+v", st)
+	}
+}
+
+func bearer(token string) func(*http.Request) {
+	return func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+token) }
+}
+
+func basic(token string) func(*http.Request) {
+	return func(r *http.Request) { r.SetBasicAuth("anyone", token) }
+}
+
+// TestStatusToken checks the derivation the documentation gives for a
+// shell (printf 'spots-swarm-status\000%s' "$KEY" | sha256sum).
+func TestStatusToken(t *testing.T) {
+	key, _ := NewKey("a long shared secret")
+	sum := sha256.Sum256([]byte("spots-swarm-status\x00a long shared secret"))
+	if got, want := key.StatusToken(), hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("StatusToken %s, want %s", got, want)
+	}
+	if (Key{}).StatusToken() != "" {
+		t.Error("a zero Key has a status token")
+	}
+}
+
+// TestStatusSamplesCoverTheRun samples with a fake clock past MaxSamples:
+// the samples stay within the bound, cover the whole run, and the interval
+// doubles each time they are thinned.
+func TestStatusSamplesCoverTheRun(t *testing.T) {
+	m, err := NewMaster(sprouts.MustParse("0*6"), DefaultParams(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1_000_000, 0)
+	st := NewStatus(m, StatusOptions{Interval: time.Second, MaxSamples: 8, Now: func() time.Time { return now }})
+	start := now
+	for range 40 {
+		st.Sample()
+		st.Sample() // not due: ignored
+		now = now.Add(time.Second)
+	}
+	r := st.Report()
+	if len(r.Samples) > 8 || len(r.Samples) < 4 {
+		t.Errorf("%d samples, want 4 to 8", len(r.Samples))
+	}
+	if !r.Samples[0].Time.Equal(start) || r.Samples[len(r.Samples)-1].Time.Before(start.Add(30*time.Second)) {
+		t.Errorf("samples from %v to %v do not cover the run from %v", r.Samples[0].Time, r.Samples[len(r.Samples)-1].Time, start)
+	}
+	if r.SampleInterval < 4 {
+		t.Errorf("sample interval %vs after thinning 40 samples into 8", r.SampleInterval)
+	}
+}
+
+// TestEstimate: the estimate extends the fall of min(pn, dn) and says why
+// when it cannot.
+func TestEstimate(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	line := func(n int, step time.Duration, v func(i int) uint64) []Sample {
+		var out []Sample
+		for i := range n {
+			dn := uint64(1 << 40)
+			if v(i) == solve.Inf {
+				dn = solve.Inf
+			}
+			out = append(out, Sample{Time: t0.Add(time.Duration(i) * step), RootPN: v(i), RootDN: dn})
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		samples []Sample
+		solved  bool
+		ok      bool
+		seconds float64
+		reason  string
+	}{
+		{"solved", nil, true, true, 0, ""},
+		{"no samples", nil, false, false, 0, "too few"},
+		{"too short", line(30, time.Second, func(i int) uint64 { return uint64(100 - i) }), false, false, 0, "too few"},
+		{"falling by 1 a second", line(120, time.Second, func(i int) uint64 { return uint64(1000 - i) }), false, true, 881, ""},
+		{"rising", line(120, time.Second, func(i int) uint64 { return uint64(1000 + i) }), false, false, 0, "not falling"},
+		{"flat", line(120, time.Second, func(int) uint64 { return 500 }), false, false, 0, "not falling"},
+		{"infinite", line(120, time.Second, func(int) uint64 { return solve.Inf }), false, false, 0, "infinite"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := estimate(tt.samples, tt.solved)
+			if e.Available != tt.ok || (tt.ok && (e.Seconds < tt.seconds-1 || e.Seconds > tt.seconds+1)) || !strings.Contains(e.Reason, tt.reason) || e.Method == "" {
+				t.Errorf("estimate %+v, want available %v, %vs, reason %q", e, tt.ok, tt.seconds, tt.reason)
+			}
+		})
+	}
+}
+
+// TestConcurrentStatusReads reads the status (report, page, metrics) from
+// several goroutines while groups solve (make test runs it under the race
+// detector): the readers see the counters only grow, and the solve ends
+// right.
+func TestConcurrentStatusReads(t *testing.T) {
+	p := DefaultParams()
+	p.Capacity = 4096
+	m, err := NewMaster(sprouts.MustParse("0*5"), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := NewStatus(m, StatusOptions{Interval: time.Millisecond})
+	reg := st.Registry()
+	superviseInBackground(t, m)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stop := make(chan struct{})
+	var readers, groups sync.WaitGroup
+	for i := range 4 {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			var last uint64
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(2 * time.Millisecond): // leave the solvers most of the CPU
+				}
+				st.Sample()
+				switch i % 3 {
+				case 0:
+					r := st.Report()
+					if r.Stats.Iterations < last {
+						t.Errorf("T-It went back from %d to %d", last, r.Stats.Iterations)
+					}
+					last = r.Stats.Iterations
+				case 1:
+					rec := httptest.NewRecorder()
+					st.ServePage(rec, httptest.NewRequest("GET", StatusPath, nil))
+				case 2:
+					if _, err := reg.Gather(); err != nil {
+						t.Errorf("gather: %v", err)
+					}
+				}
+			}
+		}()
+	}
+	for i := range 2 {
+		g, err := NewGroup(fmt.Sprintf("g%d", i), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups.Add(1)
+		go func() {
+			defer groups.Done()
+			if err := g.Run(ctx, LocalLink{m}); err != nil {
+				t.Errorf("group %d: %v", i, err)
+			}
+		}()
+	}
+	groups.Wait()
+	close(stop)
+	readers.Wait()
+	if out := m.Outcome(); out != solve.Win {
+		t.Errorf("0*5 is %v, want W", out)
+	}
+}
