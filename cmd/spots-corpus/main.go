@@ -7,6 +7,7 @@
 //	spots-corpus status [--json] [--no-verify] [--dir DIR]
 //	spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...
 //	spots-corpus regenerate [--check [--no-verify]] [--dir DIR]
+//	spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--dry-run] [--json] [--dir DIR]
 //	spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D]
 //	                 [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]
 //
@@ -54,6 +55,12 @@
 // checker on the certificates, only finds each as index.csv lists it, and
 // renders as if all verified: for use right after check, which verified
 // them (make test runs both, so each certificate is verified once).
+//
+// retime verifies the committed certificates of 0*N, N ≥ --min-n (or those
+// of the claims --claim names), --runs times each in a process of its own,
+// records the median time in index.csv and regenerates: the verify/solve
+// rule of OUTCOMES.md then judges the checker as it is today, on this
+// machine, not the one that ran when the certificate was added.
 //
 // add solves 0*N (its outcome, or with --nimber its Grundy value), writes
 // the certificate into the corpus, verifies it, records it in index.csv with
@@ -114,6 +121,7 @@ Commands:
   check        verify every certificate and every claim against the literature and the conjecture
                (--sample / --budget D: a sample; --dir DIR: also the certificates kept elsewhere that DIR holds)
   regenerate   rebuild OUTCOMES.md and outcomes.svg (--check: fail if they are stale; --check --no-verify: after check, without verifying again)
+  retime       time again, in separate processes, how long certificates take to verify, and record it
   add          solve 0*N, certify it and add it to the corpus (--solve N)
 
 Run spots-corpus COMMAND --help for its flags; spots-corpus --version
@@ -124,6 +132,7 @@ Examples:
   spots-corpus check --json
   spots-corpus check --dir /data/spots-certs
   spots-corpus add --solve 12 --nimber
+  spots-corpus retime --claim 0*21=W --runs 5
 ` + "\nExit status:\n" + exitCodes
 
 // exitCodes is the end of --help.
@@ -149,6 +158,7 @@ var commands = map[string]struct {
 	"status":     {runStatus, "spots-corpus status [--json] [--no-verify] [--state-root DIR] [--dir DIR]", statusFlags},
 	"check":      {runCheck, "spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...", checkFlags},
 	"regenerate": {runRegenerate, "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
+	"retime":     {runRetime, "spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--dry-run] [--json] [--dir DIR]", retimeFlags},
 	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]", addFlags},
 }
 
@@ -176,7 +186,11 @@ type options struct {
 	state     string        // --state: the checkpoint directory ("" for the default)
 	noState   bool          // --no-state
 	every     time.Duration // --state-every
-	runs      int           // runs the solve took, from its checkpoint
+	runs      int           // runs the solve took, from its checkpoint; retime: processes per certificate
+	// retime
+	minN   int
+	claims []string
+	dryRun bool
 }
 
 // env is what a command runs with.
@@ -213,11 +227,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[name]
 	if !ok && strings.HasPrefix(name, "-") {
-		fmt.Fprintf(stderr, "spots-corpus: %s: give the command first (status, check, regenerate or add), then its flags\n", name)
+		fmt.Fprintf(stderr, "spots-corpus: %s: give the command first (status, check, regenerate, retime or add), then its flags\n", name)
 		return 2
 	}
 	if !ok {
-		fmt.Fprintf(stderr, "spots-corpus: unknown command %q (want status, check, regenerate or add)\n", name)
+		fmt.Fprintf(stderr, "spots-corpus: unknown command %q (want status, check, regenerate, retime or add)\n", name)
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
@@ -905,6 +919,11 @@ func runAdd(e *env) int {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return e.fail(2, "%v", err)
 	}
+	release, err := lockCorpus(c.Dir)
+	if err != nil {
+		return e.fail(2, "%v", err)
+	}
+	defer release()
 	vopt := verify.Options{}
 	if e.prog != nil {
 		vopt.Progress = func(done, total int) {
@@ -975,6 +994,19 @@ func runAdd(e *env) int {
 		}
 		return e.fail(1, "%s verifies but disagrees with what is known; not added to %s (the file is left for inspection)", path, c.Path(corpus.IndexFile))
 	}
+	// A solve may take hours, and another add may have listed its
+	// certificate meanwhile: list this one in the index as it is now, not
+	// as it was read at the start, or the other's row would be lost.
+	if beforeListing != nil {
+		beforeListing()
+	}
+	if c, status = e.open(); c == nil {
+		return status
+	}
+	if existing = c.RecordOf(n, o.nimber); existing >= 0 && !o.replace {
+		r := c.Records[existing]
+		return e.fail(1, "%s was listed by another add while this one solved (index.csv line %d); %s is left for inspection", r.Claim, r.Line, path)
+	}
 	old, replaced := c.Put(rec, existing)
 	if err := c.SaveIndex(); err != nil {
 		return e.fail(2, "%v", err)
@@ -1020,6 +1052,10 @@ func runAdd(e *env) int {
 	e.opt.noVerify = true
 	return e.regenerate(c, false, o.json)
 }
+
+// beforeListing, when set (by tests), runs just before add reads the index
+// again to list its certificate.
+var beforeListing func()
 
 // plural returns "1 problem", "2 problems".
 func plural(n int, noun string) string {

@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/internal/checkpoint"
@@ -721,4 +723,112 @@ func spoil(t *testing.T, path string) {
 		data[i] ^= 0x55
 	}
 	t.Fatalf("no change of one byte spoils %s", path)
+}
+
+// TestRetime times certificates again in separate processes and checks
+// that index.csv records the median, that the generated files follow, and
+// that bad choices and a spoiled certificate are refused.
+func TestRetime(t *testing.T) {
+	dir := smallCorpus(t, 6)
+	index := filepath.Join(dir, corpus.IndexFile)
+	before, _ := os.ReadFile(index)
+
+	status, stdout, stderr := runCmd(t, "retime", "--dir", dir, "--min-n", "5", "--runs", "3", "--dry-run", "--json")
+	if status != 0 {
+		t.Fatalf("retime --dry-run: %d %s", status, stderr)
+	}
+	if after, _ := os.ReadFile(index); !bytes.Equal(after, before) {
+		t.Error("--dry-run wrote index.csv")
+	}
+	var got []struct {
+		Claim string    `json:"claim"`
+		After float64   `json:"verify_seconds"`
+		Runs  []float64 `json:"runs_seconds"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil || len(got) == 0 {
+		t.Fatalf("retime --json: %v %q", err, stdout)
+	}
+	for _, r := range got {
+		if len(r.Runs) != 3 || r.After != millis(r.Runs[1]) {
+			t.Errorf("%s: median %v of runs %v", r.Claim, r.After, r.Runs)
+		}
+	}
+
+	if status, _, stderr := runCmd(t, "retime", "--dir", dir, "--claim", "0*6=L", "--runs", "1"); status != 0 {
+		t.Fatalf("retime --claim 0*6=L: %d %s", status, stderr)
+	}
+	c, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _ := corpus.ReadIndex(bytes.NewReader(before))
+	for i, r := range c.Records {
+		if r.Claim.String() != "0*6=L" && r.VerifySeconds != old[i].VerifySeconds {
+			t.Errorf("%s: verify time changed from %v to %v, not asked to", r.Claim, old[i].VerifySeconds, r.VerifySeconds)
+		}
+	}
+	if status, _, stderr := runCmd(t, "regenerate", "--check", "--no-verify", "--dir", dir); status != 0 {
+		t.Errorf("generated files not regenerated after retime: %s", stderr)
+	}
+
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--claim", "0*99=W"}, "no committed certificate"},
+		{[]string{"--runs", "0"}, "--runs 0"},
+		{[]string{"--min-n", "99"}, "N ≥ 99"},
+	} {
+		status, _, stderr := runCmd(t, append([]string{"retime", "--dir", dir}, tt.args...)...)
+		if status != 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("retime %v: %d %q, want 2 and %q", tt.args, status, stderr, tt.want)
+		}
+	}
+
+	spoil(t, filepath.Join(dir, corpus.CertsDir, c.Records[c.RecordOf(6, false)].FileName()))
+	if status, _, stderr := runCmd(t, "retime", "--dir", dir, "--claim", "0*6=L", "--runs", "1"); status != 1 || !strings.Contains(stderr, "0*6=L") {
+		t.Errorf("spoiled certificate: %d %q", status, stderr)
+	}
+}
+
+// TestAddWhileAnotherAdds starts a second add while the first has written
+// its certificate into certs/ but not yet listed it, as two long solves
+// running side by side do: the second waits for the first's lock, and
+// both rows survive (a real run once lost one, and the other failed its
+// check on the unlisted file).
+func TestAddWhileAnotherAdds(t *testing.T) {
+	dir := smallCorpus(t, 4)
+	var wg sync.WaitGroup
+	var other int
+	var otherErr string
+	beforeListing = func() {
+		beforeListing = nil
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			other, _, otherErr = runCmd(t, "add", "--solve", "6", "--dir", dir, "--no-state")
+		}()
+		time.Sleep(200 * time.Millisecond) // let it solve and wait for the lock
+	}
+	t.Cleanup(func() { beforeListing = nil })
+	status, stdout, stderr := runCmd(t, "add", "--solve", "5", "--dir", dir, "--no-state")
+	wg.Wait()
+	if status != 0 {
+		t.Fatalf("add --solve 5: %d\n%s%s", status, stdout, stderr)
+	}
+	if other != 0 {
+		t.Fatalf("the other add: %d %s", other, otherErr)
+	}
+	c, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{5, 6} {
+		if c.RecordOf(n, false) < 0 {
+			t.Errorf("0*%d is not in the index", n)
+		}
+	}
+	if status, _, stderr := runCmd(t, "check", "--dir", dir); status != 0 {
+		t.Errorf("check: %d %s", status, stderr)
+	}
 }
