@@ -212,16 +212,10 @@ func describeSprouts(cmd, input string) report {
 		return report{Input: input, Error: err.Error()}
 	}
 	lives, terminal := p.Lives(), p.IsTerminal()
-	lands := []string{}
-	for _, land := range p.Lands() {
-		lands = append(lands, land.String())
-	}
+	lands := texts(p.Lands())
 	r := report{Input: input, Canonical: p.String(), Lives: &lives, Terminal: &terminal, Lands: &lands}
 	if cmd == "children" {
-		children := []string{}
-		for _, c := range p.Children() {
-			children = append(children, c.String())
-		}
+		children := texts(p.Children())
 		slices.Sort(children)
 		r.Children = &children
 	}
@@ -235,20 +229,24 @@ func describeCram(cmd, input string) report {
 		return report{Input: input, Error: err.Error()}
 	}
 	cells, terminal := p.Cells(), p.IsTerminal()
-	regions := []string{}
-	for _, r := range p.Regions() {
-		regions = append(regions, r.String())
-	}
+	regions := texts(p.Regions())
 	r := report{Input: input, Canonical: p.String(), Cells: &cells, Terminal: &terminal, Regions: &regions}
 	if cmd == "children" {
-		children := []string{}
-		for _, c := range p.Children() {
-			children = append(children, c.String())
-		}
+		children := texts(p.Children())
 		slices.Sort(children)
 		r.Children = &children
 	}
 	return r
+}
+
+// texts returns the text of each position, in order (never nil, so that
+// JSON shows an empty list as []).
+func texts[P fmt.Stringer](ps []P) []string {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, p.String())
+	}
+	return out
 }
 
 func writePretty(w io.Writer, cmd string, r report) {
