@@ -400,21 +400,29 @@ func checkCertificate(j certJob, opt verify.Options) (cc CertCheck) {
 	}
 	res, err := verify.File(cc.Path, opt)
 	cc.Result = res
-	switch {
-	case err != nil && verify.IsInvalid(err):
-		cc.Err = fmt.Errorf("invalid certificate (listed for %s): %w", r.Claim, err)
-	case err != nil:
-		cc.Err = fmt.Errorf("unreadable certificate (listed for %s): %w", r.Claim, err)
-	case res.Address != r.Address:
-		cc.Err = fmt.Errorf("the file's content address is %s, but %s line %d says %s", res.Address, IndexFile, r.Line, r.Address)
-	case res.Claim != r.Claim:
-		cc.Err = fmt.Errorf("the certificate proves %s, but %s line %d says it proves %s", res.Claim, IndexFile, r.Line, r.Claim)
-	case res.Entries != r.Entries:
-		cc.Err = fmt.Errorf("the certificate has %d entries, but %s line %d says %d", res.Entries, IndexFile, r.Line, r.Entries)
-	default:
+	if cc.Err = unlike(res, err, IndexFile, r.Line, r.Claim, r.Address, r.Entries); cc.Err == nil {
 		sizeDiffers()
 	}
 	return cc
+}
+
+// unlike compares what verify.File found in a certificate (res, err) with
+// the row of an index (file, line) that lists it with claim, address and
+// entries, and says what differs, or returns nil.
+func unlike(res verify.Result, err error, file string, line int, claim format.Claim, address string, entries int) error {
+	switch {
+	case err != nil && verify.IsInvalid(err):
+		return fmt.Errorf("invalid certificate (listed for %s): %w", claim, err)
+	case err != nil:
+		return fmt.Errorf("unreadable certificate (listed for %s): %w", claim, err)
+	case res.Address != address:
+		return fmt.Errorf("the file's content address is %s, but %s line %d says %s", res.Address, file, line, address)
+	case res.Claim != claim:
+		return fmt.Errorf("the certificate proves %s, but %s line %d says it proves %s", res.Claim, file, line, claim)
+	case res.Entries != entries:
+		return fmt.Errorf("the certificate has %d entries, but %s line %d says %d", res.Entries, file, line, entries)
+	}
+	return nil
 }
 
 // CheckClaim compares a claim about 0*n with the literature table and the

@@ -95,29 +95,12 @@ func parseCramRecord(f []string) (CramRecord, error) {
 		return r, field(0, fmt.Sprintf("is not the root of the claim %s", r.Claim))
 	}
 	r.Rows, r.Cols = rectangle(r.Board)
-	if r.Address = f[2]; !format.IsAddress(r.Address) {
-		return r, field(2, "is not a content address (64 lowercase hexadecimal digits)")
+	m, err := parseMade(f, cramHeader, "dfpn", "pdfpn", "pns")
+	if err != nil {
+		return r, err
 	}
-	if r.Entries, err = strconv.Atoi(f[3]); err != nil || r.Entries < 0 {
-		return r, field(3, "is not a count")
-	}
-	if r.Bytes, err = strconv.ParseInt(f[4], 10, 64); err != nil || r.Bytes < 0 {
-		return r, field(4, "is not a size in bytes")
-	}
-	if r.Algorithm = f[5]; r.Algorithm != "dfpn" && r.Algorithm != "pdfpn" && r.Algorithm != "pns" {
-		return r, field(5, "is not dfpn, pdfpn or pns")
-	}
-	if r.SolveSeconds, err = parseSeconds(f[6]); err != nil {
-		return r, field(6, "is not a number of seconds")
-	}
-	if r.VerifySeconds, err = parseSeconds(f[7]); err != nil {
-		return r, field(7, "is not a number of seconds")
-	}
-	if r.Added = f[8]; r.Added != "" {
-		if _, err := time.Parse(time.DateOnly, r.Added); err != nil {
-			return r, field(8, "is not a date YYYY-MM-DD")
-		}
-	}
+	r.Address, r.Entries, r.Bytes, r.Algorithm = m.address, m.entries, m.bytes, m.algorithm
+	r.SolveSeconds, r.VerifySeconds, r.Added = m.solve, m.verify, m.added
 	r.Producer, r.Machine, r.Command = f[9], f[10], f[11]
 	return r, nil
 }
@@ -303,18 +286,7 @@ func checkCramCertificate(r CramRecord, path string, opt CheckOptions) (cc CramC
 	}
 	res, err := verify.File(path, opt.Verify)
 	cc.Result = res
-	switch {
-	case err != nil && verify.IsInvalid(err):
-		cc.Err = fmt.Errorf("invalid certificate (listed for %s): %w", r.Claim, err)
-	case err != nil:
-		cc.Err = fmt.Errorf("unreadable certificate (listed for %s): %w", r.Claim, err)
-	case res.Address != r.Address:
-		cc.Err = fmt.Errorf("the file's content address is %s, but %s line %d says %s", res.Address, CramIndexFile, r.Line, r.Address)
-	case res.Claim != r.Claim:
-		cc.Err = fmt.Errorf("the certificate proves %s, but %s line %d says it proves %s", res.Claim, CramIndexFile, r.Line, r.Claim)
-	case res.Entries != r.Entries:
-		cc.Err = fmt.Errorf("the certificate has %d entries, but %s line %d says %d", res.Entries, CramIndexFile, r.Line, r.Entries)
-	}
+	cc.Err = unlike(res, err, CramIndexFile, r.Line, r.Claim, r.Address, r.Entries)
 	return cc
 }
 

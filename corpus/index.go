@@ -104,29 +104,12 @@ func parseRecord(f []string) (Record, error) {
 	if f[0] != strconv.Itoa(r.N) {
 		return r, field(0, fmt.Sprintf("does not match the claim %s, which is about n = %d", r.Claim, r.N))
 	}
-	if r.Address = f[2]; !format.IsAddress(r.Address) {
-		return r, field(2, "is not a content address (64 lowercase hexadecimal digits)")
+	m, err := parseMade(f, indexHeader, "dfpn", "pns")
+	if err != nil {
+		return r, err
 	}
-	if r.Entries, err = strconv.Atoi(f[3]); err != nil || r.Entries < 0 {
-		return r, field(3, "is not a count")
-	}
-	if r.Bytes, err = strconv.ParseInt(f[4], 10, 64); err != nil || r.Bytes < 0 {
-		return r, field(4, "is not a size in bytes")
-	}
-	if r.Algorithm = f[5]; r.Algorithm != "dfpn" && r.Algorithm != "pns" {
-		return r, field(5, "is not dfpn or pns")
-	}
-	if r.SolveSeconds, err = parseSeconds(f[6]); err != nil {
-		return r, field(6, "is not a number of seconds")
-	}
-	if r.VerifySeconds, err = parseSeconds(f[7]); err != nil {
-		return r, field(7, "is not a number of seconds")
-	}
-	if r.Added = f[8]; r.Added != "" {
-		if _, err := time.Parse(time.DateOnly, r.Added); err != nil {
-			return r, field(8, "is not a date YYYY-MM-DD")
-		}
-	}
+	r.Address, r.Entries, r.Bytes, r.Algorithm = m.address, m.entries, m.bytes, m.algorithm
+	r.SolveSeconds, r.VerifySeconds, r.Added = m.solve, m.verify, m.added
 	r.Producer, r.Machine = f[9], f[10]
 	switch f[11] {
 	case "yes":
@@ -137,6 +120,61 @@ func parseRecord(f []string) (Record, error) {
 	}
 	r.Command = f[12]
 	return r, nil
+}
+
+// made is what both indexes (index.csv, cram.csv) say of how a
+// certificate was made, in their columns 2 … 8.
+type made struct {
+	address       string
+	entries       int
+	bytes         int64
+	algorithm     string
+	solve, verify float64
+	added         string
+}
+
+// parseMade reads columns 2 … 8 of a row f of an index whose header is
+// header: address, entries, bytes, algorithm (one of algorithms), solve
+// and verify seconds, and the date added (may be empty). A malformed
+// field is an error naming its column and value.
+func parseMade(f, header []string, algorithms ...string) (made, error) {
+	var m made
+	var err error
+	field := func(i int, what string) error {
+		return fmt.Errorf("%s %q: %w", header[i], f[i], errors.New(what))
+	}
+	if m.address = f[2]; !format.IsAddress(m.address) {
+		return m, field(2, "is not a content address (64 lowercase hexadecimal digits)")
+	}
+	if m.entries, err = strconv.Atoi(f[3]); err != nil || m.entries < 0 {
+		return m, field(3, "is not a count")
+	}
+	if m.bytes, err = strconv.ParseInt(f[4], 10, 64); err != nil || m.bytes < 0 {
+		return m, field(4, "is not a size in bytes")
+	}
+	if m.algorithm = f[5]; !slices.Contains(algorithms, m.algorithm) {
+		return m, field(5, "is not "+orList(algorithms))
+	}
+	if m.solve, err = parseSeconds(f[6]); err != nil {
+		return m, field(6, "is not a number of seconds")
+	}
+	if m.verify, err = parseSeconds(f[7]); err != nil {
+		return m, field(7, "is not a number of seconds")
+	}
+	if m.added = f[8]; m.added != "" {
+		if _, err := time.Parse(time.DateOnly, m.added); err != nil {
+			return m, field(8, "is not a date YYYY-MM-DD")
+		}
+	}
+	return m, nil
+}
+
+// orList writes "a or b", "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 func parseSeconds(s string) (float64, error) {
