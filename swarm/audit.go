@@ -351,6 +351,7 @@ func (m *Master) drop(wrong map[string]bool) (banned []string, dropped int) {
 	default:
 	}
 	m.epoch++
+	m.unparkAll()
 	m.newDAG()
 	m.dag.learned = nil // the values it derived are in the database, sent to all below
 	m.shared = nil

@@ -13,7 +13,11 @@
 //   - master.go: jobs, their cycles and leases, Grundy-number sharing
 //     through one shared log read by each group from its own cursor, the
 //     exchange a group makes each cycle (reports parsed and checked before
-//     the lock is taken);
+//     the lock is taken, the values to send copied out after it is let go);
+//   - park.go: a group the master has no job for waits at the master,
+//     which hands it the next free leaf, instead of polling it;
+//   - pace.go: the master measures its load and, when it is high, asks for
+//     reports less often, so that a thousand solvers do not wait in line;
 //   - group.go: a worker group: solvers sharing one nimber database, jobs
 //     kept on the solver that ran them before (its table is warm);
 //   - http.go, cluster.go: the transport between processes: memberlist for
@@ -32,8 +36,9 @@
 //     metrics, copied under the master's lock and rendered outside it;
 //   - sim.go, simcache.go, simcpu_*.go: the same master and groups in one
 //     process under a deterministic clock counted in iterations, to plan
-//     past one machine; the master's cost per exchange is measured against
-//     a solver's iteration as it runs.
+//     past one machine; the master's CPU time per exchange is measured as
+//     it runs and charged against a real solver's iteration on the
+//     position simulated.
 //
 // A worker is never trusted: a request is authenticated by its headers
 // before its body is read and is accepted once; what a worker sends is

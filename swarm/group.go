@@ -363,7 +363,8 @@ var ErrUnauthorized = errors.New("swarm: unauthorized (wrong key?)")
 // LocalLink connects a group to a master in the same process.
 type LocalLink struct{ Master *Master }
 
-// Exchange calls the master directly.
-func (l LocalLink) Exchange(_ context.Context, req ExchangeRequest) (ExchangeReply, error) {
-	return l.Master.Exchange(req)
+// Exchange calls the master directly; a group left without a job waits
+// there for one, as over HTTP.
+func (l LocalLink) Exchange(ctx context.Context, req ExchangeRequest) (ExchangeReply, error) {
+	return l.Master.ExchangeWait(ctx, req, parkFor)
 }

@@ -361,7 +361,7 @@ func handler(m *Master, key Key, guard *replayGuard, now func() time.Time, st *S
 			return
 		}
 		req.Nimbers = nimbers
-		reply, err := m.Exchange(req)
+		reply, err := m.ExchangeWait(r.Context(), req, parkFor)
 		if errors.Is(err, ErrBanned) {
 			http.Error(w, err.Error(), http.StatusForbidden)
 			return

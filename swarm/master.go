@@ -3,6 +3,7 @@ package swarm
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -145,6 +146,12 @@ type MasterStats struct {
 	// Malformed counts reports the master could not use; their leaves are
 	// handed out again.
 	Malformed int `json:"reports_malformed"`
+	// Load is the share of time the master spends on exchanges under its
+	// lock (a moving average), and ReportEvery the iterations between a
+	// job's reports it asks for now: Params.Updates, or more when the load
+	// is high.
+	Load        float64 `json:"master_load"`
+	ReportEvery uint64  `json:"report_every"`
 }
 
 type job struct {
@@ -152,6 +159,8 @@ type job struct {
 	leaf     *node
 	group    string
 	cycle    int
+	worked   uint64 // iterations reported, each cycle's counted up to what it was asked
+	asked    uint64 // iterations its current cycle was asked for
 	deadline time.Time
 	settled  bool // the leaf was solved by values from elsewhere
 }
@@ -238,9 +247,22 @@ type Master struct {
 	// before and between exchanges that a simulation charges to its clock.
 	grown int
 	// measure, set by a simulation (one goroutine), makes Exchange add the
-	// CPU time of its part outside the lock to prepCPU.
-	measure bool
-	prepCPU time.Duration
+	// CPU time of its parts outside the lock to prepCPU; lockedUntil is
+	// when it last let the lock go.
+	measure     bool
+	prepCPU     time.Duration
+	lockedUntil time.Duration
+	// forwarded counts the values sent to groups (MasterStats
+	// .NimbersShared), counted outside the lock.
+	forwarded atomic.Int64
+	// parked are the groups without a job waiting for one, first come
+	// first served (see park).
+	parked []*parkedGroup
+	// pace measures the master's load and sets the cycles' length;
+	// charge, set by a simulation, says what an exchange carrying reports
+	// costs on its clock (else the time under the lock is measured).
+	pace   pace
+	charge func(reports int) time.Duration
 	// The time integrals behind MasterStats.Utilisation, brought up to
 	// date by account before anything changes jobs or groups.
 	acctAt             time.Time
@@ -315,6 +337,7 @@ func (m *Master) Finish() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.finished = true
+	m.unparkAll()
 }
 
 // Outcome returns the root's outcome (solve.Unknown until it is solved).
@@ -358,6 +381,8 @@ func (m *Master) Stats() MasterStats {
 		st.Utilisation = m.busyTime / m.slotTime
 	}
 	st.RootPN, st.RootDN = m.dag.root.pn, m.dag.root.dn
+	st.NimbersShared = int(m.forwarded.Load())
+	st.Load, st.ReportEvery = m.pace.load(), m.params.Updates*max(m.pace.stretch, 1)
 	return st
 }
 
@@ -366,9 +391,9 @@ func (m *Master) Stats() MasterStats {
 // jobs for its idle solvers and returns the values the group has not seen.
 func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 	// What needs no state of the master (parsing the reported positions,
-	// checking the values' keys) is done before taking the lock: exchanges
-	// of several groups do it at once, and the lock is held only for what
-	// must be serial.
+	// checking the values' keys, copying out the values to send) is done
+	// outside the lock: exchanges of several groups do it at once, and
+	// the lock is held only for what must be serial.
 	var cpu0 time.Duration
 	if m.measure {
 		cpu0 = cpuTime()
@@ -378,28 +403,75 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 		parsed[i] = parseReport(&req.Completed[i])
 	}
 	nimbers := validEntries(req.Nimbers)
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.measure {
 		m.prepCPU += cpuTime() - cpu0
 	}
+	reply, out, err := m.exchange(req, parsed, nimbers)
+	if err == nil {
+		reply.Delta = out.entries(req.Group)
+		m.forwarded.Add(int64(len(reply.Delta)))
+	}
+	if m.measure {
+		m.prepCPU += cpuTime() - m.lockedUntil
+	}
+	return reply, err
+}
+
+// outbox is what a group is to be sent of the values: its pending values
+// and a part of the shared log. The log is only ever appended to (a new
+// epoch starts a new one), so the part can be read after the lock is let
+// go.
+type outbox struct {
+	pending []solve.NimberEntry
+	log     []sharedValue
+}
+
+// entries returns the values of the outbox, but those of the log that came
+// from group itself.
+func (o outbox) entries(group string) []solve.NimberEntry {
+	out := make([]solve.NimberEntry, 0, len(o.pending)+len(o.log))
+	out = append(out, o.pending...)
+	for _, v := range o.log {
+		if v.from != group {
+			out = append(out, v.e)
+		}
+	}
+	return out
+}
+
+// exchange is the part of Exchange under the master's lock.
+func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []solve.NimberEntry) (ExchangeReply, outbox, error) {
+	m.mu.Lock()
+	defer func() {
+		if m.measure {
+			m.lockedUntil = cpuTime()
+		}
+		m.mu.Unlock()
+	}()
 	start := time.Now()
-	defer func() { m.stats.BusySeconds += time.Since(start).Seconds() }()
+	now := m.now()
+	defer func() {
+		busy := time.Since(start)
+		m.stats.BusySeconds += busy.Seconds()
+		if m.charge != nil {
+			busy = m.charge(len(req.Completed))
+		}
+		m.pace.observe(now, busy, len(req.Completed), len(m.jobs), uint64(m.params.cycles()))
+	}()
 	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 {
-		return ExchangeReply{}, fmt.Errorf("exchange: group %.*q with %d slots", maxGroupName, req.Group, req.Slots)
+		return ExchangeReply{}, outbox{}, fmt.Errorf("exchange: group %.*q with %d slots", maxGroupName, req.Group, req.Slots)
 	}
 	// A group is believed to have at most MaxGrouping solvers, however
 	// many it claims.
 	slots := min(req.Slots, MaxGrouping)
 	if m.banned[req.Group] {
-		return ExchangeReply{}, fmt.Errorf("%w: group %q sent wrong Grundy values", ErrBanned, req.Group)
+		return ExchangeReply{}, outbox{}, fmt.Errorf("%w: group %q sent wrong Grundy values", ErrBanned, req.Group)
 	}
 	m.stats.Exchanges++
 	m.seq++
 	// A group that has not heard of the latest epoch may still hold dropped
 	// values: what it sends now is ignored, and it is sent everything.
 	stale := req.Epoch != m.epoch
-	now := m.now()
 	m.account(now)
 	g := m.groups[req.Group]
 	if g == nil {
@@ -443,35 +515,55 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 	for _, j := range g.jobs {
 		j.deadline = now.Add(m.params.Lease)
 	}
-	for active := len(g.jobs); active < slots; active++ {
+	reply.Jobs = append(reply.Jobs, m.handOut(req.Group, slots-len(g.jobs), now)...)
+	m.feedParked(now)
+	m.checkDone()
+	reply.Done = m.finished
+	g.toldDone = m.finished
+	var out outbox
+	if !m.params.NoSharing {
+		out = m.outbox(req.Group, g)
+	}
+	return reply, out, nil
+}
+
+// handOut assigns up to n unlocked leaves to group as new jobs.
+func (m *Master) handOut(group string, n int, now time.Time) []JobSpec {
+	var specs []JobSpec
+	for range n {
 		leaf := m.dag.selectLeaf()
 		if leaf == nil {
 			break
 		}
-		reply.Jobs = append(reply.Jobs, m.assign(req.Group, leaf, now))
+		specs = append(specs, m.assign(group, leaf, now))
 	}
-	m.checkDone()
-	reply.Done = m.finished
-	g.toldDone = m.finished
-	if !m.params.NoSharing {
-		var arrived uint64
-		for _, e := range g.pending {
-			arrived = max(arrived, m.origin[e.Key].seq)
-		}
-		reply.Delta, g.pending = g.pending, nil
-		for _, v := range m.shared[g.cursor:] {
-			if v.from != req.Group {
-				reply.Delta = append(reply.Delta, v.e)
-				arrived = max(arrived, v.seq)
-			}
-		}
-		m.stats.NimbersShared += len(reply.Delta)
-		g.cursor = len(m.shared)
-		if len(reply.Delta) > 0 {
-			m.deliveries[req.Group] = append(m.deliveries[req.Group], delivery{seq: m.seq, arrived: arrived})
+	return specs
+}
+
+// outbox takes what group g is to be sent of the values and moves its
+// cursor past it. The delivery is recorded for the audit as if the values
+// were sent already: what the group proves from now on may rest on them.
+func (m *Master) outbox(group string, g *groupState) outbox {
+	out := outbox{pending: g.pending, log: m.shared[g.cursor:len(m.shared):len(m.shared)]}
+	g.pending, g.cursor = nil, len(m.shared)
+	var arrived uint64
+	for _, e := range out.pending {
+		arrived = max(arrived, m.origin[e.Key].seq)
+	}
+	// The log is in order of arrival: the last value not from the group
+	// itself arrived last. The group's own fresh values, just appended,
+	// are all it skips.
+	others := len(out.pending) > 0
+	for i := len(out.log) - 1; i >= 0; i-- {
+		if v := out.log[i]; v.from != group {
+			arrived, others = max(arrived, v.seq), true
+			break
 		}
 	}
-	return reply, nil
+	if others {
+		m.deliveries[group] = append(m.deliveries[group], delivery{seq: m.seq, arrived: arrived})
+	}
+	return out
 }
 
 // shareLearned gives the values the DAG derived an origin and puts them in
@@ -554,8 +646,15 @@ func (m *Master) assign(group string, leaf *node, now time.Time) JobSpec {
 	return m.spec(j)
 }
 
+// spec returns the job's next cycle: as many iterations as the master's
+// pace asks for, but no more than the job has left.
 func (m *Master) spec(j *job) JobSpec {
-	return JobSpec{ID: j.id, Position: j.leaf.pos.String(), N: j.leaf.n, MaxIterations: m.params.Updates, Cycle: j.cycle}
+	cycle := m.params.Updates * max(m.pace.stretch, 1)
+	if left := m.params.Iterations - min(j.worked, m.params.Iterations); left < cycle {
+		cycle = max(left, m.params.Updates)
+	}
+	j.asked = cycle
+	return JobSpec{ID: j.id, Position: j.leaf.pos.String(), N: j.leaf.n, MaxIterations: cycle, Cycle: j.cycle}
 }
 
 // take processes the report of a job's cycle. It returns the job's next
@@ -568,8 +667,12 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (JobSpec, bool)
 	}
 	m.stats.Iterations += r.Iterations
 	j.cycle++
+	j.worked += min(r.Iterations, j.asked)
 	leaf := j.leaf
-	final := j.settled || solved(leaf) || r.Outcome != solve.Unknown || m.dag.root.locked || j.cycle >= m.params.cycles()
+	// A job ends when it has worked its iterations, or (whatever a group
+	// claims it did) after as many cycles as unstretched ones would take.
+	final := j.settled || solved(leaf) || r.Outcome != solve.Unknown || m.dag.root.locked ||
+		j.worked >= m.params.Iterations || j.cycle >= m.params.cycles()
 	if !final {
 		leaf.pn, leaf.dn = r.PN, r.DN
 		m.dag.propagate(leaf)
@@ -670,6 +773,7 @@ func (m *Master) Expire() int {
 			m.forget(name)
 		}
 	}
+	m.feedParked(now)
 	return n
 }
 
@@ -687,6 +791,7 @@ func (m *Master) DropGroup(group string) int {
 		}
 	}
 	m.forget(group)
+	m.feedParked(m.now())
 	return n
 }
 

@@ -13,26 +13,47 @@ import (
 )
 
 // SimConfig describes a simulated swarm: Workers groups of Params.Grouping
-// solvers, and the master's cost of one exchange, in iterations.
+// solvers, and what the master's work costs.
 type SimConfig struct {
 	Workers int
-	// MasterCost is the master's cost of one exchange in whole iterations,
-	// whatever the exchange holds. When ExchangeCost, ReportCost or
-	// ExpandCost is positive they replace it: an exchange costs
-	// ExchangeCost, plus ReportCost for every report it carries, plus
-	// ExpandCost for every job it ends (whose leaf the master expands and
-	// hands out again), in iterations, fractions allowed. The defaults
-	// (DefaultExchangeCost, DefaultReportCost, DefaultExpandCost) are what
-	// the master's work under its lock was measured to cost on this
-	// project's machine (BENCHMARKS.md); SimResult reports what it cost in
-	// each run.
-	MasterCost   uint64
-	ExchangeCost float64
-	ReportCost   float64
-	ExpandCost   float64
+	// Costs are the CPU time the master's work takes, and Iteration the CPU
+	// time of one iteration of a real solver on the position simulated
+	// (SequentialBaseline measures it), both in microseconds of one
+	// machine: an exchange is charged Costs over Iteration iterations of
+	// virtual time. With zero costs the master is free.
+	Costs     MasterCosts
+	Iteration float64
 	// Progress, if set, is called now and then with the virtual time and the
 	// master's counters.
 	Progress func(now uint64, st MasterStats)
+}
+
+// MasterCosts are what the master's work under its lock costs, in
+// microseconds of CPU: an exchange costs Exchange, plus Report for every
+// report it carries. What an exchange does besides (the Grundy values it
+// merges and propagates, the jobs it ends and hands out) comes with its
+// reports, and is counted in Report on average. The values it sends back
+// are copied out after the lock is let go, on the cores of the groups'
+// requests, and cost nothing here.
+type MasterCosts struct {
+	Exchange float64 `json:"exchange_us"`
+	Report   float64 `json:"report_us"`
+}
+
+// DefaultCosts are the master's costs a simulation charges unless told
+// otherwise: what the master's work under its lock was measured to cost on
+// this project's machine (BENCHMARKS.md gives the runs), rounded up.
+func DefaultCosts() MasterCosts {
+	return MasterCosts{Exchange: 50, Report: 15}
+}
+
+// ticks returns the cost of an exchange carrying reports in ticks of the
+// virtual clock, an iteration costing iteration µs.
+func (c MasterCosts) ticks(reports int, iteration float64) uint64 {
+	if iteration <= 0 {
+		return 0
+	}
+	return uint64((c.Exchange+c.Report*float64(reports))/iteration*simTick + 0.5)
 }
 
 // SimResult is what a simulation measured, in the paper's terms.
@@ -49,44 +70,25 @@ type SimResult struct {
 	Seconds    float64     `json:"seconds"`     // real time the simulation took
 	MasterBusy uint64      `json:"master_busy"` // virtual time the master spent on exchanges
 	// What the simulation's exchanges really cost on the machine that ran
-	// it, in CPU time: the mean of one Master.Exchange (no transport); of
-	// its part under the master's lock (the serial part, which a
-	// simulation charges to the master) for an exchange that ends no job;
-	// and what each job ended adds under the lock. Against one iteration
-	// of a real solver (SequentialBaseline) they give ExchangeCost and
-	// ExpandCost in iterations as this machine shows them.
+	// it, in CPU time: the mean of one Master.Exchange (no transport) and
+	// of its part under the master's lock (the serial part, which a
+	// simulation charges to the master), and the mean number of reports
+	// an exchange carried: MasterCosts as this machine shows them.
 	// IterationSeconds is the mean CPU time of a simulated worker's
 	// iteration, cheaper than a real one: simulated solvers share one
 	// children cache.
-	// ReportsPerExchange is the mean number of reports of the exchanges
-	// that ended no job (those ExchangeLockSeconds is the mean of).
 	ExchangeSeconds     float64 `json:"exchange_cpu_seconds"`
 	ExchangeLockSeconds float64 `json:"exchange_lock_cpu_seconds"`
 	ReportsPerExchange  float64 `json:"reports_per_exchange"`
-	ExpandLockSeconds   float64 `json:"expand_lock_cpu_seconds"`
 	IterationSeconds    float64 `json:"iteration_cpu_seconds"`
 }
-
-// DefaultExchangeCost, DefaultReportCost and DefaultExpandCost are the
-// master's costs in a simulation, in iterations of a real solver: of one
-// exchange, of each report it carries, and of each job it ends. They are
-// what the master's work under its lock cost on this project's machine,
-// measured by simulations themselves (SimResult.ExchangeLockSeconds,
-// ExpandLockSeconds, against SequentialBaseline's iteration;
-// BENCHMARKS.md gives the runs), rounded up: 1.2 to 3.3 iterations an
-// exchange, next to nothing a report, 0.16 to 1.0 a job ended.
-const (
-	DefaultExchangeCost = 3.5
-	DefaultReportCost   = 0.05
-	DefaultExpandCost   = 1.0
-)
 
 // simTick is the simulated clock's unit: a thousandth of an iteration, so
 // that an exchange may cost less than one iteration.
 const simTick = 1000
 
-// simIdleRetry is how long, in ticks, a worker the master had no job for
-// waits before it asks again (at least; the master may be busy).
+// simIdleRetry is how long, in ticks, a worker waits before it asks again
+// when the master neither had a job for it nor let it wait for one.
 const simIdleRetry = simTick
 
 // simInitNodes is how many nodes per solver the master of a simulation
@@ -103,18 +105,53 @@ type simWorker struct {
 	idle     uint64 // virtual time between a job's end and the next job's start
 	lastDone uint64
 	started  bool
+	parked   bool // waiting at the master for a job (at is then never)
+	// The iterations of its jobs' latest cycles, per job, and when they
+	// began: a cycle still running when the root is solved counts only the
+	// part it ran by then.
+	running []uint64
+	began   uint64
 }
+
+// never is the time of a request that is not coming.
+const never = ^uint64(0)
 
 // Simulate runs the master and cfg.Workers groups in one process under a
 // deterministic discrete-event clock counted in iterations: a job cycle
 // that takes k iterations takes k units of time (k over the threads of a
 // PDFPN solver); the master handles one exchange at a time, each costing
-// what cfg says. The master and the groups are the same code as in a real
-// swarm; only the clock and the link are simulated. With sequential
-// solvers (Params.Threads ≤ 1) the results depend only on the inputs, but
-// for the measured costs (SimResult.ExchangeSeconds and its kin).
+// what cfg says. A group the master has no job for waits at the master
+// (Master.ExchangeWait) until it has. The master and the groups are the
+// same code as in a real swarm; only the clock and the link are simulated.
+// With sequential solvers (Params.Threads ≤ 1) the results depend only on
+// the inputs, but for the measured costs (SimResult.ExchangeSeconds and
+// its kin).
 func Simulate(ctx context.Context, root sprouts.Position, params Params, cfg SimConfig) (SimResult, error) {
 	return simulate(ctx, root, params, cfg, newSharedChildren(simChildrenBytes), -1)
+}
+
+// simulation is the state of one run of simulate.
+type simulation struct {
+	ctx        context.Context
+	params     Params
+	cfg        SimConfig
+	m          *Master
+	workers    []*simWorker
+	clock      uint64 // in ticks
+	masterFree uint64 // when the master is done with what it has
+	masterBusy uint64
+	res        SimResult
+	// woken are the parked workers the master handed jobs (or an empty
+	// answer) during the last call into it.
+	woken []wake
+	// The measured CPU times, and the reports the exchanges carried.
+	exchangeCPU, workCPU, lockCPU time.Duration
+	reports                       int
+}
+
+type wake struct {
+	w    *simWorker
+	jobs []JobSpec
 }
 
 // simulate is Simulate with the game the solvers play and the size of each
@@ -125,182 +162,241 @@ func simulate(ctx context.Context, root sprouts.Position, params Params, cfg Sim
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start := time.Now()
-	res := SimResult{Workers: cfg.Workers}
+	s := &simulation{ctx: ctx, cfg: cfg, res: SimResult{Workers: cfg.Workers}}
 	if cfg.Workers < 1 || cfg.Workers > MaxSimulatedWorkers {
-		return res, fmt.Errorf("simulate %d workers: want 1 to %d", cfg.Workers, MaxSimulatedWorkers)
+		return s.res, fmt.Errorf("simulate %d workers: want 1 to %d", cfg.Workers, MaxSimulatedWorkers)
 	}
 	if err := CheckCapacity(params.Capacity, cfg.Workers*max(params.Grouping, 1)); err != nil {
-		return res, fmt.Errorf("simulate %d workers: %w", cfg.Workers, err)
-	}
-	var clock uint64 // in ticks
-	costOf := func(reports, expanded int) uint64 { return cfg.MasterCost * simTick }
-	if cfg.ExchangeCost > 0 || cfg.ReportCost > 0 || cfg.ExpandCost > 0 {
-		costOf = func(reports, expanded int) uint64 {
-			c := cfg.ExchangeCost + cfg.ReportCost*float64(reports) + cfg.ExpandCost*float64(expanded)
-			return uint64(c*simTick + 0.5)
-		}
+		return s.res, fmt.Errorf("simulate %d workers: %w", cfg.Workers, err)
 	}
 	params.Lease = 1 << 40 // no group is ever silent on the simulated clock
 	// The master grows the top of the DAG by its own expansions until it
 	// has a few leaves for every solver, and the clock starts once it is
 	// done: each expansion costs it one iteration.
 	params.InitNodes = max(params.InitNodes, simInitNodes*cfg.Workers*params.Grouping)
+	s.params = params
 	m, err := NewMaster(root, params, nil)
 	if err != nil {
-		return res, err
+		return s.res, err
 	}
-	m.now = func() time.Time { return time.Unix(0, int64(clock)) }
-	workers := make([]*simWorker, cfg.Workers)
-	for i := range workers {
+	s.m = m
+	m.now = func() time.Time { return time.Unix(0, int64(s.clock)) }
+	m.charge = func(reports int) time.Duration { return time.Duration(cfg.Costs.ticks(reports, cfg.Iteration)) }
+	s.workers = make([]*simWorker, cfg.Workers)
+	for i := range s.workers {
 		g, err := newGroup(fmt.Sprintf("sim-%04d", i), params, game, childrenCache)
 		if err != nil {
-			return res, err
+			return s.res, err
 		}
-		workers[i] = &simWorker{g: g, req: ExchangeRequest{Group: g.Name, Slots: params.Grouping}}
+		s.workers[i] = &simWorker{g: g, req: ExchangeRequest{Group: g.Name, Slots: params.Grouping}}
 	}
-	clock = uint64(m.grown) * simTick
-	masterFree, masterBusy := clock, clock
-	var lastShow uint64
-	var exchangeCPU, workCPU, plainCPU, expandCPU time.Duration
-	var plain, plainReports, expanding, expansions int
+	s.clock = uint64(m.grown) * simTick
+	s.masterFree, s.masterBusy = s.clock, s.clock
 	m.measure = true
-	for !solved(m.dag.root) {
-		if err := ctx.Err(); err != nil {
-			return res, err
+	if err := s.run(); err != nil {
+		return s.res, err
+	}
+	s.finish()
+	s.res.Seconds = time.Since(start).Seconds()
+	return s.res, nil
+}
+
+// run serves the workers' requests in order of time until the root is
+// solved.
+func (s *simulation) run() error {
+	var lastShow uint64
+	for !solved(s.m.dag.root) {
+		if err := s.ctx.Err(); err != nil {
+			return err
 		}
 		// The next request to reach the master (ties by worker order).
-		w := slices.MinFunc(workers, func(a, b *simWorker) int {
+		w := slices.MinFunc(s.workers, func(a, b *simWorker) int {
 			if c := cmp.Compare(a.at, b.at); c != 0 {
 				return c
 			}
 			return cmp.Compare(a.g.Name, b.g.Name)
 		})
-		clock = max(w.at, masterFree)
-		if !params.NoSharing {
-			w.req.Nimbers = w.g.db.TakeNew()
+		if w.at == never {
+			return fmt.Errorf("simulate: every worker waits for a job, and the root is unsolved")
 		}
-		reports := len(w.req.Completed)
-		cpu0, prep0, exp0 := cpuTime(), m.prepCPU, m.stats.Expanded
-		reply, err := m.Exchange(w.req)
-		cpu1 := cpuTime()
-		exchangeCPU += cpu1 - cpu0
-		locked, expanded := cpu1-cpu0-(m.prepCPU-prep0), m.stats.Expanded-exp0
-		if expanded == 0 {
-			plainCPU += locked
-			plain++
-			plainReports += reports
-		} else {
-			expandCPU += locked
-			expanding++
-			expansions += expanded
+		s.clock = max(w.at, s.masterFree)
+		done, err := s.exchange(w)
+		if err != nil || done {
+			return err
 		}
-		if err != nil {
-			return res, err
+		if err := s.wake(); err != nil {
+			return err
 		}
-		cost := costOf(reports, expanded)
-		masterFree = clock + cost
-		masterBusy += cost
-		for _, e := range reply.Delta {
-			w.g.db.Learn(e.Key, e.G)
+		if s.cfg.Progress != nil && s.clock-lastShow >= 100_000*simTick {
+			lastShow = s.clock
+			s.cfg.Progress(s.clock/simTick, s.m.Stats())
 		}
-		w.req.Completed = nil
-		if reply.Done {
-			break
-		}
-		if len(reply.Jobs) == 0 {
-			// Nothing to do: ask again once the master has moved on.
-			w.at = masterFree + max(costOf(0, 0), simIdleRetry)
+	}
+	return nil
+}
+
+// exchange serves one request of w and starts the jobs it gets; it
+// reports whether the master said the solve is over.
+func (s *simulation) exchange(w *simWorker) (bool, error) {
+	m := s.m
+	if !s.params.NoSharing {
+		w.req.Nimbers = w.g.db.TakeNew()
+	}
+	reports := len(w.req.Completed)
+	cpu0, prep0 := cpuTime(), m.prepCPU
+	reply, err := m.Exchange(w.req)
+	if err != nil {
+		return false, err
+	}
+	var unpark bool
+	if len(reply.Jobs) == 0 && !reply.Done {
+		// Nothing to do: wait at the master for a job.
+		_, unpark = m.park(w.g.Name, func(jobs []JobSpec) { s.woken = append(s.woken, wake{w, jobs}) })
+	}
+	cpu1 := cpuTime()
+	s.exchangeCPU += cpu1 - cpu0
+	s.lockCPU += cpu1 - cpu0 - (m.prepCPU - prep0)
+	s.reports += reports
+	cost := s.cfg.Costs.ticks(reports, s.cfg.Iteration)
+	s.masterFree = s.clock + cost
+	s.masterBusy += cost
+	for _, e := range reply.Delta {
+		w.g.db.Learn(e.Key, e.G)
+	}
+	w.req.Completed = nil
+	if reply.Done {
+		return true, nil
+	}
+	switch {
+	case len(reply.Jobs) > 0:
+		return false, s.start(w, reply.Jobs)
+	case unpark:
+		w.parked, w.at = true, never
+	default:
+		w.at = s.masterFree + max(s.cfg.Costs.ticks(0, s.cfg.Iteration), simIdleRetry)
+	}
+	return false, nil
+}
+
+// wake starts the jobs the master handed to waiting workers during the
+// last exchange; those the master answered without a job ask again.
+func (s *simulation) wake() error {
+	woken := s.woken
+	s.woken = nil
+	for _, k := range woken {
+		k.w.parked = false
+		if len(k.jobs) == 0 {
+			k.w.at = s.masterFree + simIdleRetry
 			continue
 		}
-		// The group runs its jobs; it reports when the first finishes its
-		// cycle (the others' reports go with the next exchange in a real
-		// group; here they all finish at their own times and the group
-		// reports at the latest one, which keeps the solvers busy).
-		begin := masterFree
-		if w.started {
-			w.idle += begin - w.lastDone
-		}
-		w.started = true
-		// Every job gets its own solver (and table) before any runs, as in
-		// a real group whose solvers run at once.
-		slots := make([]*slot, len(reply.Jobs))
-		for i, spec := range reply.Jobs {
-			if slots[i] = w.g.place(spec); slots[i] == nil {
-				return res, fmt.Errorf("simulate: the master sent %s more jobs than it has solvers", w.g.Name)
-			}
-		}
-		var longest uint64
-		for i, spec := range reply.Jobs {
-			cpu0 := cpuTime()
-			r := w.g.work(ctx, slots[i], spec)
-			workCPU += cpuTime() - cpu0
-			w.req.Completed = append(w.req.Completed, r)
-			// The threads of a PDFPN solver run at once: a cycle takes its
-			// iterations over the threads (as if they never waited on each
-			// other's locks).
-			longest = max(longest, r.Iterations*simTick/uint64(max(params.Threads, 1)), simTick)
-			res.TIt += r.Iterations
-		}
-		for _, spec := range reply.Jobs {
-			w.g.release(spec.ID)
-		}
-		w.busy += longest
-		w.lastDone = begin + longest
-		w.at = w.lastDone
-		if cfg.Progress != nil && clock-lastShow >= 100_000*simTick {
-			lastShow = clock
-			cfg.Progress(clock/simTick, m.Stats())
+		if err := s.start(k.w, k.jobs); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// start runs a group's jobs from the time the master is done with the
+// exchange that handed them out. The group reports when the last of them
+// finishes its cycle (in a real group the first to finish reports and the
+// others' reports go with the next exchange; here they all finish at their
+// own times and the group reports at the latest one, which keeps the
+// solvers busy).
+func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
+	begin := s.masterFree
+	if w.started {
+		w.idle += begin - w.lastDone
+	}
+	w.started = true
+	// Every job gets its own solver (and table) before any runs, as in a
+	// real group whose solvers run at once.
+	slots := make([]*slot, len(jobs))
+	for i, spec := range jobs {
+		if slots[i] = w.g.place(spec); slots[i] == nil {
+			return fmt.Errorf("simulate: the master sent %s more jobs than it has solvers", w.g.Name)
+		}
+	}
+	var longest uint64
+	w.running, w.began = w.running[:0], begin
+	for i, spec := range jobs {
+		cpu0 := cpuTime()
+		r := w.g.work(s.ctx, slots[i], spec)
+		s.workCPU += cpuTime() - cpu0
+		w.req.Completed = append(w.req.Completed, r)
+		// The threads of a PDFPN solver run at once: a cycle takes its
+		// iterations over the threads (as if they never waited on each
+		// other's locks).
+		longest = max(longest, r.Iterations*simTick/uint64(max(s.params.Threads, 1)), simTick)
+		s.res.TIt += r.Iterations
+		w.running = append(w.running, r.Iterations)
+	}
+	for _, spec := range jobs {
+		w.g.release(spec.ID)
+	}
+	w.busy += longest
+	w.lastDone = begin + longest
+	w.at = w.lastDone
+	return nil
+}
+
+// cut takes off w's counts what its latest cycles would have run after the
+// root was solved: they were run whole, at their start, but on the clock
+// they stop with the solve.
+func (s *simulation) cut(w *simWorker) {
+	if w.lastDone <= s.clock {
+		return
+	}
+	th := uint64(max(s.params.Threads, 1))
+	ran := s.clock - min(w.began, s.clock) // ticks each of them ran
+	for _, it := range w.running {
+		if span := it * simTick / th; span > ran {
+			s.res.TIt -= it - ran*th/simTick
+		}
+	}
+	w.busy -= w.lastDone - max(w.began, s.clock)
+	w.lastDone = s.clock
+}
+
+// finish fills in the result.
+func (s *simulation) finish() {
+	m, res := s.m, &s.res
 	st := m.Stats()
 	res.Outcome = m.Outcome().String()
-	res.Time = (clock + simTick - 1) / simTick
-	res.MasterBusy = masterBusy / simTick
+	res.Time = (s.clock + simTick - 1) / simTick
+	res.MasterBusy = s.masterBusy / simTick
 	if st.Exchanges > 0 {
-		res.ExchangeSeconds = exchangeCPU.Seconds() / float64(st.Exchanges)
-	}
-	if plain > 0 {
-		res.ExchangeLockSeconds = plainCPU.Seconds() / float64(plain)
-		res.ReportsPerExchange = float64(plainReports) / float64(plain)
-	}
-	if expansions > 0 {
-		res.ExpandLockSeconds = max(0, expandCPU.Seconds()-res.ExchangeLockSeconds*float64(expanding)) / float64(expansions)
+		res.ExchangeSeconds = s.exchangeCPU.Seconds() / float64(st.Exchanges)
+		res.ExchangeLockSeconds = s.lockCPU.Seconds() / float64(st.Exchanges)
+		res.ReportsPerExchange = float64(s.reports) / float64(st.Exchanges)
 	}
 	res.TGN = m.db.Len()
 	res.MNodes = st.Nodes
 	res.Master = st
 	var util float64
 	var entries int64
-	for _, w := range workers {
+	for _, w := range s.workers {
+		s.cut(w)
 		if w.busy+w.idle > 0 {
 			util += float64(w.busy) / float64(w.busy+w.idle)
 		} else {
 			util += 1
 		}
-		for _, s := range w.g.solvers {
-			entries += s.dfpn.Stats().TTEntries
+		for _, sl := range w.g.solvers {
+			entries += sl.dfpn.Stats().TTEntries
 		}
 	}
-	res.Util = util / float64(len(workers))
-	res.WNodes = float64(entries) / float64(len(workers)*params.Grouping)
+	res.Util = util / float64(len(s.workers))
+	res.WNodes = float64(entries) / float64(len(s.workers)*s.params.Grouping)
 	if res.TIt > 0 {
-		res.IterationSeconds = workCPU.Seconds() / float64(res.TIt)
+		res.IterationSeconds = s.workCPU.Seconds() / float64(res.TIt)
 	}
-	res.Seconds = time.Since(start).Seconds()
-	return res, nil
 }
 
-// SequentialIterations solves root with sequential DFPN as one worker's
+// SequentialBaseline solves root with sequential DFPN as one worker's
 // solver would (same table size), the baseline of speedup and search
-// overhead.
-func SequentialIterations(ctx context.Context, root sprouts.Position, params Params) (uint64, solve.Outcome) {
-	it, out, _ := SequentialBaseline(ctx, root, params)
-	return it, out
-}
-
-// SequentialBaseline is SequentialIterations that also returns the CPU
-// time the solve took: the cost of a real solver's iteration on this
-// machine, against which a simulation's exchanges are measured.
+// overhead, and returns the CPU time the solve took too: the cost of a
+// real solver's iteration on this machine, against which the master's
+// costs are charged.
 func SequentialBaseline(ctx context.Context, root sprouts.Position, params Params) (uint64, solve.Outcome, time.Duration) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

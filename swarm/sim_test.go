@@ -17,7 +17,7 @@ func TestSharedChildrenChangeNothing(t *testing.T) {
 	p := DefaultParams()
 	p.Capacity, p.Grouping = 1024, 2
 	root := sprouts.MustParse("0*9")
-	cfg := SimConfig{Workers: 4, ExchangeCost: 0.5, ExpandCost: 1.5}
+	cfg := SimConfig{Workers: 4, Costs: MasterCosts{Exchange: 0.5, Report: 1.5}, Iteration: 1}
 	shared, err := simulate(context.Background(), root, p, cfg, newSharedChildren(simChildrenBytes), -1)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestFractionalExchangeCost(t *testing.T) {
 	p.Capacity = 2048
 	root := sprouts.MustParse("0*11")
 	run := func(cost float64) SimResult {
-		res, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8, ExchangeCost: cost})
+		res, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8, Costs: MasterCosts{Exchange: cost}, Iteration: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -220,7 +220,7 @@ func TestSimulationIsDeterministic(t *testing.T) {
 	root := sprouts.MustParse("0*10")
 	var first SimResult
 	for i := range 2 {
-		res, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8, MasterCost: 10})
+		res, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8, Costs: MasterCosts{Exchange: 10}, Iteration: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +244,7 @@ func TestSimulationIsDeterministic(t *testing.T) {
 func TestSimulatedGroupsUseEverySolver(t *testing.T) {
 	p := DefaultParams()
 	p.Capacity, p.Grouping = 1024, 4
-	res, err := Simulate(context.Background(), sprouts.MustParse("0*11"), p, SimConfig{Workers: 1, MasterCost: 4})
+	res, err := Simulate(context.Background(), sprouts.MustParse("0*11"), p, SimConfig{Workers: 1, Costs: MasterCosts{Exchange: 4}, Iteration: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	flags.DurationVar(&p.Lease, "lease", p.Lease, "swarm: a worker silent this long loses its jobs")
 	flags.BoolVar(&sf.noVerify, "no-verify", false, "swarm: report the result without auditing the workers' values first (a lying worker can then make it wrong)")
 	flags.IntVar(&sf.simulate, "simulate-workers", 0, fmt.Sprintf("swarm: simulate this many workers (1 to %d, each with --grouping tables of --capacity entries, all in this machine's memory) in one process under a clock counted in iterations", swarm.MaxSimulatedWorkers))
-	flags.Float64Var(&sf.masterCost, "master-cost", swarm.DefaultExchangeCost, "with --simulate-workers: the master's cost of one exchange, in iterations, besides its measured costs per report and per job ended (BENCHMARKS.md)")
+	flags.Float64Var(&sf.masterCost, "master-cost", swarm.DefaultCosts().Exchange, "with --simulate-workers: the master's CPU time of one exchange under its lock, in µs, besides its measured cost per report (BENCHMARKS.md); an iteration costs what the sequential baseline's took")
 }
 
 // defaultStatusListen is where a master serves its status pages to this
@@ -693,9 +693,11 @@ func runSimulation(ctx context.Context, cfg config, sf swarmFlags, input string,
 	if !cfg.noProgress {
 		prog = statusline.New(stderr)
 	}
-	seq, seqOut := swarm.SequentialIterations(ctx, root, sf.params)
-	res, err := swarm.Simulate(ctx, root, sf.params, swarm.SimConfig{Workers: sf.simulate,
-		ExchangeCost: sf.masterCost, ReportCost: swarm.DefaultReportCost, ExpandCost: swarm.DefaultExpandCost,
+	seq, seqOut, seqCPU := swarm.SequentialBaseline(ctx, root, sf.params)
+	costs := swarm.DefaultCosts()
+	costs.Exchange = sf.masterCost
+	res, err := swarm.Simulate(ctx, root, sf.params, swarm.SimConfig{Workers: sf.simulate, Costs: costs,
+		Iteration: 1e6 * seqCPU.Seconds() / float64(max(seq, 1)),
 		Progress: func(now uint64, st swarm.MasterStats) {
 			prog.Show(false, "virtual time %d  jobs %d  T-It %d  root pn/dn %s/%s", now, st.Assigned, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
 		}})

@@ -39,9 +39,11 @@ func main() {
 	capacity := flag.Int("capacity", 8192, "table entries per virtual worker")
 	iterations := flag.Uint64("iterations", def.Iterations, "iterations per job")
 	updates := flag.Uint64("updates", def.Updates, "iterations per report")
-	cost := flag.Float64("master-cost", swarm.DefaultExchangeCost, "the master's cost of one exchange, in iterations (fractions allowed)")
-	reportCost := flag.Float64("report-cost", swarm.DefaultReportCost, "the master's cost of each report an exchange carries, in iterations")
-	expandCost := flag.Float64("expand-cost", swarm.DefaultExpandCost, "the master's cost of each job an exchange ends (its leaf expanded, a new job handed out), in iterations")
+	dc := swarm.DefaultCosts()
+	var costs swarm.MasterCosts
+	flag.Float64Var(&costs.Exchange, "master-cost", dc.Exchange, "the master's CPU time of one exchange under its lock, in µs")
+	flag.Float64Var(&costs.Report, "report-cost", dc.Report, "the master's CPU time of each report an exchange carries, in µs")
+	iterUS := flag.Float64("iteration-us", 0, "the CPU time of one iteration of a real solver on -pos, in µs, which converts the master's costs into iterations (default: measured by the sequential baseline; needed with -seq)")
 	threads := flag.Int("threads", def.Threads, "PDFPN threads per solver (0: sequential DFPN; 2 and more run real threads, so results vary from run to run)")
 	seqIt := flag.Uint64("seq", 0, "the sequential baseline's iterations, if known from an earlier run of this command (skips solving it again; the outcome is then taken from the first simulation)")
 	svg := flag.String("svg", "", "write the scaling curve to this SVG file")
@@ -88,10 +90,16 @@ func main() {
 		how = fmt.Sprintf("%.1f s, %.1f s of CPU, %.1f µs of CPU an iteration", time.Since(start).Seconds(), cpu.Seconds(), 1e6*cpu.Seconds()/float64(seq))
 		iterSeconds = cpu.Seconds() / float64(seq)
 	}
-	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master cost %g iterations per exchange, %g per report and %g per job ended; jobs of %d iterations, reports every %d; %d threads per solver; up to %d solvers per group.\n\n",
-		*pos, *capacity, seq, how, *cost, *reportCost, *expandCost, *iterations, *updates, *threads, *grouping)
-	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs, exchange | its reports | lock µs, job ended | as iterations |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	if *iterUS > 0 {
+		iterSeconds = *iterUS / 1e6
+	}
+	if iterSeconds <= 0 {
+		fail(fmt.Errorf("-seq %d: give -iteration-us too (the CPU time of one iteration on %s, which the baseline's run printed)", seq, *pos))
+	}
+	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver; up to %d solvers per group.\n\n",
+		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *grouping)
+	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs | reports an exchange |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var speed, over plotter.XYs
 	for _, s := range strings.Split(*ns, ",") {
 		n, err := strconv.Atoi(s)
@@ -110,7 +118,7 @@ func main() {
 		}
 		params.Grouping = min(solvers, *grouping)
 		groups := solvers / params.Grouping
-		r, err := swarm.Simulate(ctx, root, params, swarm.SimConfig{Workers: groups, ExchangeCost: *cost, ReportCost: *reportCost, ExpandCost: *expandCost})
+		r, err := swarm.Simulate(ctx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds})
 		if err != nil {
 			fail(err)
 		}
@@ -121,10 +129,9 @@ func main() {
 			fail(fmt.Errorf("%d workers: %s, sequential (or the first simulation) %s", n, r.Outcome, outcome))
 		}
 		sp, ov := float64(seq)/float64(r.Time), float64(r.TIt)/float64(seq)
-		fmt.Printf("| %d | %d | %.0f | %d | %d | %.1f%% | %d | %.1f× | %.2f | %.1f%% | %.0f | %d × %d × %d | %s | %.1f | %.1f | %.1f | %.1f | %s |\n", n, r.MNodes, r.WNodes, r.TGN, r.TIt,
+		fmt.Printf("| %d | %d | %.0f | %d | %d | %.1f%% | %d | %.1f× | %.2f | %.1f%% | %.0f | %d × %d × %d | %s | %.1f | %.1f | %.1f |\n", n, r.MNodes, r.WNodes, r.TGN, r.TIt,
 			100*r.Util, r.Time, sp, ov, 100*float64(r.MasterBusy)/float64(r.Time), r.Seconds, groups, params.Grouping, th,
-			r.Outcome, 1e6*r.ExchangeSeconds, 1e6*r.ExchangeLockSeconds, r.ReportsPerExchange, 1e6*r.ExpandLockSeconds,
-			ratio(r.ExchangeLockSeconds, iterSeconds)+" + "+ratio(r.ExpandLockSeconds, iterSeconds))
+			r.Outcome, 1e6*r.ExchangeSeconds, 1e6*r.ExchangeLockSeconds, r.ReportsPerExchange)
 		speed = append(speed, plotter.XY{X: float64(n), Y: sp})
 		over = append(over, plotter.XY{X: float64(n), Y: ov})
 	}
@@ -133,16 +140,6 @@ func main() {
 			fail(err)
 		}
 	}
-}
-
-// ratio is what one exchange cost the master on this machine in
-// iterations of a real solver (the sequential baseline's), "?" when the
-// baseline was not timed.
-func ratio(exchange, iteration float64) string {
-	if iteration <= 0 {
-		return "?"
-	}
-	return fmt.Sprintf("%.2f", exchange/iteration)
 }
 
 // series is one sweep: speedup and search overhead against workers.
