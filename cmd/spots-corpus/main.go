@@ -475,8 +475,31 @@ type checkJSON struct {
 	Bytes        int64         `json:"bytes"`            // the size of the corpus directory
 	Certificates []certJSON    `json:"certificates"`
 	Elsewhere    []certJSON    `json:"elsewhere,omitempty"` // with --dir DIR of certificates kept elsewhere
+	Cram         []cramJSON    `json:"cram"`                // the Cram table's certificates
 	Problems     []problemJSON `json:"problems"`
 	Notes        []problemJSON `json:"notes"`
+}
+
+// cramJSON is a Cram certificate in check's JSON.
+type cramJSON struct {
+	Board   string  `json:"board"`
+	Claim   string  `json:"claim"`
+	Address string  `json:"address"`
+	Path    string  `json:"path"`
+	Seconds float64 `json:"seconds"`
+	Status  string  `json:"status"` // as certJSON's: verified, found (not in the sample) or FAILED
+	Error   string  `json:"error,omitempty"`
+}
+
+// cramStatus returns the status of a Cram certificate in check's report.
+func cramStatus(cc corpus.CramCheck) string {
+	switch {
+	case cc.Err != nil:
+		return corpus.StatusFailed
+	case cc.Trusted:
+		return corpus.StatusFound
+	}
+	return corpus.StatusVerified
 }
 
 func recordJSON(r corpus.Record) certJSON {
@@ -530,7 +553,15 @@ func runCheck(e *env) int {
 	rep := e.check(c, opt)
 	if e.opt.json {
 		out := checkJSON{Dir: c.Dir, OK: rep.OK(), Sample: sample, Bytes: rep.Bytes, Certificates: []certJSON{},
-			Problems: problemsJSON(rep.Problems), Notes: problemsJSON(rep.Notes)}
+			Cram: []cramJSON{}, Problems: problemsJSON(rep.Problems), Notes: problemsJSON(rep.Notes)}
+		for _, cc := range rep.Cram {
+			j := cramJSON{Board: cc.Record.Board, Claim: cc.Record.Claim.String(), Address: cc.Record.Address,
+				Path: cc.Path, Seconds: cc.Elapsed.Seconds(), Status: cramStatus(cc)}
+			if cc.Err != nil {
+				j.Error = cc.Err.Error()
+			}
+			out.Cram = append(out.Cram, j)
+		}
 		for i, list := range [][]corpus.CertCheck{rep.Certificates, rep.Elsewhere} {
 			for _, cc := range list {
 				j := recordJSON(cc.Record)
@@ -581,6 +612,18 @@ func runCheck(e *env) int {
 					cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
 			}
 		}
+		cramVerified, cramFound := 0, 0
+		for _, cc := range rep.Cram {
+			switch {
+			case cc.Err != nil:
+			case cc.Trusted:
+				cramFound++
+			default:
+				cramVerified++
+				fmt.Fprintf(e.stdout, "verified  %s  %s  %d entries  %.2f s  %s\n",
+					cc.Record.Claim, cc.Record.Address[:min(12, len(cc.Record.Address))], cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
+			}
+		}
 		printProblems(e.stdout, rep)
 		listed := len(c.Records) - len(rep.Certificates)
 		fmt.Fprintf(e.stdout, "%s: %d of %d committed certificates verified", c.Dir, verified, len(rep.Certificates))
@@ -590,6 +633,12 @@ func runCheck(e *env) int {
 		fmt.Fprintf(e.stdout, ", %d listed but not committed", listed)
 		if rep.Elsewhere != nil {
 			fmt.Fprintf(e.stdout, " (%d verified in --dir, %d missing)", elsewhere, missing)
+		}
+		if len(rep.Cram) > 0 {
+			fmt.Fprintf(e.stdout, ", Cram: %d of %d verified", cramVerified, len(rep.Cram))
+			if cramFound > 0 {
+				fmt.Fprintf(e.stdout, " (%d more found, not in the sample)", cramFound)
+			}
 		}
 		fmt.Fprintf(e.stdout, ", %d literature rows, %s; ", len(c.Literature), corpus.SizeText(rep.Bytes))
 		if rep.OK() {

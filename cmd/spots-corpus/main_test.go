@@ -832,3 +832,49 @@ func TestAddWhileAnotherAdds(t *testing.T) {
 		t.Errorf("check: %d %s", status, stderr)
 	}
 }
+
+// TestCheckCountsCram checks that check reports the Cram table's
+// certificates, in its summary and in JSON, and fails on a bad one.
+func TestCheckCountsCram(t *testing.T) {
+	dir := smallCorpus(t, 2)
+	src := filepath.Join("..", "..", "corpus")
+	index, err := os.ReadFile(filepath.Join(src, corpus.CramIndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(index), "\n")[:3] // the header and the two rows of 1x2
+	var addresses []string
+	for _, l := range lines[1:] {
+		addresses = append(addresses, strings.Split(l, ",")[2])
+	}
+	if err := os.WriteFile(filepath.Join(dir, corpus.CramIndexFile), []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, corpus.CramCertsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addresses {
+		data, err := os.ReadFile(filepath.Join(src, corpus.CramCertsDir, a+".arrow"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, corpus.CramCertsDir, a+".arrow"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	status, stdout, stderr := runCmd(t, "check", "--dir", dir)
+	if status != 0 || !strings.Contains(stdout, "Cram: 2 of 2 verified") {
+		t.Errorf("check: %d\n%s%s", status, stdout, stderr)
+	}
+	status, stdout, _ = runCmd(t, "check", "--json", "--dir", dir)
+	var r checkJSON
+	if err := json.Unmarshal([]byte(stdout), &r); status != 0 || err != nil || len(r.Cram) != 2 ||
+		r.Cram[1].Claim != "gn(1x2)=1" || r.Cram[1].Status != "verified" {
+		t.Errorf("check --json: %d %v: %s", status, err, stdout)
+	}
+	os.Remove(filepath.Join(dir, corpus.CramCertsDir, addresses[0]+".arrow"))
+	status, stdout, _ = runCmd(t, "check", "--json", "--dir", dir)
+	if err := json.Unmarshal([]byte(stdout), &r); status != 1 || err != nil || r.OK || r.Cram[0].Status != corpus.StatusFailed {
+		t.Errorf("a Cram certificate missing: %d %v: %s", status, err, stdout)
+	}
+}
