@@ -66,6 +66,7 @@ type SimResult struct {
 	MNodes     int         `json:"m_nodes"` // nodes of the master DAG
 	WNodes     float64     `json:"w_nodes"` // mean table entries per solver at the end
 	Util       float64     `json:"util"`    // mean busy / (busy + idle) over solvers
+	Waited     float64     `json:"waited"`  // mean share of a solver's time spent waiting at the master for a free leaf (the rest of idle: in line for exchanges)
 	Master     MasterStats `json:"master"`
 	Seconds    float64     `json:"seconds"`     // real time the simulation took
 	MasterBusy uint64      `json:"master_busy"` // virtual time the master spent on exchanges
@@ -106,6 +107,8 @@ type simWorker struct {
 	lastDone uint64
 	started  bool
 	parked   bool // waiting at the master for a job (at is then never)
+	parkedAt uint64
+	waited   uint64 // virtual time parked, part of idle
 	// The iterations of its jobs' latest cycles, per job, and when they
 	// began: a cycle still running when the root is solved counts only the
 	// part it ran by then.
@@ -271,7 +274,7 @@ func (s *simulation) exchange(w *simWorker) (bool, error) {
 	case len(reply.Jobs) > 0:
 		return false, s.start(w, reply.Jobs)
 	case unpark:
-		w.parked, w.at = true, never
+		w.parked, w.at, w.parkedAt = true, never, s.masterFree
 	default:
 		w.at = s.masterFree + max(s.cfg.Costs.ticks(0, s.cfg.Iteration), simIdleRetry)
 	}
@@ -285,6 +288,7 @@ func (s *simulation) wake() error {
 	s.woken = nil
 	for _, k := range woken {
 		k.w.parked = false
+		k.w.waited += s.masterFree - min(k.w.parkedAt, s.masterFree)
 		if len(k.jobs) == 0 {
 			k.w.at = s.masterFree + simIdleRetry
 			continue
@@ -372,10 +376,17 @@ func (s *simulation) finish() {
 	res.TGN = m.db.Len()
 	res.MNodes = st.Nodes
 	res.Master = st
-	var util float64
+	var util, waited float64
 	var entries int64
 	for _, w := range s.workers {
 		s.cut(w)
+		if w.parked {
+			w.waited += s.clock - min(w.parkedAt, s.clock)
+			w.idle += s.clock - min(w.lastDone, s.clock)
+		}
+		if w.busy+w.idle > 0 {
+			waited += float64(w.waited) / float64(w.busy+w.idle)
+		}
 		if w.busy+w.idle > 0 {
 			util += float64(w.busy) / float64(w.busy+w.idle)
 		} else {
@@ -386,6 +397,7 @@ func (s *simulation) finish() {
 		}
 	}
 	res.Util = util / float64(len(s.workers))
+	res.Waited = waited / float64(len(s.workers))
 	res.WNodes = float64(entries) / float64(len(s.workers)*s.params.Grouping)
 	if res.TIt > 0 {
 		res.IterationSeconds = s.workCPU.Seconds() / float64(res.TIt)
