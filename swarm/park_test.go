@@ -36,12 +36,11 @@ func waitParked(t *testing.T, m *Master, n int) {
 	t.Fatalf("%d groups never came to wait", n)
 }
 
-// TestWaitingGroupGetsTheFreedLeaf checks that a group the master has no
-// job for waits at the master and is handed a job as soon as a report
-// frees leaves, before groups that ask later.
-func TestWaitingGroupGetsTheFreedLeaf(t *testing.T) {
-	p := DefaultParams()
-	p.InitNodes, p.Iterations, p.Updates = 1, 1, 1 // the root is the one leaf; a job is one iteration
+// busyMaster returns a master of 0*8 whose one leaf, the root, is group
+// a's job, and that job.
+func busyMaster(t *testing.T, p Params) (*Master, JobSpec) {
+	t.Helper()
+	p.InitNodes = 1
 	m, err := NewMaster(sprouts.MustParse("0*8"), p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +49,16 @@ func TestWaitingGroupGetsTheFreedLeaf(t *testing.T) {
 	if err != nil || len(first.Jobs) != 1 {
 		t.Fatalf("a: %d jobs, %v", len(first.Jobs), err)
 	}
+	return m, first.Jobs[0]
+}
+
+// TestWaitingGroupGetsTheFreedLeaf checks that a group the master has no
+// job for waits at the master and is handed a job as soon as a report
+// frees leaves, before groups that ask later.
+func TestWaitingGroupGetsTheFreedLeaf(t *testing.T) {
+	p := DefaultParams()
+	p.Iterations, p.Updates = 1, 1 // a job is one iteration
+	m, spec := busyMaster(t, p)
 	waiting := parkedReply(m, "b")
 	waitParked(t, m, 1)
 	// a's solver expands the root: its children are leaves to hand out.
@@ -57,7 +66,6 @@ func TestWaitingGroupGetsTheFreedLeaf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := first.Jobs[0]
 	r := g.work(context.Background(), g.place(spec), spec)
 	if r.Outcome != solve.Unknown || len(r.Children) < 2 {
 		t.Fatalf("one iteration of 0*8: %+v", r)
@@ -81,15 +89,7 @@ func TestWaitingGroupGetsTheFreedLeaf(t *testing.T) {
 // TestFinishAnswersWaitingGroups checks that groups waiting for a job are
 // told at once when the solve is over.
 func TestFinishAnswersWaitingGroups(t *testing.T) {
-	p := DefaultParams()
-	p.InitNodes = 1
-	m, err := NewMaster(sprouts.MustParse("0*8"), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Exchange(ExchangeRequest{Group: "a", Slots: 1}); err != nil {
-		t.Fatal(err)
-	}
+	m, _ := busyMaster(t, DefaultParams())
 	waiting := []<-chan ExchangeReply{parkedReply(m, "b"), parkedReply(m, "c")}
 	waitParked(t, m, 2)
 	m.Finish()
@@ -111,15 +111,7 @@ func TestFinishAnswersWaitingGroups(t *testing.T) {
 // TestWaitGivesUp checks that a wait ends without a job when nothing frees
 // up, and that the group is no longer waiting then.
 func TestWaitGivesUp(t *testing.T) {
-	p := DefaultParams()
-	p.InitNodes = 1
-	m, err := NewMaster(sprouts.MustParse("0*8"), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Exchange(ExchangeRequest{Group: "a", Slots: 1}); err != nil {
-		t.Fatal(err)
-	}
+	m, _ := busyMaster(t, DefaultParams())
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	reply, err := m.ExchangeWait(ctx, ExchangeRequest{Group: "b", Slots: 1}, time.Minute)

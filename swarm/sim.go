@@ -23,8 +23,8 @@ type SimConfig struct {
 	// virtual time. With zero costs the master is free.
 	Costs     MasterCosts
 	Iteration float64
-	// Progress, if set, is called now and then with the virtual time and the
-	// master's counters.
+	// Progress, if set, is called every few seconds of real time with the
+	// virtual time and the master's counters.
 	Progress func(now uint64, st MasterStats)
 }
 
@@ -91,6 +91,9 @@ const simTick = 1000
 // simIdleRetry is how long, in ticks, a worker waits before it asks again
 // when the master neither had a job for it nor let it wait for one.
 const simIdleRetry = simTick
+
+// progressEvery is how often, in real time, a simulation shows progress.
+const progressEvery = 5 * time.Second
 
 // simInitNodes is how many nodes per solver the master of a simulation
 // grows its DAG to before it hands out jobs.
@@ -207,7 +210,7 @@ func simulate(ctx context.Context, root sprouts.Position, params Params, cfg Sim
 // run serves the workers' requests in order of time until the root is
 // solved.
 func (s *simulation) run() error {
-	var lastShow uint64
+	lastShow := time.Now()
 	for !solved(s.m.dag.root) {
 		if err := s.ctx.Err(); err != nil {
 			return err
@@ -230,8 +233,8 @@ func (s *simulation) run() error {
 		if err := s.wake(); err != nil {
 			return err
 		}
-		if s.cfg.Progress != nil && s.clock-lastShow >= 100_000*simTick {
-			lastShow = s.clock
+		if s.cfg.Progress != nil && time.Since(lastShow) >= progressEvery {
+			lastShow = time.Now()
 			s.cfg.Progress(s.clock/simTick, s.m.Stats())
 		}
 	}

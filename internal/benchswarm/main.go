@@ -118,7 +118,11 @@ func main() {
 		}
 		params.Grouping = min(solvers, *grouping)
 		groups := solvers / params.Grouping
-		r, err := swarm.Simulate(ctx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds})
+		r, err := swarm.Simulate(ctx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds,
+			Progress: func(now uint64, st swarm.MasterStats) {
+				fmt.Fprintf(os.Stderr, "benchswarm: %s, %d cores: virtual time %d, T-It %d, %d jobs out, root pn/dn %d/%d, master load %.0f%%, reports every %d, %.0f s\n",
+					*pos, n, now, st.Iterations, st.Open, st.RootPN, st.RootDN, 100*st.Load, st.ReportEvery, time.Since(start).Seconds())
+			}})
 		if err != nil {
 			fail(err)
 		}
