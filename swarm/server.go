@@ -19,15 +19,18 @@ type ServerConfig struct {
 	IdleTimeout       time.Duration // a kept-alive connection with no request
 	MaxHeaderBytes    int
 	// MaxConns is the most connections open at once; more are closed as
-	// soon as they are accepted.
+	// soon as they are accepted. Every worker group keeps one open (and
+	// one waiting for a job holds its request up to 2 s), so the master's
+	// must exceed the groups of the largest swarm.
 	MaxConns int
 }
 
 // DefaultServerConfig is the master's: a few seconds for headers, a minute
-// for a body of up to 64 MB, 512 connections.
+// for a body of up to 64 MB, 4,096 connections (groups), each a goroutine
+// and its buffers, some tens of kB.
 func DefaultServerConfig() ServerConfig {
 	return ServerConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: time.Minute, WriteTimeout: time.Minute,
-		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10, MaxConns: 512}
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10, MaxConns: 4096}
 }
 
 func (c ServerConfig) withDefaults() ServerConfig {
