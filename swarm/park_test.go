@@ -52,10 +52,10 @@ func busyMaster(t *testing.T, p Params) (*Master, JobSpec) {
 	return m, first.Jobs[0]
 }
 
-// TestWaitingGroupGetsTheFreedLeaf checks that a group the master has no
+// TestConcurrentWaitGetsTheFreedLeaf checks that a group the master has no
 // job for waits at the master and is handed a job as soon as a report
 // frees leaves, before groups that ask later.
-func TestWaitingGroupGetsTheFreedLeaf(t *testing.T) {
+func TestConcurrentWaitGetsTheFreedLeaf(t *testing.T) {
 	p := DefaultParams()
 	p.Iterations, p.Updates = 1, 1 // a job is one iteration
 	m, spec := busyMaster(t, p)
@@ -86,9 +86,9 @@ func TestWaitingGroupGetsTheFreedLeaf(t *testing.T) {
 	}
 }
 
-// TestFinishAnswersWaitingGroups checks that groups waiting for a job are
+// TestConcurrentFinishAnswersWaiting checks that groups waiting for a job are
 // told at once when the solve is over.
-func TestFinishAnswersWaitingGroups(t *testing.T) {
+func TestConcurrentFinishAnswersWaiting(t *testing.T) {
 	m, _ := busyMaster(t, DefaultParams())
 	waiting := []<-chan ExchangeReply{parkedReply(m, "b"), parkedReply(m, "c")}
 	waitParked(t, m, 2)
