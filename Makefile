@@ -86,17 +86,21 @@ bench-parallel: build
 # Solvers form groups of up to SWARM_GROUPING, as machines of the paper's
 # runs did (SWARM_GROUPING=1: every solver a group of its own), and run
 # SWARM_THREADS PDFPN threads each (0: sequential DFPN, deterministic).
-# Jobs run SWARM_ITERATIONS iterations and report every SWARM_UPDATES.
-# The master's costs are swarm.DefaultExchangeCost and its kin (measured,
-# BENCHMARKS.md).
+# Jobs run SWARM_ITERATIONS iterations and report every SWARM_UPDATES;
+# each solver has a table of SWARM_CAPACITY entries (0*20 at 1,024 cores:
+# SWARM_POS='0*20' SWARM_CAPACITY=65536, half an hour a point here).
+# The master's costs are swarm.DefaultCosts, µs of CPU measured on this
+# project's machine, charged against the CPU time of an iteration of the
+# sequential baseline on SWARM_POS (BENCHMARKS.md).
 SWARM_POS ?= 0*14
 SWARM_N ?= 1,2,4,8,16,32,64,128,256,512,1024
 SWARM_GROUPING ?= 32
 SWARM_THREADS ?= 0
 SWARM_ITERATIONS ?= 100000
 SWARM_UPDATES ?= 1000
+SWARM_CAPACITY ?= 4096
 bench-swarm:
-	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -threads $(SWARM_THREADS) -iterations $(SWARM_ITERATIONS) -updates $(SWARM_UPDATES) -capacity 4096 -svg docs/swarm-scaling.svg
+	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -threads $(SWARM_THREADS) -iterations $(SWARM_ITERATIONS) -updates $(SWARM_UPDATES) -capacity $(SWARM_CAPACITY) -svg docs/swarm-scaling.svg
 
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:
