@@ -81,7 +81,7 @@ PAR_RUNS ?= 3
 bench-parallel: build
 	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(PAR_N) -threads $(PAR_THREADS) -runs $(PAR_RUNS)
 
-# The swarm in simulation, 1 … 1024 virtual cores (an hour and more): the
+# The swarm in simulation, 1 … 1024 virtual cores (0*14: a quarter of an hour here): the
 # paper's statistics per number of cores and the scaling curve as SVG.
 # Solvers form groups of up to SWARM_GROUPING, as machines of the paper's
 # runs did (SWARM_GROUPING=1: every solver a group of its own), and run
