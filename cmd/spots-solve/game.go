@@ -99,26 +99,7 @@ func solveCram(ctx context.Context, cfg config, inputs []string, stdout, stderr 
 		prog = statusline.New(stderr)
 	}
 	s := newSearcher(cfg, cram.Rules{}, solve.NewNimberDB(), prog, nil)
-	var results []result
-	status := 0
-	for i, root := range roots {
-		if ctx.Err() != nil {
-			break // interrupted: the positions left are not started
-		}
-		r := solveOne(ctx, cfg, s, inputs[i], root, heaps[i])
-		prog.Clear()
-		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
-			if err := certifyOne(cfg, s, cram.Game, root, heaps[i], &r); err != nil {
-				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
-				status = 1
-			}
-		}
-		results = append(results, r)
-		if r.Outcome == solve.Unknown.String() {
-			status = 1
-		}
-		printResult(stdout, cfg, r)
-	}
+	results, status := solveEach(ctx, cfg, s, cram.Game, inputs, roots, heaps, nil, prog, stdout, stderr)
 	if cfg.statsPath != "" {
 		if err := writeStats(cfg.statsPath, cfg.args, time.Now(), results); err != nil {
 			return fail("--stats %s: %v", cfg.statsPath, err)

@@ -261,29 +261,11 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 			return fail("--resume %s: %v", cfg.swarm.resumeDir, err)
 		}
 	}
-	var results []result
-	status := 0
-	for i, root := range roots {
-		if ctx.Err() != nil {
-			break // interrupted: the positions left are not started
-		}
-		r := solveOne(ctx, cfg, s, positions[i], root, heaps[i])
-		prog.Clear()
-		if saver != nil {
-			saver.Save(solve.Progress{Iterations: s.Stats().Iterations})
-		}
-		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
-			if err := certifyOne(cfg, s, sprouts.Game, root, heaps[i], &r); err != nil {
-				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
-				status = 1
-			}
-		}
-		results = append(results, r)
-		if r.Outcome == solve.Unknown.String() {
-			status = 1
-		}
-		printResult(stdout, cfg, r)
+	var afterEach func()
+	if saver != nil {
+		afterEach = func() { saver.Save(solve.Progress{Iterations: s.Stats().Iterations}) }
 	}
+	results, status := solveEach(ctx, cfg, s, sprouts.Game, positions, roots, heaps, afterEach, prog, stdout, stderr)
 	if cfg.statsPath != "" {
 		if err := writeStats(cfg.statsPath, cfg.args, time.Now(), results); err != nil {
 			return fail("--stats %s: %v", cfg.statsPath, err)
@@ -455,6 +437,38 @@ func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *s
 
 // solveOne solves root + *heap (or with --nimber finds root's Grundy
 // value); root's String is its canonical text.
+// solveEach solves, certifies (with --cert) and prints each root in turn,
+// calling afterEach (if set) after each solve, until all are done or ctx
+// ends. Its status is 1 when a root was left unsolved or its certificate
+// failed, else 0.
+func solveEach[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[P], game string, inputs []string,
+	roots []P, heaps []uint32, afterEach func(), prog *statusline.Line, stdout, stderr io.Writer) ([]result, int) {
+	var results []result
+	status := 0
+	for i, root := range roots {
+		if ctx.Err() != nil {
+			break // interrupted: the positions left are not started
+		}
+		r := solveOne(ctx, cfg, s, inputs[i], root, heaps[i])
+		prog.Clear()
+		if afterEach != nil {
+			afterEach()
+		}
+		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
+			if err := certifyOne(cfg, s, game, root, heaps[i], &r); err != nil {
+				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+				status = 1
+			}
+		}
+		results = append(results, r)
+		if r.Outcome == solve.Unknown.String() {
+			status = 1
+		}
+		printResult(stdout, cfg, r)
+	}
+	return results, status
+}
+
 func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[P], input string, root P, heap uint32) result {
 	posCtx := ctx
 	if cfg.timeout > 0 {
