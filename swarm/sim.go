@@ -1,11 +1,10 @@
 package swarm
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
+	"sync"
 	"time"
 
 	"github.com/spots-dev/spots/solve"
@@ -26,6 +25,12 @@ type SimConfig struct {
 	// Progress, if set, is called every few seconds of real time with the
 	// virtual time and the master's counters.
 	Progress func(now uint64, st MasterStats)
+	// Procs is how many groups' cycles run at once on this machine (0:
+	// GOMAXPROCS). It changes how long a simulation takes, never what it
+	// measures: a cycle depends only on its group and the reply that
+	// started it, and the master takes the groups' reports in order of
+	// virtual time whatever order their cycles finish in.
+	Procs int
 }
 
 // MasterCosts are what the master's work under its lock costs, in
@@ -117,6 +122,18 @@ type simWorker struct {
 	// part it ran by then.
 	running []uint64
 	began   uint64
+	// cycle is the group's cycle being computed on another goroutine, nil
+	// once its results are on the clock (settled).
+	cycle *simCycle
+}
+
+// simCycle is one group's cycle of jobs, computed off the event loop.
+type simCycle struct {
+	jobs    []JobSpec
+	slots   []*slot
+	reports []Report
+	cpu     time.Duration
+	done    chan struct{}
 }
 
 // never is the time of a request that is not coming.
@@ -153,6 +170,10 @@ type simulation struct {
 	// The measured CPU times, and the reports the exchanges carried.
 	exchangeCPU, workCPU, lockCPU time.Duration
 	reports                       int
+	// cycles feeds the goroutines that compute the groups' cycles, in the
+	// order they start on the clock.
+	cycles chan func()
+	procs  int
 }
 
 type wake struct {
@@ -199,7 +220,13 @@ func simulate(ctx context.Context, root sprouts.Position, params Params, cfg Sim
 	s.clock = uint64(m.grown) * simTick
 	s.masterFree, s.masterBusy = s.clock, s.clock
 	m.measure = true
-	if err := s.run(); err != nil {
+	stop := s.startCycles()
+	err = s.run()
+	if err == nil {
+		err = s.settleAll()
+	}
+	stop()
+	if err != nil {
 		return s.res, err
 	}
 	s.finish()
@@ -215,14 +242,11 @@ func (s *simulation) run() error {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
-		// The next request to reach the master (ties by worker order).
-		w := slices.MinFunc(s.workers, func(a, b *simWorker) int {
-			if c := cmp.Compare(a.at, b.at); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.g.Name, b.g.Name)
-		})
-		if w.at == never {
+		w, err := s.next()
+		if err != nil {
+			return err
+		}
+		if w == nil || w.at == never {
 			return fmt.Errorf("simulate: every worker waits for a job, and the root is unsolved")
 		}
 		s.clock = max(w.at, s.masterFree)
@@ -308,7 +332,8 @@ func (s *simulation) wake() error {
 // finishes its cycle (in a real group the first to finish reports and the
 // others' reports go with the next exchange; here they all finish at their
 // own times and the group reports at the latest one, which keeps the
-// solvers busy).
+// solvers busy). The jobs run on one of the cycle goroutines; settle puts
+// what they did on the clock.
 func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
 	begin := s.masterFree
 	if w.started {
@@ -317,18 +342,40 @@ func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
 	w.started = true
 	// Every job gets its own solver (and table) before any runs, as in a
 	// real group whose solvers run at once.
-	slots := make([]*slot, len(jobs))
+	c := &simCycle{jobs: jobs, slots: make([]*slot, len(jobs)), done: make(chan struct{})}
 	for i, spec := range jobs {
-		if slots[i] = w.g.place(spec); slots[i] == nil {
+		if c.slots[i] = w.g.place(spec); c.slots[i] == nil {
 			return fmt.Errorf("simulate: the master sent %s more jobs than it has solvers", w.g.Name)
 		}
 	}
-	var longest uint64
-	w.running, w.began = w.running[:0], begin
-	for i, spec := range jobs {
+	w.began, w.cycle = begin, c
+	s.cycles <- func() {
+		defer close(c.done)
 		cpu0 := cpuTime()
-		r := w.g.work(s.ctx, slots[i], spec)
-		s.workCPU += cpuTime() - cpu0
+		for i, spec := range c.jobs {
+			c.reports = append(c.reports, w.g.work(s.ctx, c.slots[i], spec))
+		}
+		c.cpu = cpuTime() - cpu0
+	}
+	if s.procs == 1 {
+		// One at a time: settle it now, as the clock would if cycles took
+		// no real time (what TestConcurrentCyclesChangeNothing compares
+		// the concurrent order with).
+		return s.settle(w)
+	}
+	return nil
+}
+
+// settle waits for w's cycle and puts it on the clock: w reports when its
+// longest job ends.
+func (s *simulation) settle(w *simWorker) error {
+	c := w.cycle
+	<-c.done
+	w.cycle = nil
+	s.workCPU += c.cpu
+	var longest uint64
+	w.running = w.running[:0]
+	for _, r := range c.reports {
 		w.req.Completed = append(w.req.Completed, r)
 		// The threads of a PDFPN solver run at once: a cycle takes its
 		// iterations over the threads (as if they never waited on each
@@ -337,13 +384,80 @@ func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
 		s.res.TIt += r.Iterations
 		w.running = append(w.running, r.Iterations)
 	}
-	for _, spec := range jobs {
+	for _, spec := range c.jobs {
 		w.g.release(spec.ID)
 	}
 	w.busy += longest
-	w.lastDone = begin + longest
+	w.lastDone = w.began + longest
 	w.at = w.lastDone
+	return s.ctx.Err()
+}
+
+// settleAll settles every cycle still being computed.
+func (s *simulation) settleAll() error {
+	for _, w := range s.workers {
+		if w.cycle != nil {
+			if err := s.settle(w); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// next returns the worker whose request reaches the master first (ties go
+// to the first by name), settling the cycles that might come before it: a
+// cycle that began at t reports at t + 1 iteration or later.
+func (s *simulation) next() (*simWorker, error) {
+	for {
+		var first, wait *simWorker
+		for _, w := range s.workers {
+			if w.cycle == nil && (first == nil || w.at < first.at || w.at == first.at && w.g.Name < first.g.Name) {
+				first = w
+			}
+		}
+		for _, w := range s.workers {
+			if w.cycle != nil && (first == nil || w.began+simTick <= first.at) && (wait == nil || w.began < wait.began) {
+				wait = w
+			}
+		}
+		if wait == nil {
+			return first, nil
+		}
+		if err := s.settle(wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// startCycles starts the goroutines that compute the groups' cycles, and
+// returns the function that stops them and waits for them.
+func (s *simulation) startCycles() (stop func()) {
+	procs := s.cfg.Procs
+	if procs <= 0 {
+		procs = runtime.GOMAXPROCS(0)
+	}
+	procs = min(procs, len(s.workers))
+	s.procs = procs
+	// Each group has at most one cycle out, so sending never blocks.
+	s.cycles = make(chan func(), len(s.workers))
+	var wg sync.WaitGroup
+	for range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// cpuTime counts this thread's CPU: keep the goroutine on it.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			for f := range s.cycles {
+				f()
+			}
+		}()
+	}
+	return func() {
+		close(s.cycles)
+		wg.Wait()
+	}
 }
 
 // cut takes off w's counts what its latest cycles would have run after the

@@ -32,6 +32,41 @@ func TestSharedChildrenChangeNothing(t *testing.T) {
 	}
 }
 
+// TestConcurrentCyclesChangeNothing checks that computing the groups'
+// cycles on several goroutines changes how long a simulation takes, not
+// what it measures: one goroutine and four give the same figures, with
+// groups of one solver and of several, and with a master slow enough that
+// groups wait in line.
+func TestConcurrentCyclesChangeNothing(t *testing.T) {
+	for _, c := range []struct {
+		pos              string
+		workers, group   int
+		exchange, report float64
+	}{
+		{"0*9", 8, 1, 0.5, 0.5},
+		{"0*9", 3, 3, 2, 1},
+		{"0*9", 16, 1, 20, 5},
+	} {
+		p := DefaultParams()
+		p.Capacity, p.Grouping, p.Iterations, p.Updates = 1024, c.group, 500, 50
+		root := sprouts.MustParse(c.pos)
+		var res [2]SimResult
+		for i, procs := range []int{1, 4} {
+			cfg := SimConfig{Workers: c.workers, Costs: MasterCosts{Exchange: c.exchange, Report: c.report}, Iteration: 1, Procs: procs}
+			r, err := Simulate(context.Background(), root, p, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res[i] = r
+		}
+		a, b := res[0], res[1]
+		if a.Outcome == "unknown" || a.TIt == 0 || a.Time != b.Time || a.TIt != b.TIt || a.TGN != b.TGN || a.MNodes != b.MNodes ||
+			a.WNodes != b.WNodes || a.Util != b.Util || a.Waited != b.Waited || a.MasterBusy != b.MasterBusy || a.Outcome != b.Outcome {
+			t.Errorf("%s, %d × %d: one goroutine: %+v\nfour: %+v", c.pos, c.workers, c.group, a, b)
+		}
+	}
+}
+
 // TestSharedChildrenBound checks that a full cache is emptied rather than
 // grown, and that what it returns are the children.
 func TestSharedChildrenBound(t *testing.T) {

@@ -45,6 +45,7 @@ func main() {
 	flag.Float64Var(&costs.Report, "report-cost", dc.Report, "the master's CPU time of each report an exchange carries, in µs")
 	iterUS := flag.Float64("iteration-us", 0, "the CPU time of one iteration of a real solver on -pos, in µs, which converts the master's costs into iterations (default: measured by the sequential baseline; needed with -seq)")
 	threads := flag.Int("threads", def.Threads, "PDFPN threads per solver (0: sequential DFPN; 2 and more run real threads, so results vary from run to run)")
+	procs := flag.Int("procs", 0, "how many groups' cycles to compute at once (0: one per CPU); changes how long a simulation takes, never its figures")
 	seqIt := flag.Uint64("seq", 0, "the sequential baseline's iterations, if known from an earlier run of this command (skips solving it again; the outcome is then taken from the first simulation)")
 	svg := flag.String("svg", "", "write the scaling curve to this SVG file")
 	profPath := flag.String("cpuprofile", "", "write a CPU profile of the simulations to this file")
@@ -118,7 +119,7 @@ func main() {
 		}
 		params.Grouping = min(solvers, *grouping)
 		groups := solvers / params.Grouping
-		r, err := swarm.Simulate(ctx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds,
+		r, err := swarm.Simulate(ctx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds, Procs: *procs,
 			Progress: func(now uint64, st swarm.MasterStats) {
 				fmt.Fprintf(os.Stderr, "benchswarm: %s, %d cores: virtual time %d, T-It %d, %d jobs out, root pn/dn %d/%d, master load %.0f%%, reports every %d, %.0f s\n",
 					*pos, n, now, st.Iterations, st.Open, st.RootPN, st.RootDN, 100*st.Load, st.ReportEvery, time.Since(start).Seconds())
