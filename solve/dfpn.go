@@ -145,6 +145,23 @@ func NewDFPN[P any](game Game[P], db *NimberDB, opt Options) *DFPN[P] {
 // DB returns the nimber database the search fills.
 func (s *DFPN[P]) DB() *NimberDB { return s.db }
 
+// IterationsSoFar returns the iterations of every thread as the threads
+// last published them. It may be called while a search runs, from any
+// goroutine: it never decreases, and it is below Stats().Iterations by at
+// most IterationsPublishedEvery a thread (a simulated swarm reads it to
+// know how far a running job has surely got).
+func (s *DFPN[P]) IterationsSoFar() uint64 {
+	var n uint64
+	for _, w := range s.workers {
+		n += w.iters.Load()
+	}
+	return n
+}
+
+// IterationsPublishedEvery is how often, in iterations, a thread publishes
+// its count for IterationsSoFar.
+const IterationsPublishedEvery = 16
+
 // Stats returns the counters of all calls so far, summed over threads.
 func (s *DFPN[P]) Stats() Stats {
 	st := s.total
@@ -270,7 +287,7 @@ func (w *worker[P]) stopped() bool {
 	if w.stats.Iterations >= w.check {
 		// An iteration of a large position can take milliseconds, so the
 		// context is looked at often; a look costs nanoseconds.
-		w.check = w.stats.Iterations + 16
+		w.check = w.stats.Iterations + IterationsPublishedEvery
 		w.iters.Store(w.stats.Iterations)
 		if w.s.ctx.Err() != nil {
 			w.stop = true

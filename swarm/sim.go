@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spots-dev/spots/solve"
@@ -134,6 +135,33 @@ type simCycle struct {
 	reports []Report
 	cpu     time.Duration
 	done    chan struct{}
+	// How far the cycle has surely got while it runs: the iterations of
+	// its longest finished job, and the job running now.
+	longest atomic.Uint64
+	running atomic.Pointer[simJob]
+}
+
+// simJob is a job of a cycle being computed: its solver, and the solver's
+// published count when the job began.
+type simJob struct {
+	s    *slot
+	from uint64
+}
+
+// floor returns a time, in ticks after its start, before which the cycle
+// surely does not end: what its jobs have run so far (at least one
+// iteration, as settle counts it).
+func (c *simCycle) floor(threads int) uint64 {
+	it := c.longest.Load()
+	if j := c.running.Load(); j != nil {
+		// The count at the job's start lagged by up to the publishing
+		// interval a thread: take it off again.
+		now, lag := j.s.dfpn.IterationsSoFar(), uint64(solve.IterationsPublishedEvery*threads)
+		if now > j.from+lag {
+			it = max(it, now-j.from-lag)
+		}
+	}
+	return max(it*simTick/uint64(threads), simTick)
 }
 
 // never is the time of a request that is not coming.
@@ -353,8 +381,12 @@ func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
 		defer close(c.done)
 		cpu0 := cpuTime()
 		for i, spec := range c.jobs {
-			c.reports = append(c.reports, w.g.work(s.ctx, c.slots[i], spec))
+			c.running.Store(&simJob{s: c.slots[i], from: c.slots[i].dfpn.IterationsSoFar()})
+			r := w.g.work(s.ctx, c.slots[i], spec)
+			c.reports = append(c.reports, r)
+			c.longest.Store(max(c.longest.Load(), r.Iterations))
 		}
+		c.running.Store(nil)
 		c.cpu = cpuTime() - cpu0
 	}
 	if s.procs == 1 {
@@ -406,9 +438,11 @@ func (s *simulation) settleAll() error {
 }
 
 // next returns the worker whose request reaches the master first (ties go
-// to the first by name), settling the cycles that might come before it: a
-// cycle that began at t reports at t + 1 iteration or later.
+// to the first by name). A cycle still being computed might end before
+// that request: next waits until it is done, or has run past the request's
+// time (cycleWait at a time: the wait costs no CPU the cycles could use).
 func (s *simulation) next() (*simWorker, error) {
+	th := max(s.params.Threads, 1)
 	for {
 		var first, wait *simWorker
 		for _, w := range s.workers {
@@ -417,18 +451,32 @@ func (s *simulation) next() (*simWorker, error) {
 			}
 		}
 		for _, w := range s.workers {
-			if w.cycle != nil && (first == nil || w.began+simTick <= first.at) && (wait == nil || w.began < wait.began) {
+			if w.cycle == nil {
+				continue
+			}
+			if first == nil || w.began+w.cycle.floor(th) <= first.at {
 				wait = w
+				break
 			}
 		}
 		if wait == nil {
 			return first, nil
 		}
-		if err := s.settle(wait); err != nil {
-			return nil, err
+		select {
+		case <-wait.cycle.done:
+			if err := s.settle(wait); err != nil {
+				return nil, err
+			}
+		case <-time.After(cycleWait):
+		case <-s.ctx.Done():
+			return nil, s.ctx.Err()
 		}
 	}
 }
+
+// cycleWait is how long next waits for a running cycle before it looks
+// again how far the cycle has got.
+const cycleWait = 100 * time.Microsecond
 
 // startCycles starts the goroutines that compute the groups' cycles, and
 // returns the function that stops them and waits for them.
