@@ -138,7 +138,7 @@ type simCycle struct {
 	// How far the cycle has surely got while it runs: the iterations of
 	// its longest finished job, and the job running now.
 	longest atomic.Uint64
-	running atomic.Pointer[simJob]
+	current atomic.Pointer[simJob]
 }
 
 // simJob is a job of a cycle being computed: its solver, and the solver's
@@ -153,7 +153,7 @@ type simJob struct {
 // iteration, as settle counts it).
 func (c *simCycle) floor(threads int) uint64 {
 	it := c.longest.Load()
-	if j := c.running.Load(); j != nil {
+	if j := c.current.Load(); j != nil {
 		// The count at the job's start lagged by up to the publishing
 		// interval a thread: take it off again.
 		now, lag := j.s.dfpn.IterationsSoFar(), uint64(solve.IterationsPublishedEvery*threads)
@@ -381,12 +381,12 @@ func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
 		defer close(c.done)
 		cpu0 := cpuTime()
 		for i, spec := range c.jobs {
-			c.running.Store(&simJob{s: c.slots[i], from: c.slots[i].dfpn.IterationsSoFar()})
+			c.current.Store(&simJob{s: c.slots[i], from: c.slots[i].dfpn.IterationsSoFar()})
 			r := w.g.work(s.ctx, c.slots[i], spec)
 			c.reports = append(c.reports, r)
 			c.longest.Store(max(c.longest.Load(), r.Iterations))
 		}
-		c.running.Store(nil)
+		c.current.Store(nil)
 		c.cpu = cpuTime() - cpu0
 	}
 	if s.procs == 1 {
