@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
@@ -32,6 +33,11 @@ type AuditResult struct {
 	Wrong   []string
 	Banned  []string
 	Dropped int
+	// Underived counts the values (among those Dropped) that no check
+	// found wrong but the verifier could not derive from the others,
+	// dropped when no value was found wrong, so that the groups derive
+	// them again.
+	Underived int
 }
 
 // Limits of the search for wrong values: how many of the master's values it
@@ -49,8 +55,9 @@ const (
 // derived after they could have learned them; it bans the senders,
 // rebuilds its DAG from the values left and starts a new epoch (the groups
 // forget what they learned), so the solve goes on. If it finds no wrong
-// value it still rebuilds the DAG from the values (whose outcome the
-// groups' reports had settled). Audit returns an error only when ctx ends.
+// value it drops the values the verifier could not derive from the others
+// (each lacks a value it rests on) and rebuilds the DAG from the rest.
+// Audit returns an error only when ctx ends.
 func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	m.mu.Lock()
 	out := m.outcome()
@@ -91,11 +98,36 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	if proved {
 		res.Unproved = fmt.Errorf("the values prove %s but %d of them are wrong", claim, len(wrong))
 	}
+	var unsupported map[string]bool
+	if !proved && len(wrong) == 0 {
+		unsupported = underived(db, claim)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res.Banned, res.Dropped = m.drop(wrong)
+	res.Banned, res.Dropped = m.drop(wrong, unsupported)
 	res.Wrong = describe(wrong, snapshot)
+	res.Underived = len(unsupported)
 	return res, nil
+}
+
+// underived returns the values of db that the checker could not derive
+// from the others while deciding claim. None was found wrong, so each
+// lacks a value it rests on: dropping them lets the groups derive them
+// again, with what they rest on, instead of the DAG settling the root
+// from them at once and the audit failing again.
+func underived(db *solve.NimberDB, claim format.Claim) map[string]bool {
+	d, err := verify.FromValues(db.Range)
+	if err != nil {
+		return nil
+	}
+	if _, err := d.Check(claim, verify.Options{}); err == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, k := range d.Invalid() {
+		out[k] = true
+	}
+	return out
 }
 
 // Check looks for wrong values while the solve goes on: values that
@@ -120,7 +152,7 @@ func (m *Master) Check(ctx context.Context) (AuditResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var res AuditResult
-	res.Banned, res.Dropped = m.drop(wrong)
+	res.Banned, res.Dropped = m.drop(wrong, nil)
 	res.Wrong = describe(wrong, snapshot)
 	return res, nil
 }
@@ -260,9 +292,9 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 }
 
 // drop removes the wrong values, bans their senders and drops everything
-// that may rest on the wrong values, then rebuilds the DAG and starts a new
-// epoch. With the lock held.
-func (m *Master) drop(wrong map[string]bool) (banned []string, dropped int) {
+// that may rest on the wrong values, and the underived values, then
+// rebuilds the DAG and starts a new epoch. With the lock held.
+func (m *Master) drop(wrong, underived map[string]bool) (banned []string, dropped int) {
 	// The culprits: the senders of wrong values they could not have taken
 	// from others. A group's values may rest on those of a culprit from
 	// the first exchange at which it was sent values that arrived after
@@ -312,22 +344,33 @@ func (m *Master) drop(wrong map[string]bool) (banned []string, dropped int) {
 			changed = true
 		}
 	}
+	// A value stays if one of its senders is trusted with it: neither a
+	// culprit nor, when it sent the value, possibly resting on one.
+	trusted := func(o valueOrigin) bool {
+		from, isTainted := tainted[o.group]
+		return !culprits[o.group] && !(o.group == "" && o.seq >= t0) && !(isTainted && o.seq > from)
+	}
 	keep := solve.NewNimberDB()
 	m.db.Range(func(k string, g uint32) bool {
 		o, known := m.origin[k]
-		from, isTainted := tainted[o.group]
-		switch {
-		case wrong[k], !known, culprits[o.group],
-			o.group == "" && o.seq >= t0,
-			isTainted && o.seq > from:
+		senders := append([]valueOrigin{o}, m.resent[k]...)
+		senders = slices.DeleteFunc(senders, func(o valueOrigin) bool { return !trusted(o) })
+		if wrong[k] || underived[k] || !known || len(senders) == 0 {
 			delete(m.origin, k)
+			delete(m.resent, k)
 			dropped++
-		default:
-			keep.Put(k, g)
+			return true
+		}
+		keep.Put(k, g)
+		m.origin[k] = senders[0]
+		if len(senders) > 1 {
+			m.resent[k] = senders[1:]
+		} else {
+			delete(m.resent, k)
 		}
 		return true
 	})
-	if len(wrong) == 0 {
+	if len(wrong) == 0 && len(underived) == 0 {
 		// Nothing found wrong: the values stay, the master's own
 		// derivations too; the DAG is rebuilt from them.
 		dropped = 0
@@ -367,6 +410,7 @@ func (m *Master) drop(wrong map[string]bool) (banned []string, dropped int) {
 	for k := range m.origin {
 		if _, ok := keep.Get(k); !ok {
 			delete(m.origin, k)
+			delete(m.resent, k)
 		}
 	}
 	m.db.Range(func(k string, _ uint32) bool {

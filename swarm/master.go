@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -198,6 +199,11 @@ type valueOrigin struct {
 	seq   uint64
 }
 
+// maxResent bounds the other senders recorded for one value (see
+// Master.noteResent): enough that a liar who sent a value first does not
+// take it down with it, few enough that a value costs the master little.
+const maxResent = 8
+
 // savedOrigin marks values the master started with (--resume, --db-in).
 const savedOrigin = "\x00saved"
 
@@ -231,6 +237,7 @@ type Master struct {
 	// exchange clock, what each group was sent, the groups caught lying,
 	// and the epoch, which changes whenever values are dropped.
 	origin     map[string]valueOrigin
+	resent     map[string][]valueOrigin
 	seq        uint64
 	deliveries map[string][]delivery
 	banned     map[string]bool
@@ -281,7 +288,7 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB) (*Maste
 	}
 	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
 		now: time.Now, done: make(chan struct{}), id: uuid.NewString(),
-		origin: map[string]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{}}
+		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{}}
 	db.Range(func(k string, _ uint32) bool {
 		m.origin[k] = valueOrigin{group: savedOrigin}
 		return true
@@ -499,6 +506,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		for _, e := range fresh {
 			m.origin[e.Key] = valueOrigin{group: req.Group, seq: m.seq}
 		}
+		m.noteResent(req.Group, nimbers)
 		m.share(req.Group, fresh)
 	}
 	reply := ExchangeReply{Master: m.id, Epoch: m.epoch}
@@ -564,6 +572,28 @@ func (m *Master) outbox(group string, g *groupState) outbox {
 		m.deliveries[group] = append(m.deliveries[group], delivery{seq: m.seq, arrived: arrived})
 	}
 	return out
+}
+
+// noteResent records group, sending now, as another sender of the values of
+// entries that the master had from somebody else with the same value. A
+// value that a liar sent first may also be an honest group's own
+// derivation, on which that group's later values rest: the audit keeps it
+// if any of its senders is trusted (see drop).
+func (m *Master) noteResent(group string, entries []solve.NimberEntry) {
+	for _, e := range entries {
+		o, ok := m.origin[e.Key]
+		if !ok || o.group == group {
+			continue
+		}
+		if v, ok := m.db.Get(e.Key); !ok || v != e.G {
+			continue
+		}
+		also := m.resent[e.Key]
+		if len(also) >= maxResent || slices.ContainsFunc(also, func(a valueOrigin) bool { return a.group == group }) {
+			continue
+		}
+		m.resent[e.Key] = append(also, valueOrigin{group: group, seq: m.seq})
+	}
 }
 
 // shareLearned gives the values the DAG derived an origin and puts them in

@@ -54,7 +54,7 @@ func checkClaim[P any](g rules[P], c format.Claim, root P, known values) error {
 	switch c.Kind {
 	case format.ClaimLoss, format.ClaimGrundy:
 		if !ok {
-			return fail("the root's components are not all entries")
+			return fail("the root's components are not all valid entries")
 		}
 		if x != c.N {
 			return fail("the root's value is %d, not %d", x, c.N)

@@ -23,6 +23,7 @@ type Database struct {
 type database interface {
 	check(claim format.Claim, opt Options) (*Proof, error)
 	len() int
+	invalid() []string
 }
 
 // gameDB holds the entries of a Database for the game of g.
@@ -150,6 +151,23 @@ func (d *Database) Len() int { return d.impl.len() }
 
 func (d *gameDB[P]) len() int { return len(d.entries) }
 
+// Invalid returns the keys of the entries that the last Check found
+// invalid, sorted: each is wrong, or not derivable from the other entries
+// by the rules (an entry it needs is missing or invalid itself). A Check
+// that succeeds may also have met some, and passed them by.
+func (d *Database) Invalid() []string { return d.impl.invalid() }
+
+func (d *gameDB[P]) invalid() []string {
+	var out []string
+	for k, e := range d.entries {
+		if e.state == invalid {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Proof is the outcome of checking a claim against a database: the entries
 // the check relied on, with the witnesses it chose.
 type Proof struct {
@@ -210,7 +228,7 @@ func (d *gameDB[P]) check(claim format.Claim, opt Options) (*Proof, error) {
 	}
 	if err := checkClaim(g, claim, root, known); err != nil {
 		if f, ok := err.(*Failure); ok && s.firstBad != nil {
-			f.Detail += fmt.Sprintf(" (first invalid entry met: line %d, %s: %s)", s.firstBad.line, s.firstBad.text, s.firstBad.why)
+			f.Detail += fmt.Sprintf(" (first invalid entry met: %s: %s)", s.where(s.firstBad), s.firstBad.why)
 		}
 		return nil, err
 	}
@@ -341,6 +359,15 @@ func (s *search[P]) valid(e *dbEntry[P]) bool {
 	}
 	e.state = valid
 	return true
+}
+
+// where names an entry: its line and text as read from a file, or its
+// position when it came from a solver's values.
+func (s *search[P]) where(e *dbEntry[P]) string {
+	if e.line > 0 {
+		return fmt.Sprintf("line %d, %s", e.line, e.text)
+	}
+	return fmt.Sprintf("gn(%s)=%d", s.g.text(e.pos), e.g)
 }
 
 func (s *search[P]) reject(e *dbEntry[P], why string) bool {

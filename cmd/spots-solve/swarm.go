@@ -503,7 +503,11 @@ wait:
 				if fruitless++; fruitless >= maxFruitlessAudits {
 					return fail(1, "the result is not proved by the swarm's values after %d audits, and no wrong value was found", fruitless)
 				}
-				fmt.Fprintln(stderr, "spots-solve: no wrong value found; solving on from the values")
+				if res.Underived > 0 {
+					fmt.Fprintf(stderr, "spots-solve: no wrong value found; dropped %d values the verifier could not derive from the others; solving on\n", res.Underived)
+				} else {
+					fmt.Fprintln(stderr, "spots-solve: no wrong value found; solving on from the values")
+				}
 			} else {
 				fruitless = 0
 				reportWrong(stderr, res)

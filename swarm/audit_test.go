@@ -1,0 +1,189 @@
+package swarm
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
+)
+
+// trueValues solves root with a DFPN solver and returns the Grundy values
+// it proved, sorted by key.
+func trueValues(t *testing.T, root string) []solve.NimberEntry {
+	t.Helper()
+	db := solve.NewNimberDB()
+	s := solve.NewDFPN(sprouts.Rules{}, db, solve.Options{Capacity: 1 << 16})
+	if out := s.Solve(context.Background(), sprouts.MustParse(root), 0); !out.Known() {
+		t.Fatalf("%s not solved", root)
+	}
+	var es []solve.NimberEntry
+	db.Range(func(k string, g uint32) bool {
+		es = append(es, solve.NimberEntry{Key: k, G: g})
+		return true
+	})
+	slices.SortFunc(es, func(a, b solve.NimberEntry) int { return cmp.Compare(a.Key, b.Key) })
+	if len(es) < 10 {
+		t.Fatalf("%s: only %d values", root, len(es))
+	}
+	return es
+}
+
+// proves reports whether the master's values prove its root's outcome.
+func proves(m *Master) error {
+	claim, err := certify.Claim(m.root, 0, m.Outcome(), nil)
+	if err != nil {
+		return err
+	}
+	cert, err := certify.Build(m.DB(), claim, verify.Options{})
+	if err == nil {
+		_, err = verify.Certificate(cert)
+	}
+	return err
+}
+
+// TestLiarSentFirst: a liar sends true values before an honest group that
+// derived them too, and one wrong value. Dropping the liar's values must
+// keep those the honest group sent (its other values rest on them), so the
+// values left still prove the root.
+func TestLiarSentFirst(t *testing.T) {
+	const root = "0*6"
+	values := trueValues(t, root)
+	for _, tt := range []struct {
+		name  string
+		share int // of every share values, the liar sends one first
+	}{{"all", 1}, {"half", 2}, {"a third", 3}} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := DefaultParams()
+			p.Capacity = 4096
+			m, err := NewMaster(sprouts.MustParse(root), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var first []solve.NimberEntry
+			for i, e := range values {
+				if i%tt.share == 0 {
+					first = append(first, e)
+				}
+			}
+			lie := solve.NimberEntry{Key: sprouts.MustParse("0*9").Key(), G: 7}
+			for _, req := range []ExchangeRequest{
+				{Group: "liar", Slots: 1, Nimbers: append(slices.Clone(first), lie)},
+				{Group: "honest", Slots: 1, Nimbers: values},
+			} {
+				if _, err := m.Exchange(req); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m.mu.Lock()
+			banned, _ := m.drop(map[string]bool{lie.Key: true}, nil)
+			m.mu.Unlock()
+			if !slices.Equal(banned, []string{"liar"}) {
+				t.Errorf("banned %v, want the liar", banned)
+			}
+			for _, e := range values {
+				if g, ok := m.DB().Get(e.Key); !ok || g != e.G {
+					t.Errorf("the honest group's gn(%s)=%d was dropped", mustPos(e.Key), e.G)
+				}
+			}
+			if _, ok := m.DB().Get(lie.Key); ok {
+				t.Error("the lie is kept")
+			}
+			if !m.Outcome().Known() {
+				t.Fatalf("the values left do not settle %s", root)
+			}
+			if err := proves(m); err != nil {
+				t.Errorf("the values left do not prove %s: %v", root, err)
+			}
+		})
+	}
+}
+
+func mustPos(key string) sprouts.Position {
+	p, err := sprouts.FromKey(key)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// TestAuditDropsUnderived: a master holds true values that settle its root
+// but cannot be derived from one another (a value they rest on is
+// missing). The audit finds nothing wrong, so it drops the values the
+// verifier could not derive; groups then solve on and the next audit
+// proves the root, where before every audit failed the same way.
+func TestAuditDropsUnderived(t *testing.T) {
+	const root = "0*7"
+	values := trueValues(t, root)
+	p := DefaultParams()
+	p.Capacity, p.Iterations, p.Updates = 4096, 300, 300
+	// The first value whose absence leaves the root settled but unproved.
+	var m *Master
+	for skip := range values {
+		db := solve.NewNimberDB()
+		for i, e := range values {
+			if i != skip {
+				db.Put(e.Key, e.G)
+			}
+		}
+		c, err := NewMaster(sprouts.MustParse(root), p, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Outcome().Known() && proves(c) != nil {
+			m = c
+			t.Logf("without gn(%s)=%d", mustPos(values[skip].Key), values[skip].G)
+			break
+		}
+	}
+	if m == nil {
+		t.Fatal("no value of the solve is needed by the proof but not by the DAG")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := m.Audit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Proved || len(res.Wrong) > 0 || len(res.Banned) > 0 || res.Underived == 0 || res.Dropped != res.Underived {
+		t.Fatalf("first audit: %+v", res)
+	}
+	if m.Outcome().Known() {
+		t.Fatal("the root is still settled after the underived values were dropped")
+	}
+	solveWith(t, ctx, m, p, 2)
+	if !m.Outcome().Known() {
+		t.Fatal("the groups did not settle the root again")
+	}
+	if res, err := m.Audit(ctx); err != nil || !res.Proved {
+		t.Fatalf("second audit: %+v, %v", res, err)
+	}
+}
+
+// solveWith runs groups against m until the root is settled or ctx ends.
+func solveWith(t *testing.T, ctx context.Context, m *Master, p Params, groups int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, groups)
+	for i := range groups {
+		g, err := NewGroup(string(rune('a'+i)), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { done <- g.Run(ctx, LocalLink{m}) }()
+	}
+	select {
+	case <-m.Done():
+	case <-ctx.Done():
+	}
+	cancel()
+	for range groups {
+		<-done
+	}
+}
