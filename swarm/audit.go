@@ -33,6 +33,10 @@ type AuditResult struct {
 	Wrong   []string
 	Banned  []string
 	Dropped int
+	// Refuted are the values groups sent against the master's, found
+	// wrong by solving their positions ("gn(0.1a2)=3 from g7"); the
+	// master had not kept them.
+	Refuted []string
 	// Underived counts the values (among those Dropped) that no check
 	// found wrong but the verifier could not derive from the others,
 	// dropped when no value was found wrong, so that the groups derive
@@ -67,6 +71,7 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 		return true
 	})
 	m.stats.Audits++
+	disputes := m.takeDisputes()
 	m.mu.Unlock()
 	var res AuditResult
 	if out == solve.Unknown {
@@ -88,24 +93,24 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	res.Unproved = err
 	// Even when the values prove the outcome, those that contradict others
 	// are looked into: the database is saved and shared.
-	wrong, err := m.findWrong(ctx, snapshot, !proved)
+	wrong, refuted, err := m.findWrong(ctx, snapshot, !proved, disputes)
 	if err != nil {
 		return res, err
 	}
-	if proved && len(wrong) == 0 {
+	if proved && len(wrong) == 0 && len(refuted) == 0 {
 		return AuditResult{Proved: true}, nil
 	}
 	if proved {
-		res.Unproved = fmt.Errorf("the values prove %s but %d of them are wrong", claim, len(wrong))
+		res.Unproved = fmt.Errorf("the values prove %s but %d of them are wrong, and %d values sent against them are", claim, len(wrong), len(refuted))
 	}
 	var unsupported map[string]bool
-	if !proved && len(wrong) == 0 {
+	if !proved && len(wrong) == 0 && len(refuted) == 0 {
 		unsupported = underived(db, claim)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res.Banned, res.Dropped = m.drop(wrong, unsupported)
-	res.Wrong = describe(wrong, snapshot)
+	res.Banned, res.Dropped = m.drop(wrong, unsupported, refuted)
+	res.Wrong, res.Refuted = describe(wrong, snapshot), describeRefuted(refuted)
 	res.Underived = len(unsupported)
 	return res, nil
 }
@@ -144,16 +149,17 @@ func (m *Master) Check(ctx context.Context) (AuditResult, error) {
 		snapshot[k] = g
 		return true
 	})
+	disputes := m.takeDisputes()
 	m.mu.Unlock()
-	wrong, err := m.findWrong(ctx, snapshot, false)
-	if err != nil || len(wrong) == 0 {
+	wrong, refuted, err := m.findWrong(ctx, snapshot, false, disputes)
+	if err != nil || len(wrong) == 0 && len(refuted) == 0 {
 		return AuditResult{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var res AuditResult
-	res.Banned, res.Dropped = m.drop(wrong, nil)
-	res.Wrong = describe(wrong, snapshot)
+	res.Banned, res.Dropped = m.drop(wrong, nil, refuted)
+	res.Wrong, res.Refuted = describe(wrong, snapshot), describeRefuted(refuted)
 	return res, nil
 }
 
@@ -165,6 +171,18 @@ func describe(wrong map[string]bool, vals map[string]uint32) []string {
 			out = append(out, fmt.Sprintf("gn(%s)=%d", p, vals[k]))
 		} else {
 			out = append(out, fmt.Sprintf("gn(%q)=%d", k, vals[k]))
+		}
+	}
+	return out
+}
+
+// describeRefuted writes refuted disputes as gn(position)=value from
+// group.
+func describeRefuted(refuted []dispute) []string {
+	var out []string
+	for _, d := range refuted {
+		if p, err := sprouts.FromKey(d.key); err == nil {
+			out = append(out, fmt.Sprintf("gn(%s)=%d from %s", p, d.g, d.group))
 		}
 	}
 	return out
@@ -196,10 +214,19 @@ type suspect struct {
 	lives int
 }
 
+// takeDisputes returns the disputes recorded since the last call. With the
+// lock held.
+func (m *Master) takeDisputes() []dispute {
+	d := m.disputes
+	m.disputes = nil
+	return d
+}
+
 // findWrong returns the values of vals (key → g) that are wrong, found by
 // solving suspects again with a search of the master's own that trusts no
-// value it did not prove.
-func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incompleteToo bool) (map[string]bool, error) {
+// value it did not prove, and the disputes whose value is wrong (the
+// value of vals they disputed is right).
+func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incompleteToo bool, disputes []dispute) (wrong map[string]bool, refuted []dispute, err error) {
 	// Suspects: values that contradict a child whose lands all have values
 	// (the child has the same value, or the children's values are all
 	// known and their mex differs), with those lands; then values with a
@@ -267,15 +294,38 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 	if incompleteToo {
 		queue = append(queue, order(incomplete)...)
 	}
-	wrong := map[string]bool{}
+	wrong = map[string]bool{}
 	for k := range vals {
 		if _, err := sprouts.FromKey(k); err != nil {
 			wrong[k] = true
 		}
 	}
 	checker := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: max(m.params.Capacity, 1024)})
+	// The disputes first: one of the two values is wrong, so one solve
+	// names either a wrong value of the master's or a wrong value sent.
+	// One refuted dispute of a group is enough.
+	checks, disputer := 0, map[string]bool{}
+	for _, d := range disputes {
+		g, ok := vals[d.key]
+		p, err := sprouts.FromKey(d.key)
+		if !ok || err != nil || disputer[d.group] || wrong[d.key] || checks >= maxRechecks {
+			continue
+		}
+		checks++
+		switch checker.Solve(ctx, p, g) {
+		case solve.Loss:
+			refuted = append(refuted, d)
+			disputer[d.group] = true
+		case solve.Win:
+			wrong[d.key] = true
+		default:
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	for i, s := range queue {
-		if i >= maxRechecks || len(wrong) > 0 && i >= nContradicting {
+		if checks+i >= maxRechecks || len(wrong) > 0 && i >= nContradicting {
 			break // the contradictions named a liar; the rest waits for the next audit
 		}
 		switch checker.Solve(ctx, s.pos, vals[s.key]) {
@@ -284,17 +334,19 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 			wrong[s.key] = true
 		default:
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	return wrong, nil
+	return wrong, refuted, nil
 }
 
-// drop removes the wrong values, bans their senders and drops everything
-// that may rest on the wrong values, and the underived values, then
-// rebuilds the DAG and starts a new epoch. With the lock held.
-func (m *Master) drop(wrong, underived map[string]bool) (banned []string, dropped int) {
+// drop removes the wrong values, bans their senders and those of the
+// refuted disputes (wrong values the master did not keep) that could not
+// have taken them from others, drops everything that may rest on their
+// values, and the underived values, then rebuilds the DAG and starts a new
+// epoch. With the lock held.
+func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute) (banned []string, dropped int) {
 	// The culprits: the senders of wrong values they could not have taken
 	// from others. A group's values may rest on those of a culprit from
 	// the first exchange at which it was sent values that arrived after
@@ -339,6 +391,17 @@ func (m *Master) drop(wrong, underived map[string]bool) (banned []string, droppe
 				first, firstSeq = o.group, o.seq
 			}
 		}
+		for _, d := range refuted {
+			if culprits[d.group] {
+				continue
+			}
+			if from, ok := tainted[d.group]; ok && d.seq > from {
+				continue
+			}
+			if d.seq < firstSeq || d.seq == firstSeq && d.group < first {
+				first, firstSeq = d.group, d.seq
+			}
+		}
 		if first != "" {
 			culprits[first] = true
 			changed = true
@@ -370,7 +433,7 @@ func (m *Master) drop(wrong, underived map[string]bool) (banned []string, droppe
 		}
 		return true
 	})
-	if len(wrong) == 0 && len(underived) == 0 {
+	if len(wrong) == 0 && len(underived) == 0 && len(culprits) == 0 {
 		// Nothing found wrong: the values stay, the master's own
 		// derivations too; the DAG is rebuilt from them.
 		dropped = 0
@@ -394,6 +457,10 @@ func (m *Master) drop(wrong, underived map[string]bool) (banned []string, droppe
 	default:
 	}
 	m.epoch++
+	// Disputes met since the snapshot are of the old epoch: the values
+	// they dispute may be gone, and the disputers may have rested on
+	// what was dropped.
+	m.disputes = nil
 	m.unparkAll()
 	m.newDAG()
 	m.dag.learned = nil // the values it derived are in the database, sent to all below

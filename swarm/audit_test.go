@@ -3,6 +3,7 @@ package swarm
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -81,7 +82,7 @@ func TestLiarSentFirst(t *testing.T) {
 				}
 			}
 			m.mu.Lock()
-			banned, _ := m.drop(map[string]bool{lie.Key: true}, nil)
+			banned, _ := m.drop(map[string]bool{lie.Key: true}, nil, nil)
 			m.mu.Unlock()
 			if !slices.Equal(banned, []string{"liar"}) {
 				t.Errorf("banned %v, want the liar", banned)
@@ -185,5 +186,71 @@ func solveWith(t *testing.T, ctx context.Context, m *Master, p Params, groups in
 	cancel()
 	for range groups {
 		<-done
+	}
+}
+
+// TestDisputedValues: groups send values the master already has from an
+// honest group, some with other values. The master ignores them at once
+// and settles each dispute by solving the position at the next Check: a
+// group that contradicted a right value is banned, a wrong value that an
+// honest group contradicted is dropped and its sender banned.
+func TestDisputedValues(t *testing.T) {
+	const root = "0*6"
+	values := trueValues(t, root)
+	wrong := func(es []solve.NimberEntry) []solve.NimberEntry {
+		out := slices.Clone(es)
+		for i := range out {
+			if i%3 == 0 {
+				out[i].G++
+			}
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name       string
+		first      []solve.NimberEntry // from group "first"
+		second     []solve.NimberEntry // then from group "second"
+		wantBanned string
+	}{
+		{"the second contradicts", values, wrong(values), "second"},
+		{"the second corrects", wrong(values), values, "first"},
+		{"no dispute", values, values, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := DefaultParams()
+			p.Capacity = 4096
+			m, err := NewMaster(sprouts.MustParse(root), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, req := range []ExchangeRequest{
+				{Group: "first", Slots: 1, Nimbers: tt.first},
+				{Group: "second", Slots: 1, Nimbers: tt.second},
+			} {
+				if _, err := m.Exchange(req); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := m.Check(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			if tt.wantBanned != "" {
+				want = []string{tt.wantBanned}
+			}
+			if !slices.Equal(res.Banned, want) {
+				t.Errorf("banned %v, want %v (%+v)", res.Banned, want, res)
+			}
+			m.DB().Range(func(k string, g uint32) bool {
+				if i, ok := slices.BinarySearchFunc(values, k, func(e solve.NimberEntry, k string) int { return cmp.Compare(e.Key, k) }); ok && values[i].G != g {
+					t.Errorf("gn(%s)=%d is kept", mustPos(k), g)
+				}
+				return true
+			})
+			if _, err := m.Exchange(ExchangeRequest{Group: tt.wantBanned, Slots: 1}); tt.wantBanned != "" && !errors.Is(err, ErrBanned) {
+				t.Errorf("%s is still heard: %v", tt.wantBanned, err)
+			}
+		})
 	}
 }

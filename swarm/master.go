@@ -200,9 +200,21 @@ type valueOrigin struct {
 }
 
 // maxResent bounds the other senders recorded for one value (see
-// Master.noteResent): enough that a liar who sent a value first does not
+// Master.noteKnown): enough that a liar who sent a value first does not
 // take it down with it, few enough that a value costs the master little.
 const maxResent = 8
+
+// dispute is a value a group sent, at exchange seq, that differs from the
+// master's.
+type dispute struct {
+	key, group string
+	g          uint32
+	seq        uint64
+}
+
+// maxDisputes bounds the disputes waiting to be settled: past it, a group
+// that contradicts the master is not heard until the next Check.
+const maxDisputes = 64
 
 // savedOrigin marks values the master started with (--resume, --db-in).
 const savedOrigin = "\x00saved"
@@ -238,6 +250,7 @@ type Master struct {
 	// and the epoch, which changes whenever values are dropped.
 	origin     map[string]valueOrigin
 	resent     map[string][]valueOrigin
+	disputes   []dispute
 	seq        uint64
 	deliveries map[string][]delivery
 	banned     map[string]bool
@@ -506,7 +519,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		for _, e := range fresh {
 			m.origin[e.Key] = valueOrigin{group: req.Group, seq: m.seq}
 		}
-		m.noteResent(req.Group, nimbers)
+		m.noteKnown(req.Group, nimbers)
 		m.share(req.Group, fresh)
 	}
 	reply := ExchangeReply{Master: m.id, Epoch: m.epoch}
@@ -574,18 +587,27 @@ func (m *Master) outbox(group string, g *groupState) outbox {
 	return out
 }
 
-// noteResent records group, sending now, as another sender of the values of
-// entries that the master had from somebody else with the same value. A
-// value that a liar sent first may also be an honest group's own
-// derivation, on which that group's later values rest: the audit keeps it
-// if any of its senders is trusted (see drop).
-func (m *Master) noteResent(group string, entries []solve.NimberEntry) {
+// noteKnown looks at the entries group sent that the master had already.
+// Sent with the master's value by another group, it records group as
+// another sender: a value that a liar sent first may also be an honest
+// group's own derivation, on which that group's later values rest, and
+// the audit keeps it if any of its senders is trusted (see drop). Sent
+// with another value, one of the two is wrong: it records a dispute, which
+// the next Check or Audit settles by solving the position.
+func (m *Master) noteKnown(group string, entries []solve.NimberEntry) {
 	for _, e := range entries {
 		o, ok := m.origin[e.Key]
 		if !ok || o.group == group {
 			continue
 		}
-		if v, ok := m.db.Get(e.Key); !ok || v != e.G {
+		v, ok := m.db.Get(e.Key)
+		if !ok {
+			continue
+		}
+		if v != e.G {
+			if len(m.disputes) < maxDisputes {
+				m.disputes = append(m.disputes, dispute{key: e.Key, group: group, g: e.G, seq: m.seq})
+			}
 			continue
 		}
 		also := m.resent[e.Key]

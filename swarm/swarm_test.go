@@ -54,7 +54,7 @@ func supervise(ctx context.Context, m *Master) ([]AuditResult, error) {
 			if err != nil {
 				return failed, err
 			}
-			if len(res.Wrong) > 0 {
+			if len(res.Wrong)+len(res.Refuted) > 0 {
 				failed = append(failed, res)
 			}
 			continue

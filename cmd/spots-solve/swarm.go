@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -499,7 +500,7 @@ wait:
 			}
 			prog.Clear()
 			fmt.Fprintf(stderr, "spots-solve: the swarm's values do not prove its result (%v)\n", res.Unproved)
-			if len(res.Wrong) == 0 {
+			if len(res.Wrong) == 0 && len(res.Refuted) == 0 {
 				if fruitless++; fruitless >= maxFruitlessAudits {
 					return fail(1, "the result is not proved by the swarm's values after %d audits, and no wrong value was found", fruitless)
 				}
@@ -522,7 +523,7 @@ wait:
 			if !sf.noVerify && now.Sub(lastCheck) >= sf.params.Lease {
 				// Catch a lying group early, before its values spread.
 				lastCheck = now
-				if res, err := m.Check(runCtx); err == nil && len(res.Wrong) > 0 {
+				if res, err := m.Check(runCtx); err == nil && len(res.Wrong)+len(res.Refuted) > 0 {
 					prog.Clear()
 					reportWrong(stderr, res)
 				}
@@ -598,9 +599,9 @@ wait:
 
 // reportWrong tells what an audit or check of the master found wrong.
 func reportWrong(stderr io.Writer, res swarm.AuditResult) {
-	wrong := res.Wrong
+	wrong := append(slices.Clip(res.Wrong), res.Refuted...)
 	if len(wrong) > 5 {
-		wrong = append(wrong[:5:5], fmt.Sprintf("and %d more", len(res.Wrong)-5))
+		wrong = append(wrong[:5:5], fmt.Sprintf("and %d more", len(wrong)-5))
 	}
 	by := "no group"
 	if len(res.Banned) > 0 {
