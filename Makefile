@@ -142,3 +142,11 @@ image:
 test-deploy:
 	$(GO) test -count=1 ./deploy/
 	$(GO) test -count=1 -run 'TestDeploy' ./cmd/spots-solve/
+
+# The README's commands for several machines, run on three network
+# namespaces of this machine (10.0.0.1-3 on a bridge; root and iproute2):
+# a swarm across a network that is not loopback. Not part of make test.
+POS ?= 0*12
+.PHONY: netns-check
+netns-check:
+	deploy/netns-check.sh '$(POS)'

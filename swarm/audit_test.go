@@ -35,6 +35,19 @@ func trueValues(t *testing.T, root string) []solve.NimberEntry {
 	return es
 }
 
+// smallMaster returns a master of root with 4,096-entry tables and no
+// values.
+func smallMaster(t *testing.T, root string) *Master {
+	t.Helper()
+	p := DefaultParams()
+	p.Capacity = 4096
+	m, err := NewMaster(sprouts.MustParse(root), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // proves reports whether the master's values prove its root's outcome.
 func proves(m *Master) error {
 	claim, err := certify.Claim(m.root, 0, m.Outcome(), nil)
@@ -60,12 +73,7 @@ func TestLiarSentFirst(t *testing.T) {
 		share int // of every share values, the liar sends one first
 	}{{"all", 1}, {"half", 2}, {"a third", 3}} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := DefaultParams()
-			p.Capacity = 4096
-			m, err := NewMaster(sprouts.MustParse(root), p, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := smallMaster(t, root)
 			var first []solve.NimberEntry
 			for i, e := range values {
 				if i%tt.share == 0 {
@@ -217,12 +225,7 @@ func TestDisputedValues(t *testing.T) {
 		{"no dispute", values, values, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := DefaultParams()
-			p.Capacity = 4096
-			m, err := NewMaster(sprouts.MustParse(root), p, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := smallMaster(t, root)
 			for _, req := range []ExchangeRequest{
 				{Group: "first", Slots: 1, Nimbers: tt.first},
 				{Group: "second", Slots: 1, Nimbers: tt.second},
