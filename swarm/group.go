@@ -259,7 +259,7 @@ func (g *Group) exchange(ctx context.Context, link Link, req ExchangeRequest) (E
 		if err == nil {
 			return reply, nil
 		}
-		if errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrBanned) {
+		if errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrBanned) || errors.Is(err, ErrNoMaster) {
 			return reply, err
 		}
 		if ctx.Err() != nil {
@@ -359,6 +359,10 @@ func reportOf(e solve.Expansion[sprouts.Position]) Report {
 
 // ErrUnauthorized is returned when the master refuses the group's key.
 var ErrUnauthorized = errors.New("swarm: unauthorized (wrong key?)")
+
+// ErrNoMaster is returned by a Link that gave up finding a master (a
+// worker's --wait ran out): the group stops instead of asking again.
+var ErrNoMaster = errors.New("swarm: no master")
 
 // LocalLink connects a group to a master in the same process.
 type LocalLink struct{ Master *Master }

@@ -231,6 +231,29 @@ func TestWorkerWaits(t *testing.T) {
 	}
 }
 
+// TestWorkerGivesUpWhenMasterIsGone: a worker whose master dies mid-solve
+// looks for it again for --wait, then exits 1. (It used to look forever:
+// the group retried the link's "no master" like a failed exchange.)
+func TestWorkerGivesUpWhenMasterIsGone(t *testing.T) {
+	m, _, gossip := master(t, "0*14")
+	w := start(t, testKey, "worker", "--join", gossip, "--wait", "2s")
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(w.Stderr.String(), "job ") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no job: %s", w.Stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	m.Cmd.Process.Signal(syscall.SIGKILL)
+	m.Wait(t, 10*time.Second)
+	if status := w.Wait(t, time.Minute); status != 1 {
+		t.Fatalf("exit %d, want 1: %s", status, w.Stderr.String())
+	}
+	if e := w.Stderr.String(); !strings.Contains(e, "no master at "+gossip) {
+		t.Errorf("stderr %q", e)
+	}
+}
+
 // TestSwarmLocalWorkersWithoutKey: a master whose only workers are its own
 // makes a key for them, and they say what they do.
 func TestSwarmLocalWorkersWithoutKey(t *testing.T) {

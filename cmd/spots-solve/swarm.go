@@ -280,7 +280,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 				noMaster = time.Now()
 				logf("waiting for a master at %s (up to %v)", sf.join, sf.wait)
 			} else if time.Since(noMaster) > sf.wait {
-				return "", fmt.Errorf("%w: none at %s for %v (--wait)", errNoMaster, sf.join, sf.wait)
+				return "", fmt.Errorf("%w at %s for %v (--wait)", swarm.ErrNoMaster, sf.join, sf.wait)
 			}
 			member.Rejoin([]string{sf.join}) // the master may have restarted
 			select {
@@ -291,7 +291,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 		}
 	}}
 	if err := g.Run(ctx, &loggingLink{link: link, logf: logf}); err != nil {
-		if errors.Is(err, errNoMaster) {
+		if errors.Is(err, swarm.ErrNoMaster) {
 			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 			return 1
 		}
@@ -333,9 +333,6 @@ const workerExitCodes = `  0    the master said the solve is over
   2    bad usage, or a wrong key
   130  interrupted (SIGINT, SIGTERM)
 `
-
-// errNoMaster is returned when a worker waited --wait without a master.
-var errNoMaster = errors.New("no master")
 
 // loggingLink is a worker's link that says on standard error which jobs
 // the master hands out.
