@@ -37,6 +37,7 @@ type DFPN[P any] struct {
 	// per call
 	ctx   context.Context
 	halt  atomic.Bool // a thread has returned from the root: all stop
+	turns *turns      // Options.Lockstep: whose iteration it is
 	start time.Time
 	total Stats // counters of finished calls
 
@@ -120,6 +121,9 @@ func NewDFPN[P any](game Game[P], db *NimberDB, opt Options) *DFPN[P] {
 	}
 	if opt.ChildrenCache == 0 {
 		opt.ChildrenCache = DefaultChildrenCache
+	}
+	if opt.Spread == 0 {
+		opt.Spread = DefaultSpread
 	}
 	opt.Threads = min(max(opt.Threads, 1), MaxThreads)
 	s := &DFPN[P]{game: game, db: db, opt: opt, saved: time.Now()}
@@ -206,10 +210,18 @@ func (s *DFPN[P]) Solve(ctx context.Context, pos P, n uint32) Outcome {
 	}
 	var wg sync.WaitGroup
 	outs := make([]Outcome, len(s.workers))
+	s.turns = nil
+	if s.opt.Lockstep {
+		s.turns = newTurns(len(s.workers))
+	}
 	for i, w := range s.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if s.turns != nil {
+				s.turns.wait(i)
+				defer s.turns.leave(i)
+			}
 			outs[i] = w.run(c)
 			s.halt.Store(true) // the first thread back from the root stops the rest
 		}()
@@ -394,6 +406,9 @@ func (w *worker[P]) reread(v *dnode[P]) {
 // dfpn searches below v while the thresholds hold and returns the number of
 // iterations it spent.
 func (w *worker[P]) dfpn(v *dnode[P], th thresholds) uint64 {
+	if w.s.turns != nil {
+		w.s.turns.pass(w.id)
+	}
 	w.stats.Iterations++
 	work := uint64(1)
 	w.expand(v)
@@ -561,8 +576,8 @@ func (w *worker[P]) recomputeSum(v *dnode[P]) {
 }
 
 // choose selects the child to search next and its thresholds. In parallel
-// search a child's complexity is raised by the number of threads below it
-// (vcx), which steers this thread elsewhere; the switching threshold S
+// search a child's complexity is raised by Options.Spread for each thread
+// below it (vcx), which steers this thread elsewhere; the switching threshold S
 // counts the second child virtually and takes the chosen child's threads
 // off, so it never falls below the chosen child's own complexity.
 func (w *worker[P]) choose(v *dnode[P], th thresholds) (*dnode[P], thresholds) {
@@ -573,7 +588,7 @@ func (w *worker[P]) choose(v *dnode[P], th thresholds) (*dnode[P], thresholds) {
 		c, second := v.kids[0], -1
 		if w.switching {
 			var ci int
-			ci, second = w.best(v.kids, func(c *dnode[P]) uint64 { return add(min(c.pn, c.dn), uint64(c.th)) })
+			ci, second = w.best(v.kids, func(c *dnode[P]) uint64 { return add(min(c.pn, c.dn), w.busy(c.th)) })
 			c = v.kids[ci]
 		}
 		t := min(th.pt, th.dt, sub(th.mt, min(th.ps, th.ds)))
@@ -581,16 +596,16 @@ func (w *worker[P]) choose(v *dnode[P], th thresholds) (*dnode[P], thresholds) {
 		next := thresholds{pt: Inf, dt: Inf, mt: add(sub(t, v.pn), min(c.pn, c.dn))}
 		if second >= 0 {
 			d := v.kids[second]
-			next.mt = min(next.mt, sub(add(add(min(d.pn, d.dn), uint64(d.th)), 1), uint64(c.th)))
+			next.mt = min(next.mt, sub(add(add(min(d.pn, d.dn), w.busy(d.th)), 1), w.busy(c.th)))
 		}
 		return c, next
 	}
-	ci, second := w.best(v.kids, func(c *dnode[P]) uint64 { return add(c.dn, uint64(c.th)) })
+	ci, second := w.best(v.kids, func(c *dnode[P]) uint64 { return add(c.dn, w.busy(c.th)) })
 	c := v.kids[ci]
 	sTh := uint64(Inf)
 	if second >= 0 {
 		d := v.kids[second]
-		sTh = sub(add(add(d.dn, uint64(d.th)), 1), uint64(c.th))
+		sTh = sub(add(add(d.dn, w.busy(d.th)), 1), w.busy(c.th))
 	}
 	next := thresholds{
 		pt: add(sub(th.dt, v.dn), c.pn),
@@ -605,6 +620,10 @@ func (w *worker[P]) choose(v *dnode[P], th thresholds) (*dnode[P], thresholds) {
 	}
 	return c, next
 }
+
+// busy is what th threads working below a child add to its complexity
+// when this thread chooses (Options.Spread each).
+func (w *worker[P]) busy(th int) uint64 { return uint64(th) * w.s.opt.Spread }
 
 // best returns the index of the child with the least cx, and of a second
 // one with the least cx among the rest (-1 if there is none). Ties go to the

@@ -14,6 +14,18 @@ type Options struct {
 	// Threads is the number of threads DFPN runs (PDFPN when ≥ 2); 0 or 1
 	// is plain sequential DFPN. At most MaxThreads.
 	Threads int
+	// Lockstep makes the threads of a PDFPN take turns, one iteration
+	// each, in a fixed order, instead of running at once: the search then
+	// runs on one core, as if each thread had a core of its own and every
+	// iteration took as long, and it does the same on every run. It is for
+	// simulating machines with more cores than this one (package swarm).
+	Lockstep bool
+	// Spread is what each thread working below a child adds to the child's
+	// complexity (its disproof number, or min(pn, dn) in a sum) when
+	// another PDFPN thread chooses where to go: the larger it is, the
+	// more the threads spread over the tree instead of following each
+	// other down (0: DefaultSpread, the paper's 1).
+	Spread uint64
 	// Capacity is the number of transposition-table entries (DFPN). Memory
 	// for the table is bounded by it; the nimber database is not bounded.
 	Capacity int
@@ -106,6 +118,13 @@ func (b *base[P]) leaf(est Estimator, c *couple[P]) (pn, dn uint64) {
 	}
 	return 1, 1
 }
+
+// DefaultSpread is the default of Options.Spread: the paper's 1. With
+// eight threads taking turns 8 did less work on five positions, but with
+// two threads on two real cores it did more on five runs of six
+// (BENCHMARKS.md, "PDFPN: how far apart the threads keep"), so the
+// default stays.
+const DefaultSpread = 1
 
 // DefaultCapacity is the transposition-table size used when
 // Options.Capacity is 0: a million entries, as in the reference's runs.

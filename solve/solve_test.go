@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -259,6 +260,47 @@ func TestConcurrentPDFPN(t *testing.T) {
 		}
 		if st := p.Stats(); len(st.PerThread) != threads {
 			t.Errorf("%d threads: per-thread iterations %v", threads, st.PerThread)
+		}
+	}
+}
+
+// TestConcurrentLockstep checks that PDFPN threads taking turns do the same
+// on every run, an iteration each in turn, and still solve.
+func TestConcurrentLockstep(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		pos      string
+		threads  int
+		capacity int
+	}{
+		{"0*6", 2, 0},
+		{"0*7", 5, 64},
+		{"0*8", 8, 0},
+	} {
+		var runs [2]solve.Stats
+		for i := range runs {
+			s := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Threads: tc.threads, Capacity: tc.capacity, Lockstep: true})
+			var n int
+			fmt.Sscanf(tc.pos, "0*%d", &n)
+			want := uint32(0) // the Grundy conjecture, proved up to 0*11
+			if n%6 >= 3 {
+				want = 1
+			}
+			if g, ok := s.Grundy(ctx, sprouts.MustParse(tc.pos)); !ok || g != want {
+				t.Fatalf("%s, %d threads: gn = %d (%v), want %d", tc.pos, tc.threads, g, ok, want)
+			}
+			runs[i] = s.Stats()
+		}
+		a, b := runs[0], runs[1]
+		if a.Iterations != b.Iterations || fmt.Sprint(a.PerThread) != fmt.Sprint(b.PerThread) {
+			t.Errorf("%s, %d threads: runs differ: %d %v and %d %v", tc.pos, tc.threads, a.Iterations, a.PerThread, b.Iterations, b.PerThread)
+		}
+		lo, hi := slices.Min(a.PerThread), slices.Max(a.PerThread)
+		// Each Solve of the Grundy computation may leave each thread one
+		// iteration apart, and a thread may run one more once another has
+		// solved the root.
+		if hi-lo > 2*uint64(len(a.PerThread)) {
+			t.Errorf("%s, %d threads: threads did not take turns: %v", tc.pos, tc.threads, a.PerThread)
 		}
 	}
 }

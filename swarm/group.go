@@ -61,12 +61,14 @@ type slot struct {
 
 // NewGroup returns a worker group named name (its identity at the master).
 func NewGroup(name string, params Params) (*Group, error) {
-	return newGroup(name, params, sprouts.Rules{}, 0)
+	return newGroup(name, params, sprouts.Rules{}, 0, false)
 }
 
-// newGroup is NewGroup with the game the solvers play and the size of
-// each solver's own children cache (0: the default, negative: none).
-func newGroup(name string, params Params, game solve.Game[sprouts.Position], childrenCache int64) (*Group, error) {
+// newGroup is NewGroup with the game the solvers play, the size of each
+// solver's own children cache (0: the default, negative: none), and
+// whether a solver's PDFPN threads take turns (solve.Options.Lockstep, for
+// simulation).
+func newGroup(name string, params Params, game solve.Game[sprouts.Position], childrenCache int64, lockstep bool) (*Group, error) {
 	if err := params.check(); err != nil {
 		return nil, err
 	}
@@ -80,7 +82,7 @@ func newGroup(name string, params Params, game solve.Game[sprouts.Position], chi
 			childrenCache = max(1, min(solve.DefaultChildrenCache, int64(params.Capacity)*256))
 		}
 		opt := solve.Options{Capacity: params.Capacity, Threads: max(params.Threads, 1), Seed: params.Seed,
-			ChildrenCache: childrenCache}
+			ChildrenCache: childrenCache, Lockstep: lockstep}
 		g.solvers = append(g.solvers, &slot{dfpn: solve.NewDFPN(game, g.db, opt)})
 	}
 	return g, nil

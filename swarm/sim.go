@@ -174,9 +174,10 @@ const never = ^uint64(0)
 // what cfg says. A group the master has no job for waits at the master
 // (Master.ExchangeWait) until it has. The master and the groups are the
 // same code as in a real swarm; only the clock and the link are simulated.
-// With sequential solvers (Params.Threads ≤ 1) the results depend only on
-// the inputs, but for the measured costs (SimResult.ExchangeSeconds and
-// its kin).
+// The threads of a PDFPN solver take turns, one iteration each
+// (solve.Options.Lockstep), as if each had a core of its own. The results
+// depend only on the inputs, but for the measured costs
+// (SimResult.ExchangeSeconds and its kin).
 func Simulate(ctx context.Context, root sprouts.Position, params Params, cfg SimConfig) (SimResult, error) {
 	return simulate(ctx, root, params, cfg, newSharedChildren(simChildrenBytes), -1)
 }
@@ -239,7 +240,10 @@ func simulate(ctx context.Context, root sprouts.Position, params Params, cfg Sim
 	m.charge = func(reports int) time.Duration { return time.Duration(cfg.Costs.ticks(reports, cfg.Iteration)) }
 	s.workers = make([]*simWorker, cfg.Workers)
 	for i := range s.workers {
-		g, err := newGroup(fmt.Sprintf("sim-%04d", i), params, game, childrenCache)
+		// A solver's PDFPN threads take turns, an iteration each: as
+		// threads on cores of their own would run, and the same on every
+		// run, where threads sharing this machine's cores would not be.
+		g, err := newGroup(fmt.Sprintf("sim-%04d", i), params, game, childrenCache, true)
 		if err != nil {
 			return s.res, err
 		}

@@ -35,20 +35,21 @@ func TestSharedChildrenChangeNothing(t *testing.T) {
 // TestConcurrentCyclesChangeNothing checks that computing the groups'
 // cycles on several goroutines changes how long a simulation takes, not
 // what it measures: one goroutine and four give the same figures, with
-// groups of one solver and of several, and with a master slow enough that
-// groups wait in line.
+// groups of one solver and of several, with a master slow enough that
+// groups wait in line, and with PDFPN solvers (whose threads take turns).
 func TestConcurrentCyclesChangeNothing(t *testing.T) {
 	for _, c := range []struct {
-		pos              string
-		workers, group   int
-		exchange, report float64
+		pos                     string
+		workers, group, threads int
+		exchange, report        float64
 	}{
-		{"0*9", 8, 1, 0.5, 0.5},
-		{"0*9", 3, 3, 2, 1},
-		{"0*9", 16, 1, 20, 5},
+		{"0*9", 8, 1, 0, 0.5, 0.5},
+		{"0*9", 3, 3, 0, 2, 1},
+		{"0*9", 16, 1, 0, 20, 5},
+		{"0*9", 4, 2, 3, 1, 1},
 	} {
 		p := DefaultParams()
-		p.Capacity, p.Grouping, p.Iterations, p.Updates = 1024, c.group, 500, 50
+		p.Capacity, p.Grouping, p.Iterations, p.Updates, p.Threads = 1024, c.group, 500, 50, c.threads
 		root := sprouts.MustParse(c.pos)
 		var res [2]SimResult
 		for i, procs := range []int{1, 4} {
@@ -62,7 +63,7 @@ func TestConcurrentCyclesChangeNothing(t *testing.T) {
 		a, b := res[0], res[1]
 		if a.Outcome == "unknown" || a.TIt == 0 || a.Time != b.Time || a.TIt != b.TIt || a.TGN != b.TGN || a.MNodes != b.MNodes ||
 			a.WNodes != b.WNodes || a.Util != b.Util || a.Waited != b.Waited || a.MasterBusy != b.MasterBusy || a.Outcome != b.Outcome {
-			t.Errorf("%s, %d × %d: one goroutine: %+v\nfour: %+v", c.pos, c.workers, c.group, a, b)
+			t.Errorf("%s, %d × %d × %d: one goroutine: %+v\nfour: %+v", c.pos, c.workers, c.group, c.threads, a, b)
 		}
 	}
 }

@@ -129,6 +129,7 @@ type config struct {
 	game          string // sprouts.Game or cram.Game
 	algorithm     string
 	threads       int
+	spread        uint64
 	nimber        bool
 	capacity      int
 	memory        string
@@ -167,6 +168,7 @@ type result struct {
 	CertEntries   int     `json:"certificate_entries,omitempty"`
 	// pdfpn only
 	Threads         int      `json:"threads,omitempty"`
+	Spread          uint64   `json:"spread,omitempty"`
 	PerThread       []uint64 `json:"per_thread_iterations,omitempty"`
 	LockWaits       int64    `json:"lock_waits,omitempty"`
 	LockWaitSeconds float64  `json:"lock_wait_seconds,omitempty"`
@@ -320,6 +322,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity), pns (keeps its whole DAG) or swarm; the default is pdfpn when there is more than one CPU (on 2 cores 1.2–2.0× as fast as dfpn on 0*14–0*20, though not the 1.8× it aims at; BENCHMARKS.md), but dfpn with --cert (dfpn is deterministic: the same certificate, at the same address, on every run)")
 	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
+	flags.Uint64Var(&cfg.spread, "spread", solve.DefaultSpread, fmt.Sprintf("pdfpn: what each thread busy below a move adds to its disproof number when another thread chooses, so that threads spread over the tree (1 to %d; the default is the paper's; BENCHMARKS.md)", maxSpread))
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local)")
 	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
@@ -360,6 +363,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		return cfg, nil, 2
 	case cfg.threads < 1 || cfg.threads > solve.MaxThreads:
 		fmt.Fprintf(stderr, "spots-solve: --threads %d: want 1 to %d\n", cfg.threads, solve.MaxThreads)
+		return cfg, nil, 2
+	case cfg.spread < 1 || cfg.spread > maxSpread:
+		fmt.Fprintf(stderr, "spots-solve: --spread %d: want 1 to %d\n", cfg.spread, maxSpread)
 		return cfg, nil, 2
 	case cfg.capacity < solve.MinCapacity:
 		fmt.Fprintf(stderr, "spots-solve: --capacity %d is too small (at least %d)\n", cfg.capacity, solve.MinCapacity)
@@ -408,6 +414,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	return cfg, flags.Args(), -1
 }
 
+// maxSpread bounds --spread: beyond it a thread below a move already
+// outweighs any disproof number a search of this size meets.
+const maxSpread = 1 << 20
+
 // newSearcher makes the search of cfg for the game g; saver, if not nil,
 // saves it (Sprouts only).
 func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *checkpoint.Saver) solve.Searcher[P] {
@@ -423,7 +433,7 @@ func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *s
 	case "pns":
 		return solve.NewPNS(g, db, opt)
 	case "pdfpn":
-		opt.Threads = cfg.threads
+		opt.Threads, opt.Spread = cfg.threads, cfg.spread
 	}
 	if saver != nil {
 		opt.Checkpoint, opt.CheckpointEvery = saver.Save, cfg.stateEvery
@@ -506,7 +516,7 @@ func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[
 	r.stats.Iterations, r.stats.Seconds, r.stats.GrundyNumbers = r.Iterations, r.Seconds, r.GrundyNumbers
 	r.stats.Expansions = after.Expansions - before.Expansions
 	if cfg.algorithm == "pdfpn" {
-		r.Threads = cfg.threads
+		r.Threads, r.Spread = cfg.threads, cfg.spread
 		r.PerThread = after.PerThread
 		for i := range min(len(r.PerThread), len(before.PerThread)) {
 			r.PerThread[i] -= before.PerThread[i]

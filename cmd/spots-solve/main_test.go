@@ -37,6 +37,8 @@ func TestSolveLines(t *testing.T) {
 		{[]string{"--algorithm", "mcts", "0*3"}, 2, "", `unknown --algorithm "mcts"`},
 		{[]string{"--algorithm", "pdfpn", "--threads", "2", "0*7"}, 0, "0*7  L  (second player wins)\n", ""},
 		{[]string{"--threads", "0", "0*3"}, 2, "", "--threads 0"},
+		{[]string{"--algorithm", "pdfpn", "--threads", "3", "--spread", "1", "0*8"}, 0, "0*8  L  (second player wins)\n", ""},
+		{[]string{"--spread", "0", "0*3"}, 2, "", "--spread 0: want 1 to"},
 		{[]string{"--capacity", "2", "0*3"}, 2, "", "--capacity 2 is too small"},
 		{[]string{"--db-in", "/nonexistent/db.spr", "0*3"}, 2, "", "/nonexistent/db.spr"},
 		{[]string{"--help"}, 0, "usage: spots-solve", ""},

@@ -44,7 +44,7 @@ func main() {
 	flag.Float64Var(&costs.Exchange, "master-cost", dc.Exchange, "the master's CPU time of one exchange under its lock, in µs")
 	flag.Float64Var(&costs.Report, "report-cost", dc.Report, "the master's CPU time of each report an exchange carries, in µs")
 	iterUS := flag.Float64("iteration-us", 0, "the CPU time of one iteration of a real solver on -pos, in µs, which converts the master's costs into iterations (default: measured by the sequential baseline; needed with -seq)")
-	threads := flag.Int("threads", def.Threads, "PDFPN threads per solver (0: sequential DFPN; 2 and more run real threads, so results vary from run to run)")
+	threads := flag.Int("threads", def.Threads, "PDFPN threads per solver (0: sequential DFPN; the threads of a simulated solver take turns, an iteration each, as on cores of their own)")
 	procs := flag.Int("procs", 0, "how many groups' cycles to compute at once (0: one per CPU); changes how long a simulation takes, never its figures")
 	seqIt := flag.Uint64("seq", 0, "the sequential baseline's iterations, if known from an earlier run of this command (skips solving it again; the outcome is then taken from the first simulation)")
 	svg := flag.String("svg", "", "write the scaling curve to this SVG file")
