@@ -28,12 +28,7 @@ import (
 // with the test.
 func statusServer(t *testing.T, pos string, key Key, opts StatusOptions) (*Master, *Status, string) {
 	t.Helper()
-	p := DefaultParams()
-	p.Capacity = 4096
-	m, err := NewMaster(sprouts.MustParse(pos), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := smallMaster(t, pos)
 	opts.Position = pos
 	st := NewStatus(m, opts)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

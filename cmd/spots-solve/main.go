@@ -414,8 +414,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	return cfg, flags.Args(), -1
 }
 
-// maxSpread bounds --spread: beyond it a thread below a move already
-// outweighs any disproof number a search of this size meets.
+// maxSpread bounds --spread, so that threads × spread (at most 2²⁶) stays
+// far from overflowing a disproof number.
 const maxSpread = 1 << 20
 
 // newSearcher makes the search of cfg for the game g; saver, if not nil,
