@@ -25,7 +25,8 @@ type node struct {
 	kids     []*node
 	parents  []*node
 	queued   bool
-	job      *job // the job working on this leaf, while locked
+	job      *job   // the job working on this leaf, while locked
+	visit    uint64 // the walk of dag.matters that last reached it
 }
 
 type ckey struct {
@@ -45,6 +46,8 @@ type dag struct {
 	// learned collects the Grundy values the DAG derived itself, for the
 	// groups' pending buffers.
 	learned []solve.NimberEntry
+	walks   uint64 // walks of matters so far, which mark the nodes they reach
+	path    []*node
 }
 
 func newDAG(db *solve.NimberDB, seed uint64) *dag {
@@ -321,6 +324,29 @@ func (d *dag) addNimbers(entries []solve.NimberEntry) []solve.NimberEntry {
 	return fresh
 }
 
+// selectBelow descends from the nearest node at or above v that is
+// unsolved, unlocked, below the root and still bears on it, by the rule of
+// selectLeaf. It returns nil when there is none.
+func (d *dag) selectBelow(v *node) *node {
+	for v != nil && v != d.root {
+		if !solved(v) && !v.locked && d.matters(v) {
+			return d.descend(v)
+		}
+		var up *node
+		for _, p := range v.parents {
+			if !solved(p) && slices.Contains(p.kids, v) {
+				up = p
+				break
+			}
+		}
+		if up == nil && len(v.parents) > 0 {
+			up = v.parents[0]
+		}
+		v = up
+	}
+	return nil
+}
+
 // selectLeaf descends from the root to the most-proving unlocked leaf: by
 // the least disproof number under a couple, the least min(pn, dn) under a
 // sum (land switching), skipping locked children. It returns nil when the
@@ -330,6 +356,12 @@ func (d *dag) selectLeaf() *node {
 	if solved(v) || v.locked {
 		return nil
 	}
+	return d.descend(v)
+}
+
+// descend goes from v, unsolved and unlocked, down to the most-proving
+// unlocked leaf below it.
+func (d *dag) descend(v *node) *node {
 	for v.expanded {
 		var best *node
 		var bestCx uint64
@@ -358,4 +390,33 @@ func (d *dag) selectLeaf() *node {
 		v = best
 	}
 	return v
+}
+
+// matters reports whether v still bears on the root: whether some path
+// from the root reaches it through unsolved nodes, each a child of the
+// one above. Once an ancestor is solved (a sibling proved it, a value
+// from elsewhere settled it) its children are dropped, and what a job
+// below learns no longer changes the root's numbers.
+func (d *dag) matters(v *node) bool {
+	if solved(v) {
+		return false
+	}
+	d.walks++
+	v.visit = d.walks
+	d.path = append(d.path[:0], v)
+	for len(d.path) > 0 {
+		u := d.path[len(d.path)-1]
+		d.path = d.path[:len(d.path)-1]
+		if u == d.root {
+			return true
+		}
+		for _, p := range u.parents {
+			if p.visit == d.walks || solved(p) || !slices.Contains(p.kids, u) {
+				continue
+			}
+			p.visit = d.walks
+			d.path = append(d.path, p)
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -54,6 +55,7 @@ type GroupStats struct {
 type slot struct {
 	dfpn    *solve.DFPN[sprouts.Position]
 	lastKey string // couple of its previous job, for affinity
+	lastJob string // id of its previous job, which a new one may follow
 	jobID   string // its current job, "" when idle
 	idleAt  time.Time
 	started bool
@@ -281,25 +283,24 @@ func (g *Group) exchange(ctx context.Context, link Link, req ExchangeRequest) (E
 }
 
 // place chooses the solver for a job: the one already running it, else an
-// idle one whose last job was the same couple (its table is warm), else any
-// idle one.
+// idle one whose last job was the one the job follows (JobSpec.After) or
+// the same couple (its table is warm), else any idle one.
 func (g *Group) place(spec JobSpec) *slot {
 	key := fmt.Sprintf("%s %d", spec.Position, spec.N)
-	var idle, warm *slot
+	var idle, warm, follows *slot
 	for _, s := range g.solvers {
 		switch {
 		case s.jobID == spec.ID:
 			return s
+		case s.jobID == "" && spec.After != "" && s.lastJob == spec.After:
+			follows = s
 		case s.jobID == "" && s.lastKey == key && warm == nil:
 			warm = s
 		case s.jobID == "" && idle == nil:
 			idle = s
 		}
 	}
-	s := warm
-	if s == nil {
-		s = idle
-	}
+	s := cmp.Or(follows, warm, idle)
 	if s == nil {
 		return nil
 	}
@@ -319,7 +320,7 @@ func (g *Group) place(spec JobSpec) *slot {
 func (g *Group) release(id string) {
 	for _, s := range g.solvers {
 		if s.jobID == id {
-			s.jobID = ""
+			s.jobID, s.lastJob = "", id
 			s.idleAt = time.Now()
 		}
 	}

@@ -17,8 +17,8 @@ import (
 // paper "Massively Parallel Proof-Number Search for Impartial Games and
 // Beyond" (Čížek, Balko, Schmid), whose PNS-PDFPN this package implements.
 type Params struct {
-	Iterations uint64        // most iterations a job runs before its leaf is expanded
-	Updates    uint64        // iterations between a job's reports (one cycle)
+	Iterations uint64        // most iterations a job runs before its leaf is expanded, counted per PDFPN thread (as solve.DFPN.Job counts them)
+	Updates    uint64        // iterations between a job's reports (one cycle), per PDFPN thread
 	Threads    int           // PDFPN threads per solver; 0 for sequential DFPN
 	Grouping   int           // solvers per group (one worker process) sharing a nimber database
 	StateLevel int           // 0 keep tables and values across jobs, 1 keep values only, 2 keep nothing
@@ -27,13 +27,15 @@ type Params struct {
 	Seed       uint64        // 0: ties in order; else random, seeded
 	Lease      time.Duration // a group that is silent this long loses its jobs
 	InitNodes  int           // the master grows its DAG to this many nodes before handing out jobs
+	Follow     bool          // a group's next job is taken below the leaf of its job that ended, while that part still matters: for large swarms (on one solver it can multiply the work)
 }
 
 // DefaultParams are the defaults: the paper's best settings with the
 // child-ordering heuristic (jobs of up to 100,000 iterations reported
-// every 1,000; full state kept; values shared), which beat jobs of 1,000
-// iterations in simulation on 0*14 at every size tried, 1 to 1,024 cores
-// (BENCHMARKS.md). Grouping and Threads belong to the machine a worker
+// every 1,000; full state kept; values shared). They do the least work on
+// few solvers; from 256 solvers on, jobs of 2,000 with Follow did less in
+// simulation, and on one solver far more (BENCHMARKS.md, "Jobs that
+// end"), so a large swarm sets those itself. Grouping and Threads belong to the machine a worker
 // runs on: the paper's best is grouping at the machine's cores (and, past
 // 32 cores, PDFPN threads); a worker process is given them on its command
 // line.
@@ -68,6 +70,9 @@ type JobSpec struct {
 	N             uint32 `json:"n"`
 	MaxIterations uint64 `json:"max_iterations"`
 	Cycle         int    `json:"cycle"`
+	// After is the job of the same group whose leaf this one's lies
+	// below (Params.Follow): its solver's table knows the part.
+	After string `json:"after,omitempty"`
 }
 
 // Report is what a group sends back for a job after a cycle: a
@@ -181,6 +186,15 @@ type groupState struct {
 	// jobs are the jobs the group holds, so that an exchange costs the
 	// master in proportion to the group, not to the swarm.
 	jobs map[string]*job
+	// ended are the leaves of the group's jobs that ended in this
+	// exchange, where (with Params.Follow) its new jobs are looked for.
+	ended []endedJob
+}
+
+// endedJob is a job that ended in the current exchange, and its leaf.
+type endedJob struct {
+	id   string
+	leaf *node
 }
 
 // sharedValue is an entry of the master's shared log: a Grundy value new
@@ -527,8 +541,11 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		m.stats.Stale += len(req.Completed)
 	} else {
 		for i := range req.Completed {
-			if spec, ok := m.take(req.Group, &req.Completed[i], &parsed[i]); ok {
+			spec, ended, ok := m.take(req.Group, &req.Completed[i], &parsed[i])
+			if ok {
 				reply.Jobs = append(reply.Jobs, spec)
+			} else if ended != nil && m.params.Follow {
+				g.ended = append(g.ended, endedJob{req.Completed[i].ID, ended})
 			}
 		}
 	}
@@ -537,6 +554,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		j.deadline = now.Add(m.params.Lease)
 	}
 	reply.Jobs = append(reply.Jobs, m.handOut(req.Group, slots-len(g.jobs), now)...)
+	g.ended = g.ended[:0]
 	m.feedParked(now)
 	m.checkDone()
 	reply.Done = m.finished
@@ -551,12 +569,25 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 // handOut assigns up to n unlocked leaves to group as new jobs.
 func (m *Master) handOut(group string, n int, now time.Time) []JobSpec {
 	var specs []JobSpec
+	g := m.groups[group]
 	for range n {
-		leaf := m.dag.selectLeaf()
+		var leaf *node
+		var after string
+		for g != nil && leaf == nil && len(g.ended) > 0 {
+			// Below the leaf of a job of the group that ended: its
+			// solver's table knows that part of the DAG.
+			leaf, after = m.dag.selectBelow(g.ended[0].leaf), g.ended[0].id
+			g.ended = g.ended[1:]
+		}
+		if leaf == nil {
+			leaf, after = m.dag.selectLeaf(), ""
+		}
 		if leaf == nil {
 			break
 		}
-		specs = append(specs, m.assign(group, leaf, now))
+		spec := m.assign(group, leaf, now)
+		spec.After = after
+		specs = append(specs, spec)
 	}
 	return specs
 }
@@ -711,11 +742,11 @@ func (m *Master) spec(j *job) JobSpec {
 
 // take processes the report of a job's cycle. It returns the job's next
 // cycle if the job goes on.
-func (m *Master) take(group string, r *Report, pr *parsedReport) (JobSpec, bool) {
+func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, ended *node, goesOn bool) {
 	j := m.jobs[r.ID]
 	if j == nil || j.group != group {
 		m.stats.Stale++
-		return JobSpec{}, false
+		return JobSpec{}, nil, false
 	}
 	m.stats.Iterations += r.Iterations
 	j.cycle++
@@ -729,7 +760,7 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (JobSpec, bool)
 		leaf.pn, leaf.dn = r.PN, r.DN
 		m.dag.propagate(leaf)
 		m.stats.Continued++
-		return m.spec(j), true
+		return m.spec(j), nil, true
 	}
 	delete(m.jobs, j.id)
 	if g := m.groups[group]; g != nil {
@@ -746,7 +777,7 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (JobSpec, bool)
 	}
 	m.dag.propagate(leaf)
 	m.stats.Expanded++
-	return JobSpec{}, false
+	return JobSpec{}, leaf, false
 }
 
 // expandLeaf gives a leaf the children a worker reported. Children the DAG

@@ -177,7 +177,10 @@ const never = ^uint64(0)
 // The threads of a PDFPN solver take turns, one iteration each
 // (solve.Options.Lockstep), as if each had a core of its own. The results
 // depend only on the inputs, but for the measured costs
-// (SimResult.ExchangeSeconds and its kin).
+// (SimResult.ExchangeSeconds and its kin). When ctx ends before the root
+// is solved, Simulate returns ctx's error with what the run had reached
+// (Time, TIt, MNodes, TGN, MasterBusy: lower bounds of the whole run's)
+// and no Outcome.
 func Simulate(ctx context.Context, root sprouts.Position, params Params, cfg SimConfig) (SimResult, error) {
 	return simulate(ctx, root, params, cfg, newSharedChildren(simChildrenBytes), -1)
 }
@@ -259,11 +262,26 @@ func simulate(ctx context.Context, root sprouts.Position, params Params, cfg Sim
 	}
 	stop()
 	if err != nil {
+		if ctx.Err() != nil {
+			s.partial()
+			s.res.Seconds = time.Since(start).Seconds()
+		}
 		return s.res, err
 	}
 	s.finish()
 	s.res.Seconds = time.Since(start).Seconds()
 	return s.res, nil
+}
+
+// partial fills in what a simulation stopped before the root was solved
+// had reached: the clock, the iterations of the cycles put on it, the
+// master's nodes and nimbers. Each is a lower bound of what the whole run
+// would show; Outcome stays empty.
+func (s *simulation) partial() {
+	res, st := &s.res, s.m.Stats()
+	res.Time = s.clock / simTick
+	res.MasterBusy = s.masterBusy / simTick
+	res.MNodes, res.TGN, res.Master = st.Nodes, s.m.db.Len(), st
 }
 
 // run serves the workers' requests in order of time until the root is

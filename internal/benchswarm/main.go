@@ -14,6 +14,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -37,8 +38,8 @@ func main() {
 	ns := flag.String("n", "1,2,4,8,16,32,64,128,256,512,1024", "numbers of virtual cores: solvers times threads per solver")
 	grouping := flag.Int("grouping", def.Grouping, "solvers per worker group (one machine, one nimber database, one exchange per cycle); n solvers form n/min(n, grouping) groups")
 	capacity := flag.Int("capacity", 8192, "table entries per virtual worker")
-	iterations := flag.Uint64("iterations", def.Iterations, "iterations per job")
-	updates := flag.Uint64("updates", def.Updates, "iterations per report")
+	iterations := flag.Uint64("iterations", def.Iterations, "iterations per job, each PDFPN thread's")
+	updates := flag.Uint64("updates", def.Updates, "iterations per report, each PDFPN thread's")
 	dc := swarm.DefaultCosts()
 	var costs swarm.MasterCosts
 	flag.Float64Var(&costs.Exchange, "master-cost", dc.Exchange, "the master's CPU time of one exchange under its lock, in µs")
@@ -46,6 +47,8 @@ func main() {
 	iterUS := flag.Float64("iteration-us", 0, "the CPU time of one iteration of a real solver on -pos, in µs, which converts the master's costs into iterations (default: measured by the sequential baseline; needed with -seq)")
 	threads := flag.Int("threads", def.Threads, "PDFPN threads per solver (0: sequential DFPN; the threads of a simulated solver take turns, an iteration each, as on cores of their own)")
 	procs := flag.Int("procs", 0, "how many groups' cycles to compute at once (0: one per CPU); changes how long a simulation takes, never its figures")
+	follow := flag.Bool("follow", def.Follow, "take a group's next job below the leaf of its job that ended (Params.Follow; -follow=false: always the most-proving leaf)")
+	stopAfter := flag.Duration("stop-after", 0, "stop each simulation after this much real time and print what it had reached, as lower bounds marked >, in its row (0: run until the root is solved)")
 	seqIt := flag.Uint64("seq", 0, "the sequential baseline's iterations, if known from an earlier run of this command (skips solving it again; the outcome is then taken from the first simulation)")
 	svg := flag.String("svg", "", "write the scaling curve to this SVG file")
 	profPath := flag.String("cpuprofile", "", "write a CPU profile of the simulations to this file")
@@ -79,6 +82,7 @@ func main() {
 	}()
 	params := swarm.DefaultParams()
 	params.Capacity, params.Iterations, params.Updates, params.Threads = *capacity, *iterations, *updates, *threads
+	params.Follow = *follow
 	ctx := context.Background()
 	start := time.Now()
 	seq, outcome, how := *seqIt, "", "given with -seq"
@@ -119,11 +123,22 @@ func main() {
 		}
 		params.Grouping = min(solvers, *grouping)
 		groups := solvers / params.Grouping
-		r, err := swarm.Simulate(ctx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds, Procs: *procs,
+		simCtx, cancel := ctx, context.CancelFunc(func() {})
+		if *stopAfter > 0 {
+			simCtx, cancel = context.WithTimeout(ctx, *stopAfter)
+		}
+		r, err := swarm.Simulate(simCtx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds, Procs: *procs,
 			Progress: func(now uint64, st swarm.MasterStats) {
 				fmt.Fprintf(os.Stderr, "benchswarm: %s, %d cores: virtual time %d, T-It %d, %d jobs out, root pn/dn %d/%d, master load %.0f%%, reports every %d, %.0f s\n",
 					*pos, n, now, st.Iterations, st.Open, st.RootPN, st.RootDN, 100*st.Load, st.ReportEvery, time.Since(start).Seconds())
 			}})
+		cancel()
+		if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			// Stopped by -stop-after: what it reached bounds the run.
+			fmt.Printf("| %d | > %d | | > %d | > %d | | > %d | < %.1f× | > %.2f | | %.0f | %d × %d × %d | stopped after %s | | | | | |\n", n, r.MNodes, r.TGN, r.TIt,
+				r.Time, float64(seq)/float64(max(r.Time, 1)), float64(r.TIt)/float64(seq), r.Seconds, groups, params.Grouping, th, *stopAfter)
+			continue
+		}
 		if err != nil {
 			fail(err)
 		}

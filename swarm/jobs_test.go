@@ -1,0 +1,135 @@
+package swarm
+
+import (
+	"context"
+	"testing"
+
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// TestSelectBelowSkipsSolvedParts: once a node above a leaf is solved by a
+// value from elsewhere, the leaf no longer bears on the root, and a job
+// that follows it is not taken below the solved node; a leaf elsewhere
+// still bears on the root.
+func TestSelectBelowSkipsSolvedParts(t *testing.T) {
+	p := DefaultParams()
+	p.InitNodes = 40
+	m, err := NewMaster(sprouts.MustParse("0*6"), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not every leaf: selectBelow never hands out a locked one.
+	reply, err := m.Exchange(ExchangeRequest{Group: "g", Slots: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.dag.root.locked {
+		t.Fatal("every leaf is busy")
+	}
+	// A job two levels down, below a child of the root that is no sum, and
+	// one elsewhere.
+	var deep, other *job
+	for _, spec := range reply.Jobs {
+		j := m.jobs[spec.ID]
+		if deep == nil && len(j.leaf.parents) == 1 && j.leaf.parents[0] != m.dag.root &&
+			len(j.leaf.parents[0].parents) == 1 && j.leaf.parents[0].parents[0] == m.dag.root && !j.leaf.parents[0].sum {
+			deep = j
+		}
+	}
+	if deep == nil {
+		t.Fatal("no job two levels below the root")
+	}
+	parent := deep.leaf.parents[0]
+	for _, spec := range reply.Jobs {
+		if j := m.jobs[spec.ID]; other == nil && !below(j.leaf, parent) {
+			other = j
+		}
+	}
+	if other == nil {
+		t.Fatal("every job is below the parent")
+	}
+	if !m.dag.matters(deep.leaf) || !m.dag.matters(other.leaf) {
+		t.Fatal("a leaf of an unsolved DAG does not bear on the root")
+	}
+	g, ok := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 4096}).Grundy(context.Background(), parent.pos)
+	if !ok {
+		t.Fatalf("no Grundy value for %v", parent.pos)
+	}
+	if _, err := m.Exchange(ExchangeRequest{Group: "g", Slots: 12,
+		Nimbers: []solve.NimberEntry{{Key: parent.key, G: g}}}); err != nil {
+		t.Fatal(err)
+	}
+	if solved(m.dag.root) {
+		t.Fatalf("the value of %v solved the root", parent.pos)
+	}
+	if !solved(parent) {
+		t.Fatalf("its value did not solve %v", parent.pos)
+	}
+	if m.dag.matters(deep.leaf) {
+		t.Errorf("%v, below the solved %v, still bears on the root", deep.leaf.pos, parent.pos)
+	}
+	if !m.dag.matters(other.leaf) {
+		t.Errorf("%v no longer bears on the root", other.leaf.pos)
+	}
+	if v := m.dag.selectBelow(deep.leaf); v != nil && below(v, parent) {
+		t.Errorf("a job following %v was taken below the solved %v", deep.leaf.pos, parent.pos)
+	}
+}
+
+// below reports whether v is u or lies below it.
+func below(v, u *node) bool {
+	if v == u {
+		return true
+	}
+	for _, p := range v.parents {
+		if below(p, u) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFollow: with Params.Follow, a group whose job ended gets its next job
+// below that job's leaf, marked to go to the same solver; the group puts it
+// there.
+func TestFollow(t *testing.T) {
+	p := DefaultParams()
+	p.Iterations, p.Updates, p.Capacity, p.Follow = 50, 50, 4096, true
+	m, err := NewMaster(sprouts.MustParse("0*9"), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gp := p
+	gp.Grouping = 2
+	g, err := NewGroup("g", gp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, err := m.Exchange(ExchangeRequest{Group: "g", Slots: 2})
+	if err != nil || len(reply.Jobs) != 2 {
+		t.Fatalf("%d jobs, %v", len(reply.Jobs), err)
+	}
+	first := reply.Jobs[1]
+	leaf := m.jobs[first.ID].leaf
+	s := g.place(first)
+	r := g.work(context.Background(), s, first)
+	if r.Outcome != solve.Unknown {
+		t.Fatalf("%s solved in %d iterations", first.Position, r.Iterations)
+	}
+	g.release(first.ID)
+	reply, err = m.Exchange(ExchangeRequest{Group: "g", Slots: 2, Completed: []Report{r}})
+	if err != nil || len(reply.Jobs) != 1 {
+		t.Fatalf("%d jobs, %v", len(reply.Jobs), err)
+	}
+	next := reply.Jobs[0]
+	if next.After != first.ID {
+		t.Errorf("the new job follows %q, want %q", next.After, first.ID)
+	}
+	if j := m.jobs[next.ID]; j == nil || j.leaf == leaf || !below(j.leaf, leaf) {
+		t.Errorf("the new job's %s is not below %s", next.Position, first.Position)
+	}
+	if got := g.place(next); got != s {
+		t.Error("the new job went to another solver than the one it follows")
+	}
+}
