@@ -126,6 +126,11 @@ func (b *base[P]) leaf(est Estimator, c *couple[P]) (pn, dn uint64) {
 // default stays.
 const DefaultSpread = 1
 
+// MaxSpread bounds Options.Spread where it comes from a user, so that
+// threads × spread (at most 2²⁶) stays far from overflowing a disproof
+// number.
+const MaxSpread = 1 << 20
+
 // DefaultCapacity is the transposition-table size used when
 // Options.Capacity is 0: a million entries, as in the reference's runs.
 const DefaultCapacity = 1_000_000

@@ -84,7 +84,7 @@ func newGroup(name string, params Params, game solve.Game[sprouts.Position], chi
 			childrenCache = max(1, min(solve.DefaultChildrenCache, int64(params.Capacity)*256))
 		}
 		opt := solve.Options{Capacity: params.Capacity, Threads: max(params.Threads, 1), Seed: params.Seed,
-			ChildrenCache: childrenCache, Lockstep: lockstep}
+			Spread: params.Spread, ChildrenCache: childrenCache, Lockstep: lockstep}
 		g.solvers = append(g.solvers, &slot{dfpn: solve.NewDFPN(game, g.db, opt)})
 	}
 	return g, nil

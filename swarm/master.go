@@ -20,6 +20,7 @@ type Params struct {
 	Iterations uint64        // most iterations a job runs before its leaf is expanded, counted per PDFPN thread (as solve.DFPN.Job counts them)
 	Updates    uint64        // iterations between a job's reports (one cycle), per PDFPN thread
 	Threads    int           // PDFPN threads per solver; 0 for sequential DFPN
+	Spread     uint64        // how far a solver's PDFPN threads keep apart (solve.Options.Spread; 0: solve.DefaultSpread)
 	Grouping   int           // solvers per group (one worker process) sharing a nimber database
 	StateLevel int           // 0 keep tables and values across jobs, 1 keep values only, 2 keep nothing
 	NoSharing  bool          // do not pass Grundy values between groups and master
@@ -52,6 +53,8 @@ func (p Params) check() error {
 		return fmt.Errorf("grouping %d: want 1 to %d", p.Grouping, MaxGrouping)
 	case p.Threads < 0 || p.Threads > solve.MaxThreads:
 		return fmt.Errorf("threads %d: want 0 to %d", p.Threads, solve.MaxThreads)
+	case p.Spread > solve.MaxSpread:
+		return fmt.Errorf("spread %d: want 0 to %d", p.Spread, solve.MaxSpread)
 	case p.StateLevel < 0 || p.StateLevel > 2:
 		return fmt.Errorf("state level %d: want 0, 1 or 2", p.StateLevel)
 	case p.Lease <= 0:

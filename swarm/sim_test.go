@@ -201,3 +201,26 @@ func TestSharedLog(t *testing.T) {
 		t.Errorf("dropping c took %d jobs and left %d slots, want 1 and 2", n, m.Stats().Slots)
 	}
 }
+
+// TestSpreadReachesSolvers checks that Params.Spread reaches each
+// solver's PDFPN threads: the simulation is deterministic, so a different
+// spread must give the same outcome by a different search.
+func TestSpreadReachesSolvers(t *testing.T) {
+	root := sprouts.MustParse("0*9")
+	var res []SimResult
+	for _, spread := range []uint64{1, 64} {
+		p := DefaultParams()
+		p.Capacity, p.Grouping, p.Iterations, p.Updates, p.Threads, p.Spread = 1024, 2, 500, 50, 4, spread
+		r, err := Simulate(context.Background(), root, p, SimConfig{Workers: 4, Costs: MasterCosts{Exchange: 1, Report: 1}, Iteration: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res = append(res, r)
+	}
+	if res[0].Outcome != res[1].Outcome || res[0].Outcome == "unknown" {
+		t.Fatalf("outcomes %s (spread 1) and %s (spread 64)", res[0].Outcome, res[1].Outcome)
+	}
+	if res[0].TIt == res[1].TIt && res[0].Time == res[1].Time {
+		t.Errorf("spread 1 and 64 searched alike (%d iterations, time %d): Params.Spread does not reach the solvers", res[0].TIt, res[0].Time)
+	}
+}

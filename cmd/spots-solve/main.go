@@ -414,9 +414,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	return cfg, flags.Args(), -1
 }
 
-// maxSpread bounds --spread, so that threads × spread (at most 2²⁶) stays
-// far from overflowing a disproof number.
-const maxSpread = 1 << 20
+// maxSpread bounds --spread (solve.MaxSpread).
+const maxSpread = solve.MaxSpread
 
 // newSearcher makes the search of cfg for the game g; saver, if not nil,
 // saves it (Sprouts only).

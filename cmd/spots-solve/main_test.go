@@ -167,6 +167,8 @@ func TestBadOptions(t *testing.T) {
 		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "9223372036854775807"}, "--capacity 9223372036854775807: "},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "100000000000", "--grouping", "2"}, "× 2 tables"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--threads", "0"}, "--threads 0"},
+		{[]string{"worker", "--join", "127.0.0.1:1", "--threads", "4", "--spread", "0"}, "--spread 0: want 1 to"},
+		{[]string{"worker", "--join", "127.0.0.1:1", "--spread", "1048577"}, "--spread 1048577: want 1 to"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "0"}, "--grouping 0"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "65536"}, "--grouping 65536"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--wait", "0s"}, "--wait 0s"},

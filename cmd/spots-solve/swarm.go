@@ -187,11 +187,13 @@ func randomKey() (string, error) {
 func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (status int) {
 	var sf swarmFlags
 	var threads, capacity int
+	var spread uint64
 	var profile string
 	flags := pflag.NewFlagSet("spots-solve worker", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
 	addSwarmFlags(flags, &sf, true)
 	flags.IntVar(&threads, "threads", 1, fmt.Sprintf("PDFPN threads per solver (1 to %d; 1: sequential DFPN)", solve.MaxThreads))
+	flags.Uint64Var(&spread, "spread", solve.DefaultSpread, fmt.Sprintf("with --threads: what each thread busy below a move adds to its disproof number when another thread chooses, so that a solver's threads spread over the tree (1 to %d; the default is the paper's)", maxSpread))
 	flags.IntVar(&capacity, "capacity", sf.params.Capacity, "transposition-table entries per solver")
 	flags.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the worker to `FILE` (for go tool pprof)")
 	// A test hook, hidden from --help: the worker sends every k-th of its
@@ -222,6 +224,8 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 	switch {
 	case threads < 1 || threads > solve.MaxThreads:
 		return fail("--threads %d: want 1 to %d", threads, solve.MaxThreads)
+	case spread < 1 || spread > maxSpread:
+		return fail("--spread %d: want 1 to %d", spread, maxSpread)
 	case capacity < solve.MinCapacity:
 		return fail("--capacity %d is too small (at least %d)", capacity, solve.MinCapacity)
 	}
@@ -232,7 +236,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 	if err != nil {
 		return fail("%v", err)
 	}
-	sf.params.Threads, sf.params.Capacity = threads, capacity
+	sf.params.Threads, sf.params.Spread, sf.params.Capacity = threads, spread, capacity
 	prof, err := cpuprofile.Start(profile)
 	if err != nil {
 		return fail("%v", err)
