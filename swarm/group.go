@@ -125,7 +125,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 	epoch := 0        // the master's epoch last heard of
 	heartbeat := g.params.Lease / 3
 	for {
-		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Completed: completed, Epoch: epoch}
+		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Completed: completed, Epoch: epoch}
 		if !g.params.NoSharing {
 			req.Nimbers = g.db.TakeNew()
 		}
@@ -143,7 +143,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			if g.Log != nil {
 				g.Log("group %s: a new master; sending it all %d Grundy values", g.Name, len(req.Nimbers))
 			}
-			resend := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Nimbers: req.Nimbers, Epoch: reply.Epoch}
+			resend := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Nimbers: req.Nimbers, Epoch: reply.Epoch}
 			more, err := g.exchange(ctx, link, g.lie(resend))
 			if err != nil {
 				return err

@@ -133,3 +133,66 @@ func TestFollow(t *testing.T) {
 		t.Error("the new job went to another solver than the one it follows")
 	}
 }
+
+// TestLargeSwarm checks Params.LargeSwarm: from that many cores (solvers
+// times threads, as groups join and leave) jobs are shorter and follow;
+// below it the swarm searches exactly as without the rule.
+func TestLargeSwarm(t *testing.T) {
+	p := DefaultParams()
+	p.LargeSwarm, p.LargeIterations = 8, 2000
+	m, err := NewMaster(sprouts.MustParse("0*7"), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		group          string
+		slots, threads int
+		forget         bool
+		cores          int
+		large          bool
+	}{
+		{"a", 2, 2, false, 4, false},
+		{"b", 3, 0, false, 7, false},
+		{"c", 1, 1, false, 8, true},
+		{"a", 2, 4, false, 12, true}, // a group's threads may change
+		{"a", 0, 0, true, 4, false},
+	}
+	for _, s := range steps {
+		if s.forget {
+			m.mu.Lock()
+			m.forget(s.group)
+			m.mu.Unlock()
+		} else if _, err := m.Exchange(ExchangeRequest{Group: s.group, Slots: s.slots, Threads: s.threads}); err != nil {
+			t.Fatal(err)
+		}
+		st := m.Stats()
+		wantIt := uint64(100_000)
+		if s.large {
+			wantIt = 2000
+		}
+		if st.Cores != s.cores || st.JobIterations != wantIt || st.Follow != s.large {
+			t.Errorf("after %s: %d cores, jobs of %d, follow %v; want %d, %d, %v", s.group, st.Cores, st.JobIterations, st.Follow, s.cores, wantIt, s.large)
+		}
+	}
+	if _, err := m.Exchange(ExchangeRequest{Group: "d", Slots: 1, Threads: solve.MaxThreads + 1}); err == nil {
+		t.Error("a group claiming too many threads was accepted")
+	}
+
+	root := sprouts.MustParse("0*9")
+	sim := func(large int) SimResult {
+		p := DefaultParams()
+		p.Capacity, p.Updates, p.LargeSwarm, p.LargeIterations = 1024, 10, large, 50
+		r, err := Simulate(context.Background(), root, p, SimConfig{Workers: 4, Costs: MasterCosts{Exchange: 1, Report: 1}, Iteration: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	never, above, at := sim(0), sim(5), sim(4)
+	if never.TIt != above.TIt || never.MNodes != above.MNodes || never.Time != above.Time {
+		t.Errorf("4 cores searched differently with the rule at 5 (%+v) and without it (%+v)", above, never)
+	}
+	if at.Outcome != never.Outcome || at.MNodes <= never.MNodes {
+		t.Errorf("with the rule at 4 cores, %s and %d master nodes; without, %s and %d: jobs did not end sooner", at.Outcome, at.MNodes, never.Outcome, never.MNodes)
+	}
+}

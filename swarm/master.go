@@ -29,20 +29,27 @@ type Params struct {
 	Lease      time.Duration // a group that is silent this long loses its jobs
 	InitNodes  int           // the master grows its DAG to this many nodes before handing out jobs
 	Follow     bool          // a group's next job is taken below the leaf of its job that ended, while that part still matters: for large swarms (on one solver it can multiply the work)
+	// LargeSwarm is the number of cores (solvers times their PDFPN
+	// threads, over the groups the master knows) from which the swarm is
+	// large: its jobs then last at most LargeIterations and follow
+	// (Follow) whatever Follow says. 0: never.
+	LargeSwarm      int
+	LargeIterations uint64 // a large swarm's most iterations of a job, per PDFPN thread
 }
 
 // DefaultParams are the defaults: the paper's best settings with the
 // child-ordering heuristic (jobs of up to 100,000 iterations reported
-// every 1,000; full state kept; values shared). They do the least work on
-// few solvers; from 256 solvers on, jobs of 2,000 with Follow did less in
-// simulation, and on one solver far more (BENCHMARKS.md, "Jobs that
-// end"), so a large swarm sets those itself. Grouping and Threads belong to the machine a worker
-// runs on: the paper's best is grouping at the machine's cores (and, past
-// 32 cores, PDFPN threads); a worker process is given them on its command
-// line.
+// every 1,000; full state kept; values shared) up to 255 cores, and from
+// 256 cores jobs of 2,000 that follow. In simulation each did the least
+// work of those tried on its side of the line: on 1 to 64 cores long jobs,
+// on 256 and 1,024 short ones that follow, which on one solver multiply
+// the work instead (BENCHMARKS.md, "Jobs that end"). Grouping and Threads
+// belong to the machine a worker runs on: the paper's best is grouping at
+// the machine's cores (and, past 32 cores, PDFPN threads); a worker
+// process is given them on its command line.
 func DefaultParams() Params {
 	return Params{Iterations: 100_000, Updates: 1000, Threads: 0, Grouping: 1, Capacity: 100_000,
-		Lease: 30 * time.Second, InitNodes: 100}
+		Lease: 30 * time.Second, InitNodes: 100, LargeSwarm: 256, LargeIterations: 2000}
 }
 
 func (p Params) check() error {
@@ -59,12 +66,34 @@ func (p Params) check() error {
 		return fmt.Errorf("state level %d: want 0, 1 or 2", p.StateLevel)
 	case p.Lease <= 0:
 		return fmt.Errorf("lease %v: want a positive duration", p.Lease)
+	case p.LargeSwarm < 0:
+		return fmt.Errorf("large swarm %d: want 0 (never) or a number of cores", p.LargeSwarm)
+	case p.LargeSwarm > 0 && p.LargeIterations == 0:
+		return fmt.Errorf("large swarm %d: its iterations must be positive", p.LargeSwarm)
 	}
 	return nil
 }
 
-// cycles is how many reports a job makes before its leaf is expanded.
-func (p Params) cycles() int { return max(1, int(p.Iterations/p.Updates)) }
+// large reports whether the swarm is large now (Params.LargeSwarm): the
+// groups the master knows have that many cores.
+func (m *Master) large() bool {
+	return m.params.LargeSwarm > 0 && m.coreCount >= m.params.LargeSwarm
+}
+
+// iterations is the most iterations a job runs now before its leaf is
+// expanded: fewer once the swarm is large.
+func (m *Master) iterations() uint64 {
+	if m.large() {
+		return min(m.params.Iterations, m.params.LargeIterations)
+	}
+	return m.params.Iterations
+}
+
+// follow reports whether a group's next job is taken below its last.
+func (m *Master) follow() bool { return m.params.Follow || m.large() }
+
+// cycles is how many reports a job makes now before its leaf is expanded.
+func (m *Master) cycles() int { return max(1, int(m.iterations()/m.params.Updates)) }
 
 // JobSpec is a job as a group receives it.
 type JobSpec struct {
@@ -107,7 +136,8 @@ type ChildReport struct {
 type ExchangeRequest struct {
 	Group     string              `json:"group"`
 	Slots     int                 `json:"slots"`
-	Epoch     int                 `json:"epoch,omitempty"` // the master's epoch the group last heard of
+	Threads   int                 `json:"threads,omitempty"` // PDFPN threads per solver; 0 or 1: sequential DFPN
+	Epoch     int                 `json:"epoch,omitempty"`   // the master's epoch the group last heard of
 	Completed []Report            `json:"completed,omitempty"`
 	Nimbers   []solve.NimberEntry `json:"-"` // sent as an Arrow IPC stream
 }
@@ -161,6 +191,13 @@ type MasterStats struct {
 	// is high.
 	Load        float64 `json:"master_load"`
 	ReportEvery uint64  `json:"report_every"`
+	// Cores are the groups' solvers times their threads; JobIterations
+	// the most iterations a job runs now, and Follow whether a group's
+	// next job is taken below its last (both change when the swarm
+	// becomes large, Params.LargeSwarm).
+	Cores         int    `json:"cores"`
+	JobIterations uint64 `json:"job_iterations"`
+	Follow        bool   `json:"follow"`
 }
 
 type job struct {
@@ -178,7 +215,7 @@ type job struct {
 const maxGroupName = 256
 
 type groupState struct {
-	slots int
+	slots, cores int
 	// pending holds values to send the group besides those of the shared
 	// log: everything known when it joined, or when the epoch changed.
 	pending  []solve.NimberEntry
@@ -278,8 +315,9 @@ type Master struct {
 	// (but its own values), so that sharing costs the master in proportion
 	// to what it sends, not to the number of groups.
 	shared []sharedValue
-	// slotCount is the sum of the groups' slots.
-	slotCount int
+	// slotCount is the sum of the groups' slots, coreCount of their slots
+	// times their threads.
+	slotCount, coreCount int
 	// grown counts the master's own expansions (grow), work it does
 	// before and between exchanges that a simulation charges to its clock.
 	grown int
@@ -414,6 +452,7 @@ func (m *Master) Stats() MasterStats {
 	st := m.stats
 	st.Nodes, st.Groups = len(m.dag.nodes), len(m.groups)
 	st.Open, st.Slots = len(m.jobs), m.slots()
+	st.Cores, st.JobIterations, st.Follow = m.coreCount, m.iterations(), m.follow()
 	if m.slotTime > 0 {
 		st.Utilisation = m.busyTime / m.slotTime
 	}
@@ -493,10 +532,10 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		if m.charge != nil {
 			busy = m.charge(len(req.Completed))
 		}
-		m.pace.observe(now, busy, len(req.Completed), len(m.jobs), uint64(m.params.cycles()))
+		m.pace.observe(now, busy, len(req.Completed), len(m.jobs), uint64(m.cycles()))
 	}()
-	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 {
-		return ExchangeReply{}, outbox{}, fmt.Errorf("exchange: group %.*q with %d slots", maxGroupName, req.Group, req.Slots)
+	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 || req.Threads < 0 || req.Threads > solve.MaxThreads {
+		return ExchangeReply{}, outbox{}, fmt.Errorf("exchange: group %.*q with %d slots of %d threads", maxGroupName, req.Group, req.Slots, req.Threads)
 	}
 	// A group is believed to have at most MaxGrouping solvers, however
 	// many it claims.
@@ -528,8 +567,10 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 			})
 		}
 	}
+	cores := slots * max(req.Threads, 1)
 	m.slotCount += slots - g.slots
-	g.slots, g.lastSeen = slots, now
+	m.coreCount += cores - g.cores
+	g.slots, g.cores, g.lastSeen = slots, cores, now
 	if !m.params.NoSharing && !stale {
 		m.stats.NimbersIn += len(req.Nimbers)
 		fresh := m.dag.addNimbers(nimbers)
@@ -547,7 +588,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 			spec, ended, ok := m.take(req.Group, &req.Completed[i], &parsed[i])
 			if ok {
 				reply.Jobs = append(reply.Jobs, spec)
-			} else if ended != nil && m.params.Follow {
+			} else if ended != nil && m.follow() {
 				g.ended = append(g.ended, endedJob{req.Completed[i].ID, ended})
 			}
 		}
@@ -736,7 +777,7 @@ func (m *Master) assign(group string, leaf *node, now time.Time) JobSpec {
 // pace asks for, but no more than the job has left.
 func (m *Master) spec(j *job) JobSpec {
 	cycle := m.params.Updates * max(m.pace.stretch, 1)
-	if left := m.params.Iterations - min(j.worked, m.params.Iterations); left < cycle {
+	if left := m.iterations() - min(j.worked, m.iterations()); left < cycle {
 		cycle = max(left, m.params.Updates)
 	}
 	j.asked = cycle
@@ -758,7 +799,7 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, 
 	// A job ends when it has worked its iterations, or (whatever a group
 	// claims it did) after as many cycles as unstretched ones would take.
 	final := j.settled || solved(leaf) || r.Outcome != solve.Unknown || m.dag.root.locked ||
-		j.worked >= m.params.Iterations || j.cycle >= m.params.cycles()
+		j.worked >= m.iterations() || j.cycle >= m.cycles()
 	if !final {
 		leaf.pn, leaf.dn = r.PN, r.DN
 		m.dag.propagate(leaf)
@@ -900,6 +941,7 @@ func (m *Master) slots() int { return m.slotCount }
 func (m *Master) forget(name string) {
 	if g := m.groups[name]; g != nil {
 		m.slotCount -= g.slots
+		m.coreCount -= g.cores
 		delete(m.groups, name)
 	}
 }

@@ -250,7 +250,7 @@ func simulate(ctx context.Context, root sprouts.Position, params Params, cfg Sim
 		if err != nil {
 			return s.res, err
 		}
-		s.workers[i] = &simWorker{g: g, req: ExchangeRequest{Group: g.Name, Slots: params.Grouping}}
+		s.workers[i] = &simWorker{g: g, req: ExchangeRequest{Group: g.Name, Slots: params.Grouping, Threads: params.Threads}}
 	}
 	s.clock = uint64(m.grown) * simTick
 	s.masterFree, s.masterBusy = s.clock, s.clock

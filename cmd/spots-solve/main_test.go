@@ -167,6 +167,8 @@ func TestBadOptions(t *testing.T) {
 		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "9223372036854775807"}, "--capacity 9223372036854775807: "},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "100000000000", "--grouping", "2"}, "× 2 tables"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--threads", "0"}, "--threads 0"},
+		{[]string{"--algorithm", "swarm", "--large-swarm", "-1", "0*3"}, "--large-swarm -1: want 0"},
+		{[]string{"--algorithm", "swarm", "--large-iterations", "0", "0*3"}, "--large-iterations 0: want a positive"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--threads", "4", "--spread", "0"}, "--spread 0: want 1 to"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--spread", "1048577"}, "--spread 1048577: want 1 to"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "0"}, "--grouping 0"},

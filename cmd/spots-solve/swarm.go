@@ -74,6 +74,8 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	flags.Uint64Var(&p.Updates, "updates", p.Updates, "swarm: iterations between a job's reports (each PDFPN thread's)")
 	flags.BoolVar(&p.NoSharing, "no-sharing", false, "swarm: do not pass Grundy values between groups")
 	flags.BoolVar(&p.Follow, "follow", p.Follow, "swarm: give a worker's solver its next job below the leaf of the job it just ended, whose positions its table knows, while that part still bears on the root, instead of the most-proving leaf; for hundreds of solvers with short jobs (such as --iterations 500 --updates 500): on a few it can dig into one part of the tree and multiply the work")
+	flags.IntVar(&p.LargeSwarm, "large-swarm", p.LargeSwarm, "swarm: from this many cores in the swarm (its workers' solvers times their --threads, counted as they join) jobs last at most --large-iterations and follow (--follow), which did less work in simulation on hundreds of cores and more on a few; 0: never")
+	flags.Uint64Var(&p.LargeIterations, "large-iterations", p.LargeIterations, "swarm: most iterations of a job once the swarm is large (each PDFPN thread's; at most --iterations)")
 	flags.DurationVar(&p.Lease, "lease", p.Lease, "swarm: a worker silent this long loses its jobs")
 	flags.BoolVar(&sf.noVerify, "no-verify", false, "swarm: report the result without auditing the workers' values first (a lying worker can then make it wrong)")
 	flags.IntVar(&sf.simulate, "simulate-workers", 0, fmt.Sprintf("swarm: simulate this many workers (1 to %d, each with --grouping tables of --capacity entries, all in this machine's memory) in one process under a clock counted in iterations", swarm.MaxSimulatedWorkers))
@@ -118,6 +120,10 @@ func checkSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) error {
 		return errors.New("--updates 0: want a positive number")
 	case p.Lease <= 0:
 		return fmt.Errorf("--lease %v: want a positive duration", p.Lease)
+	case p.LargeSwarm < 0:
+		return fmt.Errorf("--large-swarm %d: want 0 (never) or a number of cores", p.LargeSwarm)
+	case p.LargeIterations == 0:
+		return errors.New("--large-iterations 0: want a positive number")
 	case given("workers-local") && (sf.workersLocal < 1 || sf.workersLocal > maxWorkersLocal):
 		return fmt.Errorf("--workers-local %d: want 1 to %d", sf.workersLocal, maxWorkersLocal)
 	case given("simulate-workers") && (sf.simulate < 1 || sf.simulate > swarm.MaxSimulatedWorkers):

@@ -49,6 +49,8 @@ func main() {
 	threads := flag.Int("threads", def.Threads, "PDFPN threads per solver (0: sequential DFPN; the threads of a simulated solver take turns, an iteration each, as on cores of their own)")
 	procs := flag.Int("procs", 0, "how many groups' cycles to compute at once (0: one per CPU); changes how long a simulation takes, never its figures")
 	spread := flag.Uint64("spread", solve.DefaultSpread, "with -threads: how far a solver's PDFPN threads keep apart (solve.Options.Spread)")
+	large := flag.Int("large-swarm", def.LargeSwarm, "cores (solvers × threads) from which jobs last at most -large-iterations and follow (Params.LargeSwarm; 0: never, as before 23 Nov)")
+	largeIt := flag.Uint64("large-iterations", def.LargeIterations, "a large swarm's iterations per job, each PDFPN thread's")
 	follow := flag.Bool("follow", def.Follow, "take a group's next job below the leaf of its job that ended (Params.Follow; -follow=false: always the most-proving leaf)")
 	stopAfter := flag.Duration("stop-after", 0, "stop each simulation after this much real time and print what it had reached, as lower bounds marked >, in its row (0: run until the root is solved)")
 	seqIt := flag.Uint64("seq", 0, "the sequential baseline's iterations, if known from an earlier run of this command (skips solving it again; the outcome is then taken from the first simulation)")
@@ -85,6 +87,7 @@ func main() {
 	params := swarm.DefaultParams()
 	params.Capacity, params.Iterations, params.Updates, params.Threads = *capacity, *iterations, *updates, *threads
 	params.Follow, params.Spread = *follow, *spread
+	params.LargeSwarm, params.LargeIterations = *large, *largeIt
 	ctx := context.Background()
 	start := time.Now()
 	seq, outcome, how := *seqIt, "", "given with -seq"
@@ -103,8 +106,8 @@ func main() {
 	if iterSeconds <= 0 {
 		fail(fmt.Errorf("-seq %d: give -iteration-us too (the CPU time of one iteration on %s, which the baseline's run printed)", seq, *pos))
 	}
-	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group; follow %v.\n\n",
-		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *follow)
+	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group; follow %v; from %d cores jobs of %d that follow.\n\n",
+		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *follow, *large, *largeIt)
 	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs | reports an exchange | waiting for a leaf | report every |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var speed, over plotter.XYs
