@@ -196,3 +196,32 @@ func TestLargeSwarm(t *testing.T) {
 		t.Errorf("with the rule at 4 cores, %s and %d master nodes; without, %s and %d: jobs did not end sooner", at.Outcome, at.MNodes, never.Outcome, never.MNodes)
 	}
 }
+
+// TestLargeSwarmPaced checks that a large swarm's short jobs give way to
+// the master's pace: when exchanges cost the master more than its time,
+// the jobs, one cycle each, lengthen with their cycles, where otherwise
+// every solver would wait in line for each next job.
+func TestLargeSwarmPaced(t *testing.T) {
+	root := sprouts.MustParse("0*8")
+	sim := func(cost float64) SimResult {
+		p := DefaultParams()
+		p.Capacity, p.Updates, p.LargeSwarm, p.LargeIterations = 1024, 1000, 8, 100
+		r, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8, Costs: MasterCosts{Exchange: cost, Report: cost}, Iteration: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	idle, loaded := sim(0.01), sim(5)
+	if idle.Master.ReportEvery != 100 || idle.Master.JobIterations != 100 {
+		t.Errorf("an idle master: reports every %d, jobs of %d; want 100 and 100", idle.Master.ReportEvery, idle.Master.JobIterations)
+	}
+	if loaded.Outcome != idle.Outcome {
+		t.Errorf("outcomes %s (loaded) and %s (idle)", loaded.Outcome, idle.Outcome)
+	}
+	if loaded.Master.ReportEvery <= 100 || loaded.Master.JobIterations != loaded.Master.ReportEvery {
+		t.Errorf("a loaded master (load %.2f): reports every %d, jobs of %d; want longer jobs of one cycle", loaded.Master.Load, loaded.Master.ReportEvery, loaded.Master.JobIterations)
+	}
+	t.Logf("idle: T-It %d, util %.3f; loaded: T-It %d, util %.3f, load %.2f, jobs of %d",
+		idle.TIt, idle.Util, loaded.TIt, loaded.Util, loaded.Master.Load, loaded.Master.JobIterations)
+}

@@ -31,25 +31,28 @@ type Params struct {
 	Follow     bool          // a group's next job is taken below the leaf of its job that ended, while that part still matters: for large swarms (on one solver it can multiply the work)
 	// LargeSwarm is the number of cores (solvers times their PDFPN
 	// threads, over the groups the master knows) from which the swarm is
-	// large: its jobs then last at most LargeIterations and follow
-	// (Follow) whatever Follow says. 0: never.
+	// large: its jobs then last LargeIterations, report at least that
+	// often, and follow (Follow) whatever Follow says. When the master's
+	// load asks for fewer reports (swarm/pace.go), a large swarm's jobs
+	// lengthen with their cycles, up to Iterations. 0: never.
 	LargeSwarm      int
-	LargeIterations uint64 // a large swarm's most iterations of a job, per PDFPN thread
+	LargeIterations uint64 // a large swarm's iterations of a job, per PDFPN thread, while the master keeps up
 }
 
 // DefaultParams are the defaults: the paper's best settings with the
 // child-ordering heuristic (jobs of up to 100,000 iterations reported
 // every 1,000; full state kept; values shared) up to 255 cores, and from
-// 256 cores jobs of 2,000 that follow. In simulation each did the least
-// work of those tried on its side of the line: on 1 to 64 cores long jobs,
-// on 256 and 1,024 short ones that follow, which on one solver multiply
-// the work instead (BENCHMARKS.md, "Jobs that end"). Grouping and Threads
+// 256 cores jobs of 500, reported at their end, that follow. In simulation
+// each did the least work of those tried on its side of the line: on 1 to
+// 64 cores long jobs, on 256 and 1,024 short ones that follow, which on
+// one solver multiply the work instead (BENCHMARKS.md, "Jobs that end"
+// and "Short jobs the master can afford"). Grouping and Threads
 // belong to the machine a worker runs on: the paper's best is grouping at
 // the machine's cores (and, past 32 cores, PDFPN threads); a worker
 // process is given them on its command line.
 func DefaultParams() Params {
 	return Params{Iterations: 100_000, Updates: 1000, Threads: 0, Grouping: 1, Capacity: 100_000,
-		Lease: 30 * time.Second, InitNodes: 100, LargeSwarm: 256, LargeIterations: 2000}
+		Lease: 30 * time.Second, InitNodes: 100, LargeSwarm: 256, LargeIterations: 500}
 }
 
 func (p Params) check() error {
@@ -81,19 +84,38 @@ func (m *Master) large() bool {
 }
 
 // iterations is the most iterations a job runs now before its leaf is
-// expanded: fewer once the swarm is large.
+// expanded. Once the swarm is large, jobs are short; but a short job is
+// one cycle or few, and the master can ask for fewer reports only by
+// making cycles longer, so a large swarm's jobs last at least a cycle at
+// the master's pace.
 func (m *Master) iterations() uint64 {
 	if m.large() {
-		return min(m.params.Iterations, m.params.LargeIterations)
+		return min(m.params.Iterations, max(m.params.LargeIterations, m.cycle()))
 	}
 	return m.params.Iterations
 }
+
+// updates is the iterations between a job's reports at an idle master's
+// pace: Params.Updates, or a large swarm's job when that is shorter.
+func (m *Master) updates() uint64 {
+	if m.large() {
+		return min(m.params.Updates, m.params.LargeIterations)
+	}
+	return m.params.Updates
+}
+
+// cycle is the iterations between a job's reports at the master's pace.
+func (m *Master) cycle() uint64 { return m.updates() * max(m.pace.stretch, 1) }
+
+// maxStretch bounds the pace's stretch: a cycle is never longer than the
+// longest job.
+func (m *Master) maxStretch() uint64 { return max(1, m.params.Iterations/m.updates()) }
 
 // follow reports whether a group's next job is taken below its last.
 func (m *Master) follow() bool { return m.params.Follow || m.large() }
 
 // cycles is how many reports a job makes now before its leaf is expanded.
-func (m *Master) cycles() int { return max(1, int(m.iterations()/m.params.Updates)) }
+func (m *Master) cycles() int { return max(1, int(m.iterations()/m.updates())) }
 
 // JobSpec is a job as a group receives it.
 type JobSpec struct {
@@ -187,8 +209,8 @@ type MasterStats struct {
 	Malformed int `json:"reports_malformed"`
 	// Load is the share of time the master spends on exchanges under its
 	// lock (a moving average), and ReportEvery the iterations between a
-	// job's reports it asks for now: Params.Updates, or more when the load
-	// is high.
+	// job's reports it asks for now: Params.Updates (a large swarm's
+	// LargeIterations when shorter), or more when the load is high.
 	Load        float64 `json:"master_load"`
 	ReportEvery uint64  `json:"report_every"`
 	// Cores are the groups' solvers times their threads; JobIterations
@@ -458,7 +480,7 @@ func (m *Master) Stats() MasterStats {
 	}
 	st.RootPN, st.RootDN = m.dag.root.pn, m.dag.root.dn
 	st.NimbersShared = int(m.forwarded.Load())
-	st.Load, st.ReportEvery = m.pace.load(), m.params.Updates*max(m.pace.stretch, 1)
+	st.Load, st.ReportEvery = m.pace.load(), m.cycle()
 	return st
 }
 
@@ -532,7 +554,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		if m.charge != nil {
 			busy = m.charge(len(req.Completed))
 		}
-		m.pace.observe(now, busy, len(req.Completed), len(m.jobs), uint64(m.cycles()))
+		m.pace.observe(now, busy, len(req.Completed), len(m.jobs), m.maxStretch())
 	}()
 	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 || req.Threads < 0 || req.Threads > solve.MaxThreads {
 		return ExchangeReply{}, outbox{}, fmt.Errorf("exchange: group %.*q with %d slots of %d threads", maxGroupName, req.Group, req.Slots, req.Threads)
@@ -776,9 +798,9 @@ func (m *Master) assign(group string, leaf *node, now time.Time) JobSpec {
 // spec returns the job's next cycle: as many iterations as the master's
 // pace asks for, but no more than the job has left.
 func (m *Master) spec(j *job) JobSpec {
-	cycle := m.params.Updates * max(m.pace.stretch, 1)
+	cycle := m.cycle()
 	if left := m.iterations() - min(j.worked, m.iterations()); left < cycle {
-		cycle = max(left, m.params.Updates)
+		cycle = max(left, m.updates())
 	}
 	j.asked = cycle
 	return JobSpec{ID: j.id, Position: j.leaf.pos.String(), N: j.leaf.n, MaxIterations: cycle, Cycle: j.cycle}

@@ -9,7 +9,9 @@ import "time"
 // the share of time it spends under the lock, and when that passes
 // paceHigh it asks for reports less often (the next cycles of jobs run
 // more iterations), and more often again, down to Params.Updates, when it
-// falls under paceLow. A job still runs Params.Iterations in all.
+// falls under paceLow. A job still runs Params.Iterations in all, but for
+// the short jobs of a large swarm (Params.LargeSwarm), which lengthen with
+// their cycles: a job of one cycle can report less often no other way.
 const (
 	paceTarget = 0.5
 	paceHigh   = 0.6

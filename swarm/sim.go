@@ -64,15 +64,22 @@ func (c MasterCosts) ticks(reports int, iteration float64) uint64 {
 
 // SimResult is what a simulation measured, in the paper's terms.
 type SimResult struct {
-	Workers    int         `json:"workers"`
-	Outcome    string      `json:"outcome"`
-	Time       uint64      `json:"time"`    // virtual time to solve the root, in iterations
-	TIt        uint64      `json:"t_it"`    // iterations of all workers
-	TGN        int         `json:"t_gn"`    // entries of the master's nimber database
-	MNodes     int         `json:"m_nodes"` // nodes of the master DAG
-	WNodes     float64     `json:"w_nodes"` // mean table entries per solver at the end
-	Util       float64     `json:"util"`    // mean busy / (busy + idle) over solvers
-	Waited     float64     `json:"waited"`  // mean share of a solver's time spent waiting at the master for a free leaf (the rest of idle: in line for exchanges)
+	Workers int     `json:"workers"` // groups (SimConfig.Workers)
+	Outcome string  `json:"outcome"`
+	Time    uint64  `json:"time"`    // virtual time to solve the root, in iterations
+	TIt     uint64  `json:"t_it"`    // iterations of all workers
+	TGN     int     `json:"t_gn"`    // entries of the master's nimber database
+	MNodes  int     `json:"m_nodes"` // nodes of the master DAG
+	WNodes  float64 `json:"w_nodes"` // mean table entries per solver at the end
+	Util    float64 `json:"util"`    // mean busy / (busy + idle) over groups: a group is busy from the start of a cycle to the end of its longest job
+	// Iterating is the share of the cores' time spent on iterations:
+	// T-It over cores × Time. It is below Util by the time a simulated
+	// group's solvers wait for the group's longest job of a cycle (its
+	// reports go to the master together, where a real group reports its
+	// first finished job at once) and by the solve's first and last
+	// moments. Speedup = cores × Iterating / search overhead.
+	Iterating  float64     `json:"iterating"`
+	Waited     float64     `json:"waited"` // mean share of a solver's time spent waiting at the master for a free leaf (the rest of idle: in line for exchanges)
 	Master     MasterStats `json:"master"`
 	Seconds    float64     `json:"seconds"`     // real time the simulation took
 	MasterBusy uint64      `json:"master_busy"` // virtual time the master spent on exchanges
@@ -584,6 +591,10 @@ func (s *simulation) finish() {
 		}
 	}
 	res.Util = util / float64(len(s.workers))
+	cores := len(s.workers) * s.params.Grouping * max(s.params.Threads, 1)
+	if res.Time > 0 && cores > 0 {
+		res.Iterating = float64(res.TIt) / (float64(cores) * float64(res.Time))
+	}
 	res.Waited = waited / float64(len(s.workers))
 	res.WNodes = float64(entries) / float64(len(s.workers)*s.params.Grouping)
 	if res.TIt > 0 {

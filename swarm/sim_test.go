@@ -224,3 +224,32 @@ func TestSpreadReachesSolvers(t *testing.T) {
 		t.Errorf("spread 1 and 64 searched alike (%d iterations, time %d): Params.Spread does not reach the solvers", res[0].TIt, res[0].Time)
 	}
 }
+
+// TestIterating checks SimResult.Iterating, the cores' share of time on
+// iterations, against Util: equal but for the solve's first and last
+// moments when every group is one solver, and well below it when a group's
+// solvers wait for its longest job of a cycle.
+func TestIterating(t *testing.T) {
+	root := sprouts.MustParse("0*9")
+	sim := func(grouping int) SimResult {
+		p := DefaultParams()
+		p.Capacity, p.Grouping, p.Iterations, p.Updates = 1024, grouping, 200, 100
+		r, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8 / grouping, Costs: MasterCosts{Exchange: 0.01, Report: 0.01}, Iteration: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	alone, grouped := sim(1), sim(8)
+	t.Logf("groups of one: iterating %.3f, util %.3f; one group of 8: %.3f, %.3f", alone.Iterating, alone.Util, grouped.Iterating, grouped.Util)
+	if alone.Iterating <= 0 || alone.Iterating > 1 || alone.Util-alone.Iterating > 0.05 {
+		t.Errorf("groups of one: iterating %.3f, util %.3f; want about the same", alone.Iterating, alone.Util)
+	}
+	if grouped.Iterating <= 0 || grouped.Util-grouped.Iterating < 0.1 {
+		t.Errorf("one group of 8: iterating %.3f, util %.3f; want well below", grouped.Iterating, grouped.Util)
+	}
+	want := float64(grouped.TIt) / float64(8*grouped.Time)
+	if d := grouped.Iterating - want; d > 1e-9 || d < -1e-9 {
+		t.Errorf("one group of 8: iterating %.4f, want T-It / (cores × Time) = %.4f", grouped.Iterating, want)
+	}
+}

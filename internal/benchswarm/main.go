@@ -108,8 +108,8 @@ func main() {
 	}
 	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group; follow %v; from %d cores jobs of %d that follow.\n\n",
 		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *follow, *large, *largeIt)
-	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs | reports an exchange | waiting for a leaf | report every |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs | reports an exchange | waiting for a leaf | report every | iterating |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var speed, over plotter.XYs
 	for _, s := range strings.Split(*ns, ",") {
 		n, err := strconv.Atoi(s)
@@ -140,7 +140,7 @@ func main() {
 		cancel()
 		if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			// Stopped by -stop-after: what it reached bounds the run.
-			fmt.Printf("| %d | > %d | | > %d | > %d | | > %d | < %.1f× | > %.2f | | %.0f | %d × %d × %d | stopped after %s | | | | | |\n", n, r.MNodes, r.TGN, r.TIt,
+			fmt.Printf("| %d | > %d | | > %d | > %d | | > %d | < %.1f× | > %.2f | | %.0f | %d × %d × %d | stopped after %s | | | | | | |\n", n, r.MNodes, r.TGN, r.TIt,
 				r.Time, float64(seq)/float64(max(r.Time, 1)), float64(r.TIt)/float64(seq), r.Seconds, groups, params.Grouping, th, *stopAfter)
 			continue
 		}
@@ -154,9 +154,9 @@ func main() {
 			fail(fmt.Errorf("%d workers: %s, sequential (or the first simulation) %s", n, r.Outcome, outcome))
 		}
 		sp, ov := float64(seq)/float64(r.Time), float64(r.TIt)/float64(seq)
-		fmt.Printf("| %d | %d | %.0f | %d | %d | %.1f%% | %d | %.1f× | %.2f | %.1f%% | %.0f | %d × %d × %d | %s | %.1f | %.1f | %.1f | %.1f%% | %d |\n", n, r.MNodes, r.WNodes, r.TGN, r.TIt,
+		fmt.Printf("| %d | %d | %.0f | %d | %d | %.1f%% | %d | %.1f× | %.2f | %.1f%% | %.0f | %d × %d × %d | %s | %.1f | %.1f | %.1f | %.1f%% | %d | %.1f%% |\n", n, r.MNodes, r.WNodes, r.TGN, r.TIt,
 			100*r.Util, r.Time, sp, ov, 100*float64(r.MasterBusy)/float64(r.Time), r.Seconds, groups, params.Grouping, th,
-			r.Outcome, 1e6*r.ExchangeSeconds, 1e6*r.ExchangeLockSeconds, r.ReportsPerExchange, 100*r.Waited, r.Master.ReportEvery)
+			r.Outcome, 1e6*r.ExchangeSeconds, 1e6*r.ExchangeLockSeconds, r.ReportsPerExchange, 100*r.Waited, r.Master.ReportEvery, 100*r.Iterating)
 		speed = append(speed, plotter.XY{X: float64(n), Y: sp})
 		over = append(over, plotter.XY{X: float64(n), Y: ov})
 	}
