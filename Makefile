@@ -16,8 +16,8 @@ build:
 # Go tests and regenerate --check --no-verify then trust them. When the verify
 # times index.csv records for the committed certificates add up to more than
 # CORPUS_BUDGET, check verifies a fixed sample and the certificates changed
-# since the last tag instead (make corpus-check verifies all). Timing runs
-# live in bench, never here.
+# since the last tag (since HEAD without one) instead (make corpus-check
+# verifies all). Timing runs live in bench, never here.
 TEST_FLAGS ?= -short
 CORPUS_BUDGET ?= 90s
 test: lint

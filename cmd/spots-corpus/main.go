@@ -43,8 +43,9 @@
 // --sample verifies only a fixed sample (the committed certificates of
 // 0*1 … 0*14) and the certificates changed since the last git tag (git
 // diff against it, and files git does not track yet); the others are only
-// found, present with the size the index gives. Without a tag, or outside
-// a git work tree, it verifies all. --budget D samples so only when the
+// found, present with the size the index gives. Without a tag it compares
+// with HEAD; outside a git work tree it verifies all. --budget D samples
+// so only when the
 // verify times index.csv records for the committed certificates add up to
 // more than D (make test uses it, make corpus-check verifies all).
 //
@@ -290,7 +291,7 @@ func statusFlags(f *pflag.FlagSet, o *options) {
 
 func checkFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
-	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (all when there is no tag); only find the others", corpus.SampleMaxN))
+	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (since HEAD when there is no tag); only find the others", corpus.SampleMaxN))
 	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never)")
 }
 

@@ -614,7 +614,12 @@ func TestCheckSample(t *testing.T) {
 	}{
 		{"not sampled", true, true, nil, nil, 0, "", []string{"0=L", "0*2=L", "0*3=W", "0*4=W", "gn(0*4)=1"}, nil},
 		{"not in git", false, false, nil, []string{"--sample"}, 0, "every certificate (cannot tell which changed: git rev-parse:", []string{"0=L", "0*2=L", "0*3=W", "0*4=W", "gn(0*4)=1"}, nil},
-		{"no tag", true, false, nil, []string{"--sample"}, 0, "every certificate (no git tag to compare with: all count as changed)", []string{"0=L", "0*2=L", "0*3=W", "0*4=W", "gn(0*4)=1"}, nil},
+		{"no tag", true, false, nil, []string{"--sample"}, 0, "those of 0*1 … 0*2 and those changed since HEAD (no git tag to compare with) (none)", []string{"0=L", "0*2=L"}, []string{"0*3=W", "0*4=W", "gn(0*4)=1"}},
+		{"no tag, a new certificate", true, false, func(t *testing.T, dir string) {
+			if status, stdout, stderr := runCmd(t, "add", "--solve", "3", "--nimber", "--dir", dir); status != 0 {
+				t.Fatalf("add: %d\n%s%s", status, stdout, stderr)
+			}
+		}, []string{"--sample"}, 0, "changed since HEAD (no git tag to compare with) (1)", []string{"0=L", "0*2=L", "gn(0*3)=1"}, []string{"0*3=W", "0*4=W", "gn(0*4)=1"}},
 		{"nothing changed", true, true, nil, []string{"--sample"}, 0, "those of 0*1 … 0*2 and those changed since the tag v1 (none)", []string{"0=L", "0*2=L"}, []string{"0*3=W", "0*4=W", "gn(0*4)=1"}},
 		{"a new certificate", true, true, func(t *testing.T, dir string) {
 			if status, stdout, stderr := runCmd(t, "add", "--solve", "3", "--nimber", "--dir", dir); status != 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os/exec"
 	"path"
@@ -17,29 +18,34 @@ var sampleMaxN = corpus.SampleMaxN
 // sampleOf returns the choice of check --sample for the corpus in dir
 // (nil: every certificate) and a phrase saying what it verifies: the
 // committed certificates of 0*1 … 0*sampleMaxN and those changed since
-// the last git tag. Without a tag, or outside a git work tree, every
-// certificate counts as changed.
+// the last git tag. Without a tag (a clone may carry none) it compares
+// with HEAD: the committed certificates were each verified by the
+// spots-corpus add that wrote them, and a sample that grew with the
+// history would break the time bound the sample is for. Outside a git
+// work tree every certificate counts as changed.
 func sampleOf(dir string) (func(corpus.Record) bool, string) {
 	tag, changed, err := changedSinceTag(dir)
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, fmt.Sprintf("every certificate (cannot tell which changed: %v)", err)
-	case tag == "":
-		return nil, "every certificate (no git tag to compare with: all count as changed)"
 	}
 	what := "none"
 	if len(changed) > 0 {
 		what = strconv.Itoa(len(changed))
 	}
+	since := "since the tag " + tag
+	if tag == "" {
+		since = "since HEAD (no git tag to compare with)"
+	}
 	return corpus.Sample(sampleMaxN, changed),
-		fmt.Sprintf("those of 0*1 … 0*%d and those changed since the tag %s (%s)", sampleMaxN, tag, what)
+		fmt.Sprintf("those of 0*1 … 0*%d and those changed %s (%s)", sampleMaxN, since, what)
 }
 
 // changedSinceTag returns the last git tag reachable from HEAD in the
 // repository holding the corpus directory dir ("" when there is none) and
-// the addresses of the certificates in its certs/ that changed since it:
-// those git diff lists against the tag, and those git does not track yet.
-// It is an error if dir is not in a git work tree or git cannot be run.
+// the addresses of the certificates in its certs/ that changed since it
+// (since HEAD when there is no tag): those git diff lists against it, and
+// those git does not track yet. It is an error if dir is not in a git work
+// tree or git cannot be run.
 func changedSinceTag(dir string) (string, map[string]bool, error) {
 	git := func(args ...string) (string, error) {
 		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
@@ -58,12 +64,14 @@ func changedSinceTag(dir string) (string, map[string]bool, error) {
 	if _, err := git("rev-parse", "--is-inside-work-tree"); err != nil {
 		return "", nil, err
 	}
-	out, err := git("describe", "--tags", "--abbrev=0")
-	if err != nil {
-		return "", nil, nil // no tag (or no commit yet)
+	tag, against := "", "HEAD"
+	if out, err := git("describe", "--tags", "--abbrev=0"); err == nil {
+		tag = strings.TrimSpace(out)
+		against = tag
+	} else if _, err := git("rev-parse", "--verify", "--quiet", "HEAD"); err != nil {
+		return "", nil, errors.New("no commit yet")
 	}
-	tag := strings.TrimSpace(out)
-	diff, err := git("diff", "--name-only", "--relative", tag, "--", corpus.CertsDir)
+	diff, err := git("diff", "--name-only", "--relative", against, "--", corpus.CertsDir)
 	if err != nil {
 		return "", nil, err
 	}
