@@ -8,8 +8,8 @@ import "time"
 // each waits in line for its next cycle. So the master measures its load,
 // the share of time it spends under the lock, and when that passes
 // paceHigh it asks for reports less often (the next cycles of jobs run
-// more iterations), and more often again, down to Params.Updates, when it
-// falls under paceLow. A job still runs Params.Iterations in all, but for
+// more iterations), and more often again, down to Params.Updates (a large
+// swarm's LargeIterations when shorter), when it falls under paceLow. A job still runs Params.Iterations in all, but for
 // the short jobs of a large swarm (Params.LargeSwarm), which lengthen with
 // their cycles: a job of one cycle can report less often no other way.
 const (

@@ -45,9 +45,9 @@
 // diff against it, and files git does not track yet); the others are only
 // found, present with the size the index gives. Without a tag it compares
 // with HEAD; outside a git work tree it verifies all. --budget D samples
-// so only when the
-// verify times index.csv records for the committed certificates add up to
-// more than D (make test uses it, make corpus-check verifies all).
+// so only when the verify times index.csv records for the committed
+// certificates add up to more than D (make test uses it, make corpus-check
+// verifies all).
 //
 // regenerate rebuilds OUTCOMES.md and outcomes.svg from the literature table
 // and the verified certificates (it checks the corpus first and writes
