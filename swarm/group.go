@@ -27,7 +27,7 @@ type Group struct {
 	params  Params
 	db      *solve.NimberDB
 	solvers []*slot
-	results chan Report
+	results chan finished
 	mu      sync.Mutex // guards stats, which solvers update
 	stats   GroupStats
 
@@ -77,7 +77,7 @@ func newGroup(name string, params Params, game solve.Game[sprouts.Position], chi
 	if err := CheckCapacity(params.Capacity, params.Grouping); err != nil {
 		return nil, fmt.Errorf("group %s: %w", name, err)
 	}
-	g := &Group{Name: name, params: params, db: solve.NewNimberDB(), results: make(chan Report, params.Grouping)}
+	g := &Group{Name: name, params: params, db: solve.NewNimberDB(), results: make(chan finished, params.Grouping)}
 	g.db.Track()
 	for range params.Grouping {
 		if childrenCache == 0 {
@@ -155,6 +155,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 		}
 		master = reply.Master
 		completed = nil
+		gather := gatherOf(g.params.Gather, reply.Gather)
 		g.count(func(st *GroupStats) { st.NimbersSent += len(req.Nimbers) })
 		if reply.Done {
 			return nil
@@ -197,10 +198,13 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			wg.Add(1)
 			go func(ctx context.Context) {
 				defer wg.Done()
-				g.results <- g.work(ctx, s, spec)
+				start := time.Now()
+				r := g.work(ctx, s, spec)
+				g.results <- finished{r, time.Since(start)}
 			}(jobs.ctx)
 		}
-		// Report as soon as one job has finished its cycle; exchange anyway
+		// Report when one job has finished its cycle (and the others that
+		// finish within Params.Gather of it); exchange anyway
 		// now and then so the master knows the group is alive, and soon
 		// when the group is idle (the master may have jobs again, or be
 		// done).
@@ -210,8 +214,10 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 		}
 		timer := time.NewTimer(wait)
 		select {
-		case r := <-g.results:
-			completed = append(completed, r)
+		case f := <-g.results:
+			completed = append(completed, f.report)
+			timer.Stop()
+			completed = g.gather(ctx, completed, time.Duration(gather*float64(f.took)))
 		case <-timer.C:
 		case <-ctx.Done():
 			timer.Stop()
@@ -220,8 +226,8 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 		timer.Stop()
 		for more := true; more; {
 			select {
-			case r := <-g.results:
-				completed = append(completed, r)
+			case f := <-g.results:
+				completed = append(completed, f.report)
 			default:
 				more = false
 			}
@@ -230,6 +236,49 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			g.release(r.ID)
 		}
 	}
+}
+
+// finished is a job's cycle that ended, and how long it took.
+type finished struct {
+	report Report
+	took   time.Duration
+}
+
+// gatherOf returns the share of a cycle a group gathers for: its own
+// Params.Gather, or what the master asks when more, within 0 to
+// MaxGather whatever the master says.
+func gatherOf(own, asked float64) float64 {
+	if !(asked > own) { // NaN too
+		return own
+	}
+	return min(asked, MaxGather)
+}
+
+// gather waits, after one of the group's cycles ended, up to hold for the
+// group's other running cycles to end too, so that their reports go in
+// one exchange: the master's cost is mostly per exchange, and a group of
+// many solvers reporting each cycle apart can keep it busy. It stops
+// waiting as soon as every running cycle has ended, and returns completed
+// with the reports that came.
+func (g *Group) gather(ctx context.Context, completed []Report, hold time.Duration) []Report {
+	if hold <= 0 {
+		return completed
+	}
+	timer := time.NewTimer(hold)
+	defer timer.Stop()
+	// Solvers keep their job until it is released: those not among
+	// completed are still running.
+	for len(completed) < g.busy() {
+		select {
+		case f := <-g.results:
+			completed = append(completed, f.report)
+		case <-timer.C:
+			return completed
+		case <-ctx.Done():
+			return completed
+		}
+	}
+	return completed
 }
 
 // idlePoll is how often a group without jobs asks the master for work.

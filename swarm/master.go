@@ -37,7 +37,19 @@ type Params struct {
 	// lengthen with their cycles, up to Iterations. 0: never.
 	LargeSwarm      int
 	LargeIterations uint64 // a large swarm's iterations of a job, per PDFPN thread, while the master keeps up
+	// Gather is how long a group, once one of its solvers has ended a
+	// cycle, waits for its other solvers' cycles to end before it reports,
+	// as a share of that cycle's length (it stops waiting when all have
+	// ended): 0 reports each at once. A group's solvers then report in
+	// fewer exchanges, which cost the master more than the reports in
+	// them, for a little idle time. A group's own parameter, like
+	// Grouping; a loaded master asks for more (ExchangeReply.Gather). At
+	// most MaxGather.
+	Gather float64
 }
+
+// MaxGather bounds Params.Gather: a group waits at most a whole cycle.
+const MaxGather = 1
 
 // DefaultParams are the defaults: the paper's best settings with the
 // child-ordering heuristic (jobs of up to 100,000 iterations reported
@@ -69,6 +81,8 @@ func (p Params) check() error {
 		return fmt.Errorf("state level %d: want 0, 1 or 2", p.StateLevel)
 	case p.Lease <= 0:
 		return fmt.Errorf("lease %v: want a positive duration", p.Lease)
+	case !(p.Gather >= 0 && p.Gather <= MaxGather):
+		return fmt.Errorf("gather %g: want 0 to %d", p.Gather, MaxGather)
 	case p.LargeSwarm < 0:
 		return fmt.Errorf("large swarm %d: want 0 (never) or a number of cores", p.LargeSwarm)
 	case p.LargeSwarm > 0 && p.LargeIterations == 0:
@@ -175,6 +189,11 @@ type ExchangeReply struct {
 	Jobs  []JobSpec           `json:"jobs,omitempty"`
 	Done  bool                `json:"done,omitempty"` // the solve is over (its result audited): stop
 	Delta []solve.NimberEntry `json:"-"`              // sent as an Arrow IPC stream
+	// Gather is the share of a cycle the master asks the group to wait,
+	// once one of its solvers has ended one, for its others before it
+	// reports (Params.Gather, which it overrides when larger): a loaded
+	// master asks for it before it asks for longer cycles.
+	Gather float64 `json:"gather,omitempty"`
 }
 
 // MasterStats are the master's counters.
@@ -210,9 +229,12 @@ type MasterStats struct {
 	// Load is the share of time the master spends on exchanges under its
 	// lock (a moving average), and ReportEvery the iterations between a
 	// job's reports it asks for now: Params.Updates (a large swarm's
-	// LargeIterations when shorter), or more when the load is high.
+	// LargeIterations when shorter), or more when the load is high;
+	// Gather the share of a cycle it asks groups to gather their reports
+	// for (ExchangeReply.Gather).
 	Load        float64 `json:"master_load"`
 	ReportEvery uint64  `json:"report_every"`
+	Gather      float64 `json:"gather"`
 	// Cores are the groups' solvers times their threads; JobIterations
 	// the most iterations a job runs now, and Follow whether a group's
 	// next job is taken below its last (both change when the swarm
@@ -480,7 +502,7 @@ func (m *Master) Stats() MasterStats {
 	}
 	st.RootPN, st.RootDN = m.dag.root.pn, m.dag.root.dn
 	st.NimbersShared = int(m.forwarded.Load())
-	st.Load, st.ReportEvery = m.pace.load(), m.cycle()
+	st.Load, st.ReportEvery, st.Gather = m.pace.load(), m.cycle(), m.pace.gathering()
 	return st
 }
 
@@ -554,7 +576,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		if m.charge != nil {
 			busy = m.charge(len(req.Completed))
 		}
-		m.pace.observe(now, busy, len(req.Completed), len(m.jobs), m.maxStretch())
+		m.pace.observe(now, busy, len(req.Completed), len(m.jobs), m.maxStretch(), m.slotCount > len(m.groups))
 	}()
 	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 || req.Threads < 0 || req.Threads > solve.MaxThreads {
 		return ExchangeReply{}, outbox{}, fmt.Errorf("exchange: group %.*q with %d slots of %d threads", maxGroupName, req.Group, req.Slots, req.Threads)
@@ -602,7 +624,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		m.noteKnown(req.Group, nimbers)
 		m.share(req.Group, fresh)
 	}
-	reply := ExchangeReply{Master: m.id, Epoch: m.epoch}
+	reply := ExchangeReply{Master: m.id, Epoch: m.epoch, Gather: m.pace.gathering()}
 	if stale {
 		m.stats.Stale += len(req.Completed)
 	} else {

@@ -81,6 +81,8 @@ var masterMetrics = []metricSpec{
 		func(r *StatusReport) float64 { return r.Stats.Load }},
 	{"spots_swarm_report_every_iterations", "Iterations between a job's reports the master asks for now (more than --updates when it is loaded).", prometheus.GaugeValue,
 		func(r *StatusReport) float64 { return float64(r.Stats.ReportEvery) }},
+	{"spots_swarm_gather_ratio", "Share of a cycle the master asks groups to wait for their other solvers before reporting (more than 0 when it is loaded).", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return r.Stats.Gather }},
 	{"spots_swarm_audits_total", "Audits of a solved root.", prometheus.CounterValue,
 		func(r *StatusReport) float64 { return float64(r.Stats.Audits) }},
 	{"spots_swarm_groups_banned", "Groups banned for sending wrong Grundy values.", prometheus.GaugeValue,

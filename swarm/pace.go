@@ -12,6 +12,14 @@ import "time"
 // swarm's LargeIterations when shorter), when it falls under paceLow. A job still runs Params.Iterations in all, but for
 // the short jobs of a large swarm (Params.LargeSwarm), which lengthen with
 // their cycles: a job of one cycle can report less often no other way.
+//
+// Before it stretches cycles, a master whose groups hold several solvers
+// first asks them to gather (ExchangeReply.Gather): to wait paceGather of
+// a cycle, once one of their solvers has ended one, for the others to end
+// theirs, so that their reports come in fewer exchanges. It stops asking
+// after the stretch is back to 1 and the load under paceLow. Gathering
+// leaves solvers idle a little; reporting apart, a group of 32 sends up
+// to 32 exchanges a cycle (BENCHMARKS.md, "Groups that cycle apart").
 const (
 	paceTarget = 0.5
 	paceHigh   = 0.6
@@ -24,6 +32,9 @@ const (
 	// once, is not taken for the load to come).
 	paceWeight = 1.0 / 256
 	paceEvery  = 256
+	// paceGather is the share of a cycle a group is asked to gather for:
+	// of 1/32 to 1/2, 1/8 did least work on 0*14 at 256 cores.
+	paceGather = 1.0 / 8
 )
 
 // pace is the master's load meter and the cycle length it sets.
@@ -32,12 +43,14 @@ type pace struct {
 	last      time.Time // the previous exchange's start
 	stretch   uint64    // cycles are stretch × Params.Updates iterations
 	reports   int       // reports since the last change of pace
+	gather    bool      // groups are asked to gather their reports
 }
 
 // observe adds an exchange that started at now, carried reports and kept
 // the master busy for busy, and changes the pace if the load asks for it,
-// jobs being out; maxStretch bounds the stretch.
-func (p *pace) observe(now time.Time, busy time.Duration, reports, jobs int, maxStretch uint64) {
+// jobs being out; maxStretch bounds the stretch, and grouped says whether
+// some group holds several solvers (only those can gather).
+func (p *pace) observe(now time.Time, busy time.Duration, reports, jobs int, maxStretch uint64, grouped bool) {
 	if p.stretch == 0 {
 		p.stretch = 1
 	}
@@ -53,10 +66,16 @@ func (p *pace) observe(now time.Time, busy time.Duration, reports, jobs int, max
 	load := p.load()
 	var next uint64
 	switch {
+	case load > paceHigh && grouped && !p.gather:
+		p.gather = true
+		return
 	case load > paceHigh:
 		next = uint64(float64(p.stretch)*load/paceTarget + 0.999)
 	case load < paceLow && p.stretch > 1:
 		next = uint64(float64(p.stretch) * load / paceTarget)
+	case load < paceLow && p.gather:
+		p.gather = false
+		return
 	default:
 		return
 	}
@@ -70,4 +89,13 @@ func (p *pace) load() float64 {
 		return 0
 	}
 	return p.busy / p.gap
+}
+
+// gathering returns the share of a cycle groups are asked to gather for
+// (ExchangeReply.Gather).
+func (p *pace) gathering() float64 {
+	if p.gather {
+		return paceGather
+	}
+	return 0
 }

@@ -71,13 +71,17 @@ type SimResult struct {
 	TGN     int     `json:"t_gn"`    // entries of the master's nimber database
 	MNodes  int     `json:"m_nodes"` // nodes of the master DAG
 	WNodes  float64 `json:"w_nodes"` // mean table entries per solver at the end
-	Util    float64 `json:"util"`    // mean busy / (busy + idle) over groups: a group is busy from the start of a cycle to the end of its longest job
+	// Util is the mean over groups of the share of their solvers' time
+	// spent in jobs, from the group's first job to the end of the solve:
+	// a solver is idle between the end of its job's cycle and the start of
+	// its next one (the group's exchange, its wait in line at the master,
+	// or a leaf not free yet).
+	Util float64 `json:"util"`
 	// Iterating is the share of the cores' time spent on iterations:
-	// T-It over cores × Time. It is below Util by the time a simulated
-	// group's solvers wait for the group's longest job of a cycle (its
-	// reports go to the master together, where a real group reports its
-	// first finished job at once) and by the solve's first and last
-	// moments. Speedup = cores × Iterating / search overhead.
+	// T-It over cores × Time. It is below Util by the solve's first
+	// moments, before every group has a job, and by each cycle counted
+	// at least one iteration long. Speedup = cores × Iterating / search
+	// overhead.
 	Iterating  float64     `json:"iterating"`
 	Waited     float64     `json:"waited"` // mean share of a solver's time spent waiting at the master for a free leaf (the rest of idle: in line for exchanges)
 	Master     MasterStats `json:"master"`
@@ -113,60 +117,90 @@ const progressEvery = 5 * time.Second
 const simInitNodes = 2
 
 // simWorker is a simulated worker process: a real Group whose solvers run
-// one after another, with times kept on the virtual clock.
+// one after another, with times kept on the virtual clock. As in a real
+// group (Group.Run), each solver's job runs on its own: the group sends a
+// request as soon as one job has finished its cycle, reporting every job
+// finished by then, and the solvers of the others keep going.
 type simWorker struct {
-	g        *Group
-	at       uint64 // when its next request reaches the master
-	req      ExchangeRequest
-	busy     uint64 // virtual time inside jobs
-	idle     uint64 // virtual time between a job's end and the next job's start
-	lastDone uint64
+	g   *Group
+	at  uint64 // when its next request reaches the master
+	req ExchangeRequest
+	// runs are its jobs' cycles on the clock, not reported yet; cycle is
+	// the batch of cycles started at its latest exchange while it is
+	// computed on another goroutine (nil once settled into runs).
+	runs  []*simRun
+	cycle *simCycle
+	// replied is when its latest exchange was answered: a request goes no
+	// sooner, and carries every cycle finished by then.
+	replied  uint64
+	gather   float64 // the share of a cycle it gathers for (gatherOf)
+	busy     uint64  // virtual time its solvers spent in jobs, summed over them
+	first    uint64  // when its first job began
 	started  bool
 	parked   bool // waiting at the master for a job (at is then never)
 	parkedAt uint64
-	waited   uint64 // virtual time parked, part of idle
-	// The iterations of its jobs' latest cycles, per job, and when they
-	// began: a cycle still running when the root is solved counts only the
-	// part it ran by then.
-	running []uint64
-	began   uint64
-	// cycle is the group's cycle being computed on another goroutine, nil
-	// once its results are on the clock (settled).
-	cycle *simCycle
+	waited   uint64 // virtual time parked
 }
 
-// simCycle is one group's cycle of jobs, computed off the event loop.
+// simRun is one cycle of a job on the clock: when it began and ends, what
+// its solver reports, and the Grundy values it proved (sent with the
+// report: values proved by a cycle still running reach the master with
+// its report, a little later than a real group would send them).
+type simRun struct {
+	id         string
+	began, end uint64
+	report     Report
+	nimbers    []solve.NimberEntry
+}
+
+// simCycle is the batch of cycles a group started at one exchange,
+// computed one after another off the event loop.
 type simCycle struct {
+	began   uint64
 	jobs    []JobSpec
 	slots   []*slot
 	reports []Report
+	nimbers [][]solve.NimberEntry
 	cpu     time.Duration
 	done    chan struct{}
-	// How far the cycle has surely got while it runs: the iterations of
-	// its longest finished job, and the job running now.
-	longest atomic.Uint64
+	// How far the batch has surely got while it runs: the fewest
+	// iterations of a finished cycle, how many are left, and the cycle
+	// running now.
+	fewest  atomic.Uint64
+	left    atomic.Int32
 	current atomic.Pointer[simJob]
 }
 
-// simJob is a job of a cycle being computed: its solver, and the solver's
-// published count when the job began.
+// simJob is a cycle being computed: its place in the batch, its solver,
+// and the solver's published count when the cycle began.
 type simJob struct {
+	i    int
 	s    *slot
 	from uint64
 }
 
-// floor returns a time, in ticks after its start, before which the cycle
-// surely does not end: what its jobs have run so far (at least one
-// iteration, as settle counts it).
+// floor returns a time, in ticks after the batch began, before which none
+// of its cycles surely ends: nothing is known of a cycle not yet started,
+// so until the last one runs the floor is one iteration.
 func (c *simCycle) floor(threads int) uint64 {
-	it := c.longest.Load()
-	if j := c.current.Load(); j != nil {
-		// The count at the job's start lagged by up to the publishing
+	left := c.left.Load()
+	it := c.fewest.Load()
+	switch {
+	case left > 1:
+		return simTick
+	case left == 1:
+		j := c.current.Load()
+		if j == nil || j.i != len(c.jobs)-1 {
+			return simTick
+		}
+		// The count at the cycle's start lagged by up to the publishing
 		// interval a thread: take it off again.
 		now, lag := j.s.dfpn.IterationsSoFar(), uint64(solve.IterationsPublishedEvery*threads)
+		ran := uint64(0)
 		if now > j.from+lag {
-			it = max(it, now-j.from-lag)
+			ran = now - j.from - lag
 		}
+		it = min(it, ran)
 	}
 	return max(it*simTick/uint64(threads), simTick)
 }
@@ -178,8 +212,11 @@ const never = ^uint64(0)
 // deterministic discrete-event clock counted in iterations: a job cycle
 // that takes k iterations takes k units of time (k over the threads of a
 // PDFPN solver); the master handles one exchange at a time, each costing
-// what cfg says. A group the master has no job for waits at the master
-// (Master.ExchangeWait) until it has. The master and the groups are the
+// what cfg says. As in a real group, a group's solvers run their jobs
+// apart: the group asks the master as soon as one of its cycles ends,
+// reporting those ended by then, while its other solvers go on. A group
+// the master has no job for waits at the master (Master.ExchangeWait)
+// until it has. The master and the groups are the
 // same code as in a real swarm; only the clock and the link are simulated.
 // The threads of a PDFPN solver take turns, one iteration each
 // (solve.Options.Lockstep), as if each had a core of its own. The results
@@ -326,9 +363,7 @@ func (s *simulation) run() error {
 // reports whether the master said the solve is over.
 func (s *simulation) exchange(w *simWorker) (bool, error) {
 	m := s.m
-	if !s.params.NoSharing {
-		w.req.Nimbers = w.g.db.TakeNew()
-	}
+	s.collect(w)
 	reports := len(w.req.Completed)
 	cpu0, prep0 := cpuTime(), m.prepCPU
 	reply, err := m.Exchange(w.req)
@@ -336,7 +371,7 @@ func (s *simulation) exchange(w *simWorker) (bool, error) {
 		return false, err
 	}
 	var unpark bool
-	if len(reply.Jobs) == 0 && !reply.Done {
+	if len(reply.Jobs) == 0 && !reply.Done && len(w.runs) == 0 {
 		// Nothing to do: wait at the master for a job.
 		_, unpark = m.park(w.g.Name, func(jobs []JobSpec) { s.woken = append(s.woken, wake{w, jobs}) })
 	}
@@ -347,22 +382,79 @@ func (s *simulation) exchange(w *simWorker) (bool, error) {
 	cost := s.cfg.Costs.ticks(reports, s.cfg.Iteration)
 	s.masterFree = s.clock + cost
 	s.masterBusy += cost
+	w.replied = s.masterFree
+	w.gather = gatherOf(s.params.Gather, reply.Gather)
 	for _, e := range reply.Delta {
 		w.g.db.Learn(e.Key, e.G)
 	}
-	w.req.Completed = nil
+	w.req.Completed, w.req.Nimbers = nil, nil
 	if reply.Done {
 		return true, nil
 	}
 	switch {
 	case len(reply.Jobs) > 0:
 		return false, s.start(w, reply.Jobs)
+	case len(w.runs) > 0:
+		// Its other solvers are still at work: it asks again when the
+		// next of them finishes.
+		w.at = w.nextRequest()
 	case unpark:
 		w.parked, w.at, w.parkedAt = true, never, s.masterFree
 	default:
 		w.at = s.masterFree + max(s.cfg.Costs.ticks(0, s.cfg.Iteration), simIdleRetry)
 	}
 	return false, nil
+}
+
+// collect puts into w's request the cycles finished by the time it is
+// sent, with the values they proved, and frees their solvers.
+func (s *simulation) collect(w *simWorker) {
+	rest := w.runs[:0]
+	for _, r := range w.runs {
+		if r.end > w.at {
+			rest = append(rest, r)
+			continue
+		}
+		w.req.Completed = append(w.req.Completed, r.report)
+		if !s.params.NoSharing {
+			w.req.Nimbers = append(w.req.Nimbers, r.nimbers...)
+		}
+		w.g.release(r.id)
+	}
+	clear(w.runs[len(rest):])
+	w.runs = rest
+}
+
+// nextRequest returns when w next asks the master: when the first of its
+// running cycles ends, but not before its last exchange was answered,
+// and then up to Params.Gather of that cycle's length later while others
+// are still running (Group.gather).
+func (w *simWorker) nextRequest() uint64 {
+	first := w.firstEnd()
+	if first == never {
+		return max(first, w.replied)
+	}
+	var last, span uint64
+	for _, r := range w.runs {
+		last = max(last, r.end)
+		if r.end == first {
+			span = max(span, r.end-r.began)
+		}
+	}
+	// The group sees the first end once it has its reply, and waits from
+	// then.
+	from := max(first, w.replied)
+	return min(from+uint64(w.gather*float64(span)), max(last, w.replied))
+}
+
+// firstEnd returns when the first of w's running cycles ends (never if
+// none runs).
+func (w *simWorker) firstEnd() uint64 {
+	at := never
+	for _, r := range w.runs {
+		at = min(at, r.end)
+	}
+	return at
 }
 
 // wake starts the jobs the master handed to waiting workers during the
@@ -373,6 +465,7 @@ func (s *simulation) wake() error {
 	for _, k := range woken {
 		k.w.parked = false
 		k.w.waited += s.masterFree - min(k.w.parkedAt, s.masterFree)
+		k.w.replied = s.masterFree
 		if len(k.jobs) == 0 {
 			k.w.at = s.masterFree + simIdleRetry
 			continue
@@ -384,38 +477,42 @@ func (s *simulation) wake() error {
 	return nil
 }
 
-// start runs a group's jobs from the time the master is done with the
-// exchange that handed them out. The group reports when the last of them
-// finishes its cycle (in a real group the first to finish reports and the
-// others' reports go with the next exchange; here they all finish at their
-// own times and the group reports at the latest one, which keeps the
-// solvers busy). The jobs run on one of the cycle goroutines; settle puts
-// what they did on the clock.
+// start runs the cycles of the jobs a group was handed from the time the
+// master is done with the exchange that handed them out. They run on one
+// of the cycle goroutines, one after another; settle puts what they did on
+// the clock, each cycle at its own length. Only this batch of the group's
+// cycles can be out: the group's next exchange waits for it (next), so
+// the group's nimber database is never used by two goroutines at once.
+// The cycles of a batch, computed one after another, see the values the
+// earlier ones proved, and each cycle sees those its group's earlier
+// batches proved, even where on the clock those are still running: the
+// solvers of a real group share their values as they prove them, and the
+// simulation gives them a little earlier.
 func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
 	begin := s.masterFree
-	if w.started {
-		w.idle += begin - w.lastDone
+	if !w.started {
+		w.started, w.first = true, begin
 	}
-	w.started = true
-	// Every job gets its own solver (and table) before any runs, as in a
-	// real group whose solvers run at once.
-	c := &simCycle{jobs: jobs, slots: make([]*slot, len(jobs)), done: make(chan struct{})}
+	c := &simCycle{began: begin, jobs: jobs, slots: make([]*slot, len(jobs)), done: make(chan struct{})}
 	for i, spec := range jobs {
 		if c.slots[i] = w.g.place(spec); c.slots[i] == nil {
-			return fmt.Errorf("simulate: the master sent %s more jobs than it has solvers", w.g.Name)
+			return fmt.Errorf("simulate: the master sent %s more jobs than it has free solvers", w.g.Name)
 		}
 	}
-	w.began, w.cycle = begin, c
+	c.fewest.Store(never)
+	c.left.Store(int32(len(jobs)))
+	w.cycle = c
 	s.cycles <- func() {
 		defer close(c.done)
 		cpu0 := cpuTime()
 		for i, spec := range c.jobs {
-			c.current.Store(&simJob{s: c.slots[i], from: c.slots[i].dfpn.IterationsSoFar()})
+			c.current.Store(&simJob{i: i, s: c.slots[i], from: c.slots[i].dfpn.IterationsSoFar()})
 			r := w.g.work(s.ctx, c.slots[i], spec)
 			c.reports = append(c.reports, r)
-			c.longest.Store(max(c.longest.Load(), r.Iterations))
+			c.nimbers = append(c.nimbers, w.g.db.TakeNew())
+			c.fewest.Store(min(c.fewest.Load(), r.Iterations))
+			c.left.Add(-1)
 		}
-		c.current.Store(nil)
 		c.cpu = cpuTime() - cpu0
 	}
 	if s.procs == 1 {
@@ -427,34 +524,27 @@ func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
 	return nil
 }
 
-// settle waits for w's cycle and puts it on the clock: w reports when its
-// longest job ends.
+// settle waits for w's batch of cycles and puts each on the clock.
 func (s *simulation) settle(w *simWorker) error {
 	c := w.cycle
 	<-c.done
 	w.cycle = nil
 	s.workCPU += c.cpu
-	var longest uint64
-	w.running = w.running[:0]
-	for _, r := range c.reports {
-		w.req.Completed = append(w.req.Completed, r)
+	th := uint64(max(s.params.Threads, 1))
+	for i, r := range c.reports {
 		// The threads of a PDFPN solver run at once: a cycle takes its
 		// iterations over the threads (as if they never waited on each
 		// other's locks).
-		longest = max(longest, r.Iterations*simTick/uint64(max(s.params.Threads, 1)), simTick)
+		span := max(r.Iterations*simTick/th, simTick)
+		w.runs = append(w.runs, &simRun{id: c.jobs[i].ID, began: c.began, end: c.began + span, report: r, nimbers: c.nimbers[i]})
 		s.res.TIt += r.Iterations
-		w.running = append(w.running, r.Iterations)
+		w.busy += span
 	}
-	for _, spec := range c.jobs {
-		w.g.release(spec.ID)
-	}
-	w.busy += longest
-	w.lastDone = w.began + longest
-	w.at = w.lastDone
+	w.at = w.nextRequest()
 	return s.ctx.Err()
 }
 
-// settleAll settles every cycle still being computed.
+// settleAll settles every batch still being computed.
 func (s *simulation) settleAll() error {
 	for _, w := range s.workers {
 		if w.cycle != nil {
@@ -467,9 +557,10 @@ func (s *simulation) settleAll() error {
 }
 
 // next returns the worker whose request reaches the master first (ties go
-// to the first by name). A cycle still being computed might end before
-// that request: next waits until it is done, or has run past the request's
-// time (cycleWait at a time: the wait costs no CPU the cycles could use).
+// to the first by name). A batch still being computed might hold a cycle
+// that ends before that request: next waits until the batch is done, or
+// has surely run past the request's time (cycleWait at a time: the wait
+// costs no CPU the cycles could use).
 func (s *simulation) next() (*simWorker, error) {
 	th := max(s.params.Threads, 1)
 	for {
@@ -483,7 +574,8 @@ func (s *simulation) next() (*simWorker, error) {
 			if w.cycle == nil {
 				continue
 			}
-			if first == nil || w.began+w.cycle.floor(th) <= first.at {
+			soonest := max(min(w.firstEnd(), w.cycle.began+w.cycle.floor(th)), w.replied)
+			if first == nil || soonest <= first.at {
 				wait = w
 				break
 			}
@@ -537,22 +629,22 @@ func (s *simulation) startCycles() (stop func()) {
 	}
 }
 
-// cut takes off w's counts what its latest cycles would have run after the
-// root was solved: they were run whole, at their start, but on the clock
-// they stop with the solve.
+// cut takes off w's counts what its cycles still running would have run
+// after the root was solved: they were computed whole, at their start, but
+// on the clock they stop with the solve.
 func (s *simulation) cut(w *simWorker) {
-	if w.lastDone <= s.clock {
-		return
-	}
 	th := uint64(max(s.params.Threads, 1))
-	ran := s.clock - min(w.began, s.clock) // ticks each of them ran
-	for _, it := range w.running {
-		if span := it * simTick / th; span > ran {
+	for _, r := range w.runs {
+		if r.end <= s.clock {
+			continue
+		}
+		ran := s.clock - min(r.began, s.clock) // ticks it ran
+		if it := r.report.Iterations; it*simTick/th > ran {
 			s.res.TIt -= it - ran*th/simTick
 		}
+		w.busy -= r.end - max(r.began, s.clock)
+		r.end = s.clock
 	}
-	w.busy -= w.lastDone - max(w.began, s.clock)
-	w.lastDone = s.clock
 }
 
 // finish fills in the result.
@@ -576,13 +668,12 @@ func (s *simulation) finish() {
 		s.cut(w)
 		if w.parked {
 			w.waited += s.clock - min(w.parkedAt, s.clock)
-			w.idle += s.clock - min(w.lastDone, s.clock)
 		}
-		if w.busy+w.idle > 0 {
-			waited += float64(w.waited) / float64(w.busy+w.idle)
-		}
-		if w.busy+w.idle > 0 {
-			util += float64(w.busy) / float64(w.busy+w.idle)
+		// From the group's first job to the end, each of its solvers is
+		// in a job or idle.
+		if span := s.clock - min(w.first, s.clock); w.started && span > 0 {
+			util += float64(w.busy) / float64(span*uint64(len(w.g.solvers)))
+			waited += float64(w.waited) / float64(span)
 		} else {
 			util += 1
 		}

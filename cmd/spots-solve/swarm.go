@@ -58,6 +58,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	flags.StringVar(&sf.keyFile, "key-file", "", "read the swarm's shared key from `FILE` (its first line; e.g. a systemd credential, %d/swarm-key, or a mounted Kubernetes Secret); overrides $SPOTS_SWARM_KEY")
 	flags.IntVar(&p.Grouping, "grouping", p.Grouping, fmt.Sprintf("swarm: solvers per worker process, sharing one nimber database (1 to %d)", swarm.MaxGrouping))
 	flags.IntVar(&p.StateLevel, "state-level", p.StateLevel, "swarm: what a solver keeps between jobs: 0 table and values, 1 values, 2 nothing")
+	flags.Float64Var(&p.Gather, "gather", p.Gather, fmt.Sprintf("swarm: once one of a worker's solvers ends a cycle, how long the worker waits for its others before it reports, as a share of that cycle (0 to %d; 0: at once): fewer exchanges for the master, a little idle time for the solvers", swarm.MaxGather))
 	if worker {
 		flags.StringVar(&sf.join, "join", "", "the master's gossip address (host:port)")
 		flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:0", "this worker's gossip address")
@@ -110,6 +111,8 @@ func checkSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) error {
 		return fmt.Errorf("--grouping %d: want 1 to %d", p.Grouping, swarm.MaxGrouping)
 	case p.StateLevel < 0 || p.StateLevel > 2:
 		return fmt.Errorf("--state-level %d: want 0, 1 or 2", p.StateLevel)
+	case !(p.Gather >= 0 && p.Gather <= swarm.MaxGather):
+		return fmt.Errorf("--gather %g: want 0 to %d", p.Gather, swarm.MaxGather)
 	case worker && sf.wait <= 0:
 		return fmt.Errorf("--wait %v: want a positive duration", sf.wait)
 	case worker:
@@ -636,7 +639,8 @@ func startLocalWorkers(sf swarmFlags, gossip string, key swarm.Key, stderr io.Wr
 	var cmds []*exec.Cmd
 	for range sf.workersLocal {
 		cmd := exec.Command(self, "worker", "--join", gossip, "--grouping", strconv.Itoa(sf.params.Grouping),
-			"--state-level", strconv.Itoa(sf.params.StateLevel), "--capacity", strconv.Itoa(sf.params.Capacity))
+			"--state-level", strconv.Itoa(sf.params.StateLevel), "--capacity", strconv.Itoa(sf.params.Capacity),
+			"--gather", strconv.FormatFloat(sf.params.Gather, 'g', -1, 64))
 		cmd.Env = append(os.Environ(), "SPOTS_SWARM_KEY="+pass)
 		cmd.Stderr = stderr
 		if err := cmd.Start(); err != nil {

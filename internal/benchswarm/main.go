@@ -49,6 +49,7 @@ func main() {
 	threads := flag.Int("threads", def.Threads, "PDFPN threads per solver (0: sequential DFPN; the threads of a simulated solver take turns, an iteration each, as on cores of their own)")
 	procs := flag.Int("procs", 0, "how many groups' cycles to compute at once (0: one per CPU); changes how long a simulation takes, never its figures")
 	spread := flag.Uint64("spread", solve.DefaultSpread, "with -threads: how far a solver's PDFPN threads keep apart (solve.Options.Spread)")
+	gather := flag.Float64("gather", def.Gather, "how long a group waits, once one of its solvers has ended a cycle, for the others before it reports, as a share of that cycle (Params.Gather; 0 to 1)")
 	large := flag.Int("large-swarm", def.LargeSwarm, "cores (solvers × threads) from which jobs last at most -large-iterations and follow (Params.LargeSwarm; 0: never, as before 23 Nov)")
 	largeIt := flag.Uint64("large-iterations", def.LargeIterations, "a large swarm's iterations per job, each PDFPN thread's")
 	follow := flag.Bool("follow", def.Follow, "take a group's next job below the leaf of its job that ended (Params.Follow; -follow=false: always the most-proving leaf)")
@@ -86,7 +87,7 @@ func main() {
 	}()
 	params := swarm.DefaultParams()
 	params.Capacity, params.Iterations, params.Updates, params.Threads = *capacity, *iterations, *updates, *threads
-	params.Follow, params.Spread = *follow, *spread
+	params.Follow, params.Spread, params.Gather = *follow, *spread, *gather
 	params.LargeSwarm, params.LargeIterations = *large, *largeIt
 	ctx := context.Background()
 	start := time.Now()
@@ -106,8 +107,8 @@ func main() {
 	if iterSeconds <= 0 {
 		fail(fmt.Errorf("-seq %d: give -iteration-us too (the CPU time of one iteration on %s, which the baseline's run printed)", seq, *pos))
 	}
-	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group; follow %v; from %d cores jobs of %d that follow.\n\n",
-		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *follow, *large, *largeIt)
+	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group, gathering %g of a cycle; follow %v; from %d cores jobs of %d that follow.\n\n",
+		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *gather, *follow, *large, *largeIt)
 	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs | reports an exchange | waiting for a leaf | report every | iterating |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var speed, over plotter.XYs
@@ -134,8 +135,8 @@ func main() {
 		}
 		r, err := swarm.Simulate(simCtx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds, Procs: *procs,
 			Progress: func(now uint64, st swarm.MasterStats) {
-				fmt.Fprintf(os.Stderr, "benchswarm: %s, %d cores: virtual time %d, T-It %d, %d jobs out, root pn/dn %d/%d, master load %.0f%%, reports every %d, %.0f s\n",
-					*pos, n, now, st.Iterations, st.Open, st.RootPN, st.RootDN, 100*st.Load, st.ReportEvery, time.Since(start).Seconds())
+				fmt.Fprintf(os.Stderr, "benchswarm: %s, %d cores: virtual time %d, T-It %d, %d jobs out, root pn/dn %d/%d, master load %.0f%%, reports every %d, gather %g, %.0f s\n",
+					*pos, n, now, st.Iterations, st.Open, st.RootPN, st.RootDN, 100*st.Load, st.ReportEvery, st.Gather, time.Since(start).Seconds())
 			}})
 		cancel()
 		if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
