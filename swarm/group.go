@@ -216,7 +216,6 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 		select {
 		case f := <-g.results:
 			completed = append(completed, f.report)
-			timer.Stop()
 			completed = g.gather(ctx, completed, time.Duration(gather*float64(f.took)))
 		case <-timer.C:
 		case <-ctx.Done():

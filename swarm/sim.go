@@ -432,7 +432,7 @@ func (s *simulation) collect(w *simWorker) {
 func (w *simWorker) nextRequest() uint64 {
 	first := w.firstEnd()
 	if first == never {
-		return max(first, w.replied)
+		return never
 	}
 	var last, span uint64
 	for _, r := range w.runs {
