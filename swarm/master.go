@@ -231,8 +231,11 @@ type MasterStats struct {
 	// job's reports it asks for now: Params.Updates (a large swarm's
 	// LargeIterations when shorter), or more when the load is high;
 	// Gather the share of a cycle it asks groups to gather their reports
-	// for (ExchangeReply.Gather).
+	// for (ExchangeReply.Gather). PacedLoad is the part of Load spent on
+	// reports at the end of a full cycle, the part longer cycles reduce;
+	// the rest comes from jobs that solved their leaf early.
 	Load        float64 `json:"master_load"`
+	PacedLoad   float64 `json:"master_load_paced"`
 	ReportEvery uint64  `json:"report_every"`
 	Gather      float64 `json:"gather"`
 	// Cores are the groups' solvers times their threads; JobIterations
@@ -502,7 +505,7 @@ func (m *Master) Stats() MasterStats {
 	}
 	st.RootPN, st.RootDN = m.dag.root.pn, m.dag.root.dn
 	st.NimbersShared = int(m.forwarded.Load())
-	st.Load, st.ReportEvery, st.Gather = m.pace.load(), m.cycle(), m.pace.gathering()
+	st.Load, st.PacedLoad, st.ReportEvery, st.Gather = m.pace.load(), m.pace.pacedLoad(), m.cycle(), m.pace.gathering()
 	return st
 }
 
@@ -570,13 +573,17 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	}()
 	start := time.Now()
 	now := m.now()
+	// paced counts the reports that came at the end of a full cycle, each
+	// as its cycle's length over the length the pace asks for now: the
+	// load it stands for once its job goes on at the present pace.
+	var paced float64
 	defer func() {
 		busy := time.Since(start)
 		m.stats.BusySeconds += busy.Seconds()
 		if m.charge != nil {
 			busy = m.charge(len(req.Completed))
 		}
-		m.pace.observe(now, busy, len(req.Completed), len(m.jobs), m.maxStretch(), m.slotCount > len(m.groups))
+		m.pace.observe(now, busy, len(req.Completed), paced, paceShape{jobs: len(m.jobs), maxStretch: m.maxStretch(), grouped: m.slotCount > len(m.groups)})
 	}()
 	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 || req.Threads < 0 || req.Threads > solve.MaxThreads {
 		return ExchangeReply{}, outbox{}, fmt.Errorf("exchange: group %.*q with %d slots of %d threads", maxGroupName, req.Group, req.Slots, req.Threads)
@@ -629,6 +636,10 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		m.stats.Stale += len(req.Completed)
 	} else {
 		for i := range req.Completed {
+			r := &req.Completed[i]
+			if j := m.jobs[r.ID]; j != nil && j.group == req.Group && r.Outcome == solve.Unknown {
+				paced += float64(j.asked) / float64(m.cycle())
+			}
 			spec, ended, ok := m.take(req.Group, &req.Completed[i], &parsed[i])
 			if ok {
 				reply.Jobs = append(reply.Jobs, spec)

@@ -79,6 +79,8 @@ var masterMetrics = []metricSpec{
 		func(r *StatusReport) float64 { return r.Stats.BusySeconds }},
 	{"spots_swarm_master_load_ratio", "Share of time the master spends under its lock in exchanges (moving average).", prometheus.GaugeValue,
 		func(r *StatusReport) float64 { return r.Stats.Load }},
+	{"spots_swarm_master_load_paced_ratio", "Part of the master's load spent on reports at the end of a full cycle, which longer cycles reduce (moving average).", prometheus.GaugeValue,
+		func(r *StatusReport) float64 { return r.Stats.PacedLoad }},
 	{"spots_swarm_report_every_iterations", "Iterations between a job's reports the master asks for now (more than --updates when it is loaded).", prometheus.GaugeValue,
 		func(r *StatusReport) float64 { return float64(r.Stats.ReportEvery) }},
 	{"spots_swarm_gather_ratio", "Share of a cycle the master asks groups to wait for their other solvers before reporting (more than 0 when it is loaded).", prometheus.GaugeValue,

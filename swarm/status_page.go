@@ -158,7 +158,7 @@ svg { border: 1px solid #ccc; background: #fcfcfc; }
 <tr><th class="l">workers (groups) / slots</th><td>{{.R.Stats.Groups}} / {{.R.Stats.Slots}}</td></tr>
 <tr><th class="l">jobs out / assigned / expanded / expired</th><td>{{.R.Stats.Open}} / {{.R.Stats.Assigned}} / {{.R.Stats.Expanded}} / {{.R.Stats.Expired}}</td></tr>
 <tr><th class="l">utilisation since the first exchange</th><td>{{pct .R.Stats.Utilisation}}</td></tr>
-<tr><th class="l">master load / reports every / gather</th><td>{{pct .R.Stats.Load}} / {{.R.Stats.ReportEvery}} iterations / {{pct .R.Stats.Gather}} of a cycle</td></tr>
+<tr><th class="l">master load (of it at cycles' ends) / reports every / gather</th><td>{{pct .R.Stats.Load}} ({{pct .R.Stats.PacedLoad}}) / {{.R.Stats.ReportEvery}} iterations / {{pct .R.Stats.Gather}} of a cycle</td></tr>
 <tr><th class="l">cores / jobs of at most</th><td>{{.R.Stats.Cores}} / {{.R.Stats.JobIterations}} iterations{{if .R.Stats.Follow}}, each below its group's last{{end}}</td></tr>
 <tr><th class="l">T-It (iterations reported)</th><td>{{.R.Stats.Iterations}}</td></tr>
 <tr><th class="l">M-Nodes</th><td>{{.R.Stats.Nodes}}</td></tr>

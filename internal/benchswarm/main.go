@@ -135,8 +135,8 @@ func main() {
 		}
 		r, err := swarm.Simulate(simCtx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds, Procs: *procs,
 			Progress: func(now uint64, st swarm.MasterStats) {
-				fmt.Fprintf(os.Stderr, "benchswarm: %s, %d cores: virtual time %d, T-It %d, %d jobs out, root pn/dn %d/%d, master load %.0f%%, reports every %d, gather %g, %.0f s\n",
-					*pos, n, now, st.Iterations, st.Open, st.RootPN, st.RootDN, 100*st.Load, st.ReportEvery, st.Gather, time.Since(start).Seconds())
+				fmt.Fprintf(os.Stderr, "benchswarm: %s, %d cores: virtual time %d, T-It %d, %d jobs out, root pn/dn %d/%d, master load %.0f%% (%.0f%% at cycles' ends), reports every %d, gather %g, %.0f s\n",
+					*pos, n, now, st.Iterations, st.Open, st.RootPN, st.RootDN, 100*st.Load, 100*st.PacedLoad, st.ReportEvery, st.Gather, time.Since(start).Seconds())
 			}})
 		cancel()
 		if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
