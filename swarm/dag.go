@@ -27,6 +27,8 @@ type node struct {
 	queued   bool
 	job      *job   // the job working on this leaf, while locked
 	visit    uint64 // the walk of dag.matters that last reached it
+	work     uint64 // iterations of the jobs that ran with it as their leaf
+	ever     []*node
 }
 
 type ckey struct {
@@ -48,6 +50,9 @@ type dag struct {
 	learned []solve.NimberEntry
 	walks   uint64 // walks of matters so far, which mark the nodes they reach
 	path    []*node
+	// history keeps in each node every child it ever had (node.ever),
+	// which a solved node's kids no longer show, for proofWork.
+	history bool
 }
 
 func newDAG(db *solve.NimberDB, seed uint64) *dag {
@@ -103,6 +108,7 @@ func (d *dag) node(pos sprouts.Position, n uint32, pn, dn uint64) *node {
 
 func (d *dag) link(parent, child *node) *node {
 	child.parents = append(child.parents, parent)
+	d.remember(parent, child)
 	return child
 }
 

@@ -385,6 +385,8 @@ type Master struct {
 	// costs on its clock (else the time under the lock is measured).
 	pace   pace
 	charge func(reports int) time.Duration
+	// history, set by a simulation, keeps the DAG's past for ProofWork.
+	history bool
 	// The time integrals behind MasterStats.Utilisation, brought up to
 	// date by account before anything changes jobs or groups.
 	acctAt             time.Time
@@ -395,6 +397,12 @@ type Master struct {
 // database db (a new one if nil, or one loaded from an earlier run), and
 // grows the top of the DAG by its own expansions.
 func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB) (*Master, error) {
+	return newMaster(root, params, db, false)
+}
+
+// newMaster is NewMaster; with history, its DAG keeps every child each
+// node ever had, for ProofWork (a simulation's).
+func newMaster(root sprouts.Position, params Params, db *solve.NimberDB, history bool) (*Master, error) {
 	if err := params.check(); err != nil {
 		return nil, err
 	}
@@ -402,7 +410,7 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB) (*Maste
 		db = solve.NewNimberDB()
 	}
 	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
-		now: time.Now, done: make(chan struct{}), id: uuid.NewString(),
+		now: time.Now, done: make(chan struct{}), id: uuid.NewString(), history: history,
 		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{}}
 	db.Range(func(k string, _ uint32) bool {
 		m.origin[k] = valueOrigin{group: savedOrigin}
@@ -415,6 +423,7 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB) (*Maste
 // newDAG builds the top of the DAG afresh from the database.
 func (m *Master) newDAG() {
 	m.dag = newDAG(m.db, m.params.Seed)
+	m.dag.history = m.history
 	m.dag.setRoot(m.root, 0)
 	m.grow(m.params.InitNodes)
 	m.checkDone()
@@ -848,6 +857,7 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, 
 		return JobSpec{}, nil, false
 	}
 	m.stats.Iterations += r.Iterations
+	j.leaf.work += r.Iterations
 	j.cycle++
 	j.worked += min(r.Iterations, j.asked)
 	leaf := j.leaf

@@ -99,6 +99,10 @@ type SimResult struct {
 	ExchangeLockSeconds float64 `json:"exchange_lock_cpu_seconds"`
 	ReportsPerExchange  float64 `json:"reports_per_exchange"`
 	IterationSeconds    float64 `json:"iteration_cpu_seconds"`
+	// ProofWork splits the iterations the master was reported by whether
+	// they went on the proof of the root its DAG holds (unset if the root
+	// was not solved).
+	ProofWork ProofWork `json:"proof_work"`
 }
 
 // simTick is the simulated clock's unit: a thousandth of an iteration, so
@@ -278,7 +282,7 @@ func simulate(ctx context.Context, root sprouts.Position, params Params, cfg Sim
 	// done: each expansion costs it one iteration.
 	params.InitNodes = max(params.InitNodes, simInitNodes*cfg.Workers*params.Grouping)
 	s.params = params
-	m, err := NewMaster(root, params, nil)
+	m, err := newMaster(root, params, nil, true)
 	if err != nil {
 		return s.res, err
 	}
@@ -661,6 +665,7 @@ func (s *simulation) finish() {
 	}
 	res.TGN = m.db.Len()
 	res.MNodes = st.Nodes
+	res.ProofWork, _ = m.dag.proofWork()
 	res.Master = st
 	var util, waited float64
 	var entries int64

@@ -109,8 +109,8 @@ func main() {
 	}
 	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group, gathering %g of a cycle; follow %v; from %d cores jobs of %d that follow.\n\n",
 		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *gather, *follow, *large, *largeIt)
-	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs | reports an exchange | waiting for a leaf | report every | iterating |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs | reports an exchange | waiting for a leaf | report every | iterating | on the proof |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var speed, over plotter.XYs
 	for _, s := range strings.Split(*ns, ",") {
 		n, err := strconv.Atoi(s)
@@ -141,7 +141,7 @@ func main() {
 		cancel()
 		if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			// Stopped by -stop-after: what it reached bounds the run.
-			fmt.Printf("| %d | > %d | | > %d | > %d | | > %d | < %.1f× | > %.2f | | %.0f | %d × %d × %d | stopped after %s | | | | | | |\n", n, r.MNodes, r.TGN, r.TIt,
+			fmt.Printf("| %d | > %d | | > %d | > %d | | > %d | < %.1f× | > %.2f | | %.0f | %d × %d × %d | stopped after %s | | | | | | | |\n", n, r.MNodes, r.TGN, r.TIt,
 				r.Time, float64(seq)/float64(max(r.Time, 1)), float64(r.TIt)/float64(seq), r.Seconds, groups, params.Grouping, th, *stopAfter)
 			continue
 		}
@@ -155,9 +155,10 @@ func main() {
 			fail(fmt.Errorf("%d workers: %s, sequential (or the first simulation) %s", n, r.Outcome, outcome))
 		}
 		sp, ov := float64(seq)/float64(r.Time), float64(r.TIt)/float64(seq)
-		fmt.Printf("| %d | %d | %.0f | %d | %d | %.1f%% | %d | %.1f× | %.2f | %.1f%% | %.0f | %d × %d × %d | %s | %.1f | %.1f | %.1f | %.1f%% | %d | %.1f%% |\n", n, r.MNodes, r.WNodes, r.TGN, r.TIt,
+		fmt.Printf("| %d | %d | %.0f | %d | %d | %.1f%% | %d | %.1f× | %.2f | %.1f%% | %.0f | %d × %d × %d | %s | %.1f | %.1f | %.1f | %.1f%% | %d | %.1f%% | %.1f%% |\n", n, r.MNodes, r.WNodes, r.TGN, r.TIt,
 			100*r.Util, r.Time, sp, ov, 100*float64(r.MasterBusy)/float64(r.Time), r.Seconds, groups, params.Grouping, th,
-			r.Outcome, 1e6*r.ExchangeSeconds, 1e6*r.ExchangeLockSeconds, r.ReportsPerExchange, 100*r.Waited, r.Master.ReportEvery, 100*r.Iterating)
+			r.Outcome, 1e6*r.ExchangeSeconds, 1e6*r.ExchangeLockSeconds, r.ReportsPerExchange, 100*r.Waited, r.Master.ReportEvery, 100*r.Iterating, 100*share(r.ProofWork.OnProof, r.ProofWork.Total()))
+		printProofWork(n, r.ProofWork)
 		speed = append(speed, plotter.XY{X: float64(n), Y: sp})
 		over = append(over, plotter.XY{X: float64(n), Y: ov})
 	}
@@ -276,4 +277,25 @@ func readTables(path string) (speed, over plotter.XYs, err error) {
 		return nil, nil, fmt.Errorf("%s: no table rows", path)
 	}
 	return speed, over, nil
+}
+
+// printProofWork shows on stderr where the reported iterations of a run
+// went (swarm.ProofWork).
+func printProofWork(cores int, pw swarm.ProofWork) {
+	total := pw.Total()
+	fmt.Fprintf(os.Stderr, "benchswarm: %d cores: of %d iterations reported, %d (%.1f%%) on the proof; off it, below moves still open %.1f%%, refuted %.1f%%, winning but not taken %.1f%%; off it by the depth of the won couple they leave the proof from:",
+		cores, total, pw.OnProof, 100*share(pw.OnProof, total), 100*share(pw.Open, total), 100*share(pw.Refuted, total), 100*share(pw.Winning, total))
+	for d, w := range pw.ByDepth {
+		if w > 0 {
+			fmt.Fprintf(os.Stderr, " %d: %.1f%%", d, 100*share(w, total))
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+}
+
+func share(part, whole uint64) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return float64(part) / float64(whole)
 }
