@@ -120,9 +120,12 @@ func (p *pace) observe(now time.Time, busy time.Duration, reports int, paced flo
 	}
 	next = min(max(next, p.stretch/paceStep, 1), max(shape.maxStretch, 1))
 	// The moving averages hold the paced load of the old cycles: scaled to
-	// the new ones, the next change does not count it again.
+	// the new ones, the next change does not count it again. (Reports of
+	// cycles longer than the present ones count for more than they cost,
+	// so the paced part may exceed the whole; the whole stays at least
+	// the part.)
 	scaled := p.paced * float64(p.stretch) / float64(next)
-	p.busy += scaled - p.paced
+	p.busy = max(p.busy+scaled-p.paced, scaled)
 	p.paced, p.stretch = scaled, next
 }
 
