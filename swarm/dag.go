@@ -28,6 +28,7 @@ type node struct {
 	job      *job   // the job working on this leaf, while locked
 	visit    uint64 // the walk of dag.matters that last reached it
 	work     uint64 // iterations of the jobs that ran with it as their leaf
+	vpn, vdn uint64 // the virtual numbers (swarm/virtual.go)
 	ever     []*node
 }
 
@@ -53,6 +54,9 @@ type dag struct {
 	// history keeps in each node every child it ever had (node.ever),
 	// which a solved node's kids no longer show, for proofWork.
 	history bool
+	// virtual: selection goes first by the virtual numbers
+	// (swarm/virtual.go), which are kept.
+	virtual bool
 }
 
 func newDAG(db *solve.NimberDB, seed uint64) *dag {
@@ -102,6 +106,7 @@ func (d *dag) node(pos sprouts.Position, n uint32, pn, dn uint64) *node {
 		}
 		d.byPos[v.key] = append(d.byPos[v.key], v)
 	}
+	v.vpn, v.vdn = v.pn, v.dn
 	d.nodes[k] = v
 	return v
 }
@@ -217,6 +222,14 @@ func (d *dag) sortComponents(v *node) {
 // largest; its disproof number always counts all. A node is locked when
 // all its children are.
 func (d *dag) recompute(v *node) {
+	d.recomputeReal(v)
+	if d.virtual {
+		d.recomputeVirtual(v)
+	}
+}
+
+// recomputeReal is recompute but for the virtual numbers.
+func (d *dag) recomputeReal(v *node) {
 	if solved(v) {
 		v.kids, v.locked = nil, false
 		return
@@ -267,12 +280,12 @@ func (d *dag) drain(start *node) {
 	for d.queue.Len() > 0 {
 		u := d.queue.Pop()
 		u.queued = false
-		pn, dn, locked := u.pn, u.dn, u.locked
+		pn, dn, locked, vpn, vdn := u.pn, u.dn, u.locked, u.vpn, u.vdn
 		d.recompute(u)
 		if u.dn == 0 && !u.sum {
 			d.learn(u.key, u.n, true)
 		}
-		if u == start || u.pn != pn || u.dn != dn || u.locked != locked {
+		if u == start || u.pn != pn || u.dn != dn || u.locked != locked || u.vpn != vpn || u.vdn != vdn {
 			for _, p := range u.parents {
 				d.push(p)
 			}
@@ -307,6 +320,7 @@ func (d *dag) learn(key string, g uint32, derived bool) bool {
 			w.pn, w.dn = 0, solve.Inf
 		}
 		w.kids = nil
+		w.vpn, w.vdn = w.pn, w.dn
 		if w.job != nil {
 			w.job.settled = true
 		}
@@ -333,9 +347,20 @@ func (d *dag) addNimbers(entries []solve.NimberEntry) []solve.NimberEntry {
 // selectBelow descends from the nearest node at or above v that is
 // unsolved, unlocked, below the root and still bears on it, by the rule of
 // selectLeaf. It returns nil when there is none.
+//
+// While the root is not settled by the virtual numbers, a part they
+// settle is climbed out of too: the running jobs there are assumed to
+// prove what is needed of it, and the leaf is taken below by the virtual
+// numbers (swarm/virtual.go).
 func (d *dag) selectBelow(v *node) *node {
+	planning := d.planning()
 	for v != nil && v != d.root {
-		if !solved(v) && !v.locked && d.matters(v) {
+		if !solved(v) && !v.locked && d.matters(v) && !(planning && vsettled(v)) {
+			if planning {
+				if leaf := d.descendVirtual(v); leaf != nil {
+					return leaf
+				}
+			}
 			return d.descend(v)
 		}
 		var up *node
@@ -355,12 +380,18 @@ func (d *dag) selectBelow(v *node) *node {
 
 // selectLeaf descends from the root to the most-proving unlocked leaf: by
 // the least disproof number under a couple, the least min(pn, dn) under a
-// sum (land switching), skipping locked children. It returns nil when the
-// root is solved or locked.
+// sum (land switching), skipping locked children; by the virtual numbers
+// first, while they do not settle the root (swarm/virtual.go). It returns
+// nil when the root is solved or locked.
 func (d *dag) selectLeaf() *node {
 	v := d.root
 	if solved(v) || v.locked {
 		return nil
+	}
+	if d.planning() {
+		if leaf := d.descendVirtual(v); leaf != nil {
+			return leaf
+		}
 	}
 	return d.descend(v)
 }

@@ -29,6 +29,12 @@ type Params struct {
 	Lease      time.Duration // a group that is silent this long loses its jobs
 	InitNodes  int           // the master grows its DAG to this many nodes before handing out jobs
 	Follow     bool          // a group's next job is taken below the leaf of its job that ended, while that part still matters: for large swarms (on one solver it can multiply the work)
+	// NoPlan makes the master hand out leaves by the lock-aware proof
+	// numbers alone, as before 24 Nov (evening): an alternative move as
+	// soon as the leaves below a couple's best move are all locked. By
+	// default it first hands out the leaves of one proof, assuming each
+	// running job proves what its selection hoped for (swarm/virtual.go).
+	NoPlan bool
 	// LargeSwarm is the number of cores (solvers times their PDFPN
 	// threads, over the groups the master knows) from which the swarm is
 	// large: its jobs then last LargeIterations, report at least that
@@ -423,7 +429,7 @@ func newMaster(root sprouts.Position, params Params, db *solve.NimberDB, history
 // newDAG builds the top of the DAG afresh from the database.
 func (m *Master) newDAG() {
 	m.dag = newDAG(m.db, m.params.Seed)
-	m.dag.history = m.history
+	m.dag.history, m.dag.virtual = m.history, !m.params.NoPlan
 	m.dag.setRoot(m.root, 0)
 	m.grow(m.params.InitNodes)
 	m.checkDone()

@@ -52,6 +52,7 @@ func main() {
 	gather := flag.Float64("gather", def.Gather, "how long a group waits, once one of its solvers has ended a cycle, for the others before it reports, as a share of that cycle (Params.Gather; 0 to 1)")
 	large := flag.Int("large-swarm", def.LargeSwarm, "cores (solvers × threads) from which jobs last at most -large-iterations and follow (Params.LargeSwarm; 0: never, as before 23 Nov)")
 	largeIt := flag.Uint64("large-iterations", def.LargeIterations, "a large swarm's iterations per job, each PDFPN thread's")
+	plan := flag.Bool("plan", !def.NoPlan, "hand out the leaves of one proof first, assuming each running job proves what it was handed out for (Params.NoPlan; -plan=false: by the lock-aware numbers alone, as before 24 Nov, evening)")
 	follow := flag.Bool("follow", def.Follow, "take a group's next job below the leaf of its job that ended (Params.Follow; -follow=false: always the most-proving leaf)")
 	stopAfter := flag.Duration("stop-after", 0, "stop each simulation after this much real time and print what it had reached, as lower bounds marked >, in its row (0: run until the root is solved)")
 	seqIt := flag.Uint64("seq", 0, "the sequential baseline's iterations, if known from an earlier run of this command (skips solving it again; the outcome is then taken from the first simulation)")
@@ -87,7 +88,7 @@ func main() {
 	}()
 	params := swarm.DefaultParams()
 	params.Capacity, params.Iterations, params.Updates, params.Threads = *capacity, *iterations, *updates, *threads
-	params.Follow, params.Spread, params.Gather = *follow, *spread, *gather
+	params.Follow, params.Spread, params.Gather, params.NoPlan = *follow, *spread, *gather, !*plan
 	params.LargeSwarm, params.LargeIterations = *large, *largeIt
 	ctx := context.Background()
 	start := time.Now()
@@ -107,8 +108,8 @@ func main() {
 	if iterSeconds <= 0 {
 		fail(fmt.Errorf("-seq %d: give -iteration-us too (the CPU time of one iteration on %s, which the baseline's run printed)", seq, *pos))
 	}
-	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group, gathering %g of a cycle; follow %v; from %d cores jobs of %d that follow.\n\n",
-		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *gather, *follow, *large, *largeIt)
+	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group, gathering %g of a cycle; follow %v; plan %v; from %d cores jobs of %d that follow.\n\n",
+		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *gather, *follow, *plan, *large, *largeIt)
 	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs | reports an exchange | waiting for a leaf | report every | iterating | on the proof |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var speed, over plotter.XYs
