@@ -25,11 +25,11 @@ type node struct {
 	kids     []*node
 	parents  []*node
 	queued   bool
-	job      *job   // the job working on this leaf, while locked
-	visit    uint64 // the walk of dag.matters that last reached it
-	work     uint64 // iterations of the jobs that ran with it as their leaf
-	vpn, vdn uint64 // the virtual numbers (swarm/virtual.go)
-	ever     []*node
+	job      *job    // the job working on this leaf, while locked
+	visit    uint64  // the walk of dag.matters that last reached it
+	work     uint64  // iterations of the jobs that ran with it as their leaf
+	vpn, vdn uint64  // the virtual numbers (swarm/virtual.go)
+	ever     []*node // every child it ever had, while dag.history is on
 }
 
 type ckey struct {
@@ -228,7 +228,7 @@ func (d *dag) recompute(v *node) {
 	}
 }
 
-// recomputeReal is recompute but for the virtual numbers.
+// recomputeReal is recompute without the virtual numbers.
 func (d *dag) recomputeReal(v *node) {
 	if solved(v) {
 		v.kids, v.locked = nil, false

@@ -655,7 +655,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 			if j := m.jobs[r.ID]; j != nil && j.group == req.Group && r.Outcome == solve.Unknown {
 				paced += float64(j.asked) / float64(m.cycle())
 			}
-			spec, ended, ok := m.take(req.Group, &req.Completed[i], &parsed[i])
+			spec, ended, ok := m.take(req.Group, r, &parsed[i])
 			if ok {
 				reply.Jobs = append(reply.Jobs, spec)
 			} else if ended != nil && m.follow() {

@@ -93,7 +93,11 @@ func TestPaceEarlyEnds(t *testing.T) {
 			} else {
 				now, nextPaced = nextPaced, nextPaced.Add(time.Duration(float64(cost)/paced)*time.Duration(p.stretch))
 			}
-			p.observe(now, cost, 1, map[bool]float64{true: 0, false: 1}[early], paceShape{jobs: 100, maxStretch: 64})
+			paced := 1.0
+			if early {
+				paced = 0
+			}
+			p.observe(now, cost, 1, paced, paceShape{jobs: 100, maxStretch: 64})
 		}
 	}
 	tests := []struct {

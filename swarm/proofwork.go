@@ -54,7 +54,7 @@ func (d *dag) proofWork() (ProofWork, bool) {
 			won = append(won, s)
 			next = nil
 			for _, c := range s.v.ever {
-				if c.dn == 0 && (next == nil || below[c] > below[next[0]]) {
+				if c.dn == 0 && (next == nil || below(c) > below(next[0])) {
 					next = []*node{c}
 				}
 			}
@@ -104,11 +104,12 @@ func (d *dag) proofWork() (ProofWork, bool) {
 	return p, true
 }
 
-// workBelow returns, for each node, its work and that of every node below
-// it, a node reached by two paths counted on each: enough to choose among
-// children, not a total.
-func (d *dag) workBelow() map[*node]uint64 {
-	below := make(map[*node]uint64, len(d.nodes))
+// workBelow returns a function giving a node's work and that of every node
+// below it, a node reached by two paths counted on each: enough to choose
+// among children, not a total. Each node's sum is computed once, when
+// first asked for.
+func (d *dag) workBelow() func(*node) uint64 {
+	below := map[*node]uint64{}
 	var sum func(v *node) uint64
 	sum = func(v *node) uint64 {
 		if w, ok := below[v]; ok {
@@ -122,10 +123,7 @@ func (d *dag) workBelow() map[*node]uint64 {
 		below[v] = w
 		return w
 	}
-	for _, v := range d.nodes {
-		sum(v)
-	}
-	return below
+	return sum
 }
 
 // remember adds child to the children parent ever had, when the DAG keeps
