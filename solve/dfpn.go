@@ -63,6 +63,7 @@ type worker[P any] struct {
 	path   []*dnode[P] // open nodes, root first
 	unwind int         // index in path to back out to, -1 if none
 	box    mailbox
+	below  []RootChild[P] // the iterations below each child of the root, this call
 }
 
 // mailbox holds the couples other threads solved while this thread may be
@@ -197,6 +198,9 @@ func (s *DFPN[P]) Solve(ctx context.Context, pos P, n uint32) Outcome {
 	s.start = time.Now()
 	s.halt.Store(false)
 	defer func() { s.total.Seconds += time.Since(s.start).Seconds() }()
+	for _, w := range s.workers {
+		w.below = w.below[:0]
+	}
 	w0 := s.workers[0]
 	c, empty := w0.fold(pos, n)
 	if empty {
@@ -423,7 +427,11 @@ func (w *worker[P]) dfpn(v *dnode[P], th thresholds) uint64 {
 	}
 	for w.holds(v, th) && !w.stopped() {
 		c, next := w.choose(v, th)
-		work += w.dfpn(c, next)
+		below := w.dfpn(c, next)
+		work += below
+		if v == w.root {
+			w.countBelow(c, below)
+		}
 		if w.parallel {
 			if w.unwind >= 0 && w.unwind < len(w.path) {
 				break // another thread solved a couple on this path

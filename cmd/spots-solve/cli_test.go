@@ -55,6 +55,37 @@ func TestCertReproducible(t *testing.T) {
 	}
 }
 
+// TestRootMoves: --root-moves lists each move of the position the search
+// entered with the iterations below it, most first, in JSON and in the
+// human output; together with the root's own entry they are all the
+// iterations. 0*7 is lost: every one of its five moves is answered.
+func TestRootMoves(t *testing.T) {
+	status, r, stderr := solveJSON(t, "--algorithm", "dfpn", "--root-moves", "0*7")
+	if status != 0 || r["outcome"] != "L" {
+		t.Fatalf("status %d, %v, %s", status, r, stderr)
+	}
+	moves, _ := r["root_moves"].([]any)
+	var sum, last float64
+	for i, m := range moves {
+		m := m.(map[string]any)
+		if _, err := sprouts.Parse(m["position"].(string)); err != nil {
+			t.Errorf("move %d: %v", i, err)
+		}
+		n := m["iterations"].(float64)
+		if i > 0 && n > last {
+			t.Errorf("move %d (%v) has more iterations than the one before", i, m)
+		}
+		sum, last = sum+n, n
+	}
+	if len(moves) != len(sprouts.MustParse("0*7").Children()) || sum+1 != r["iterations"].(float64) {
+		t.Errorf("%d moves, %g iterations below them, %v in all; want every move of 0*7, and all but the root's own", len(moves), sum, r["iterations"])
+	}
+	status, out, _ := runCmd(t, "--no-progress", "--algorithm", "dfpn", "--root-moves", "0*7")
+	if status != 0 || strings.Count(out, "iterations (") != len(moves) || !strings.Contains(out, "below 0*5.1a1a") {
+		t.Errorf("status %d, output %q", status, out)
+	}
+}
+
 // TestCertHeap: POS+*N is solved as the couple and certified as such.
 func TestCertHeap(t *testing.T) {
 	dir := t.TempDir()

@@ -138,6 +138,7 @@ type config struct {
 	dbIn, dbOut   string
 	statsPath     string
 	json          bool
+	rootMoves     bool
 	seed          uint64
 	timeout       time.Duration
 	maxIterations uint64
@@ -173,6 +174,8 @@ type result struct {
 	LockWaits       int64    `json:"lock_waits,omitempty"`
 	LockWaitSeconds float64  `json:"lock_wait_seconds,omitempty"`
 	TTHitRate       float64  `json:"tt_hit_rate,omitempty"`
+	// With --root-moves.
+	RootMoves []rootMove `json:"root_moves,omitempty"`
 
 	stats solve.Stats // the search's counters for this position
 }
@@ -331,6 +334,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
 	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
+	flags.BoolVar(&cfg.rootMoves, "root-moves", false, "dfpn, pdfpn: also print the iterations spent below each move of the position (with --nimber: of its last couple, the position plus a heap of its value), most first")
 	flags.Uint64Var(&cfg.seed, "seed", 0, "break ties between equal children at random with this seed (0: in heuristic order)")
 	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; without it: never)")
 	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (without it: never)")
@@ -369,6 +373,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		return cfg, nil, 2
 	case cfg.capacity < solve.MinCapacity:
 		fmt.Fprintf(stderr, "spots-solve: --capacity %d is too small (at least %d)\n", cfg.capacity, solve.MinCapacity)
+		return cfg, nil, 2
+	case cfg.rootMoves && cfg.algorithm != "dfpn" && cfg.algorithm != "pdfpn":
+		fmt.Fprintf(stderr, "spots-solve: --root-moves counts the iterations of dfpn and pdfpn, not of %s\n", cfg.algorithm)
 		return cfg, nil, 2
 	case cfg.nimber && cfg.algorithm == "swarm":
 		fmt.Fprintln(stderr, "spots-solve: the swarm solves outcomes; --nimber needs pdfpn, dfpn or pns")
@@ -514,6 +521,9 @@ func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[
 	r.stats = after
 	r.stats.Iterations, r.stats.Seconds, r.stats.GrundyNumbers = r.Iterations, r.Seconds, r.GrundyNumbers
 	r.stats.Expansions = after.Expansions - before.Expansions
+	if d, ok := s.(*solve.DFPN[P]); ok && cfg.rootMoves {
+		r.RootMoves = rootMoves(d.RootChildren())
+	}
 	if cfg.algorithm == "pdfpn" {
 		r.Threads, r.Spread = cfg.threads, cfg.spread
 		r.PerThread = after.PerThread
@@ -572,6 +582,28 @@ func printResult(w io.Writer, cfg config, r result) {
 	if r.Certificate != "" {
 		fmt.Fprintf(w, "    certificate %s  (%d entries, verified)\n", r.Certificate, r.CertEntries)
 	}
+	for _, m := range r.RootMoves {
+		fmt.Fprintf(w, "    %12d iterations (%5.1f %%) below %s\n", m.Iterations, 100*float64(m.Iterations)/float64(max(r.Iterations, 1)), m.Position)
+	}
+}
+
+// rootMove is a move of a solved position with the iterations spent below
+// it, as --root-moves prints it.
+type rootMove struct {
+	Position   string `json:"position"` // the position after the move, with " + *N" for a heap
+	Iterations uint64 `json:"iterations"`
+}
+
+func rootMoves[P fmt.Stringer](kids []solve.RootChild[P]) []rootMove {
+	moves := make([]rootMove, 0, len(kids))
+	for _, k := range kids {
+		pos := k.Pos.String()
+		if k.N > 0 {
+			pos += " + *" + strconv.FormatUint(uint64(k.N), 10)
+		}
+		moves = append(moves, rootMove{pos, k.Iterations})
+	}
+	return moves
 }
 
 // statsHeader is the header row of --stats.

@@ -174,6 +174,8 @@ func TestBadOptions(t *testing.T) {
 		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "0"}, "--grouping 0"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "65536"}, "--grouping 65536"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--wait", "0s"}, "--wait 0s"},
+		{[]string{"--algorithm", "pns", "--root-moves", "0*3"}, "--root-moves counts the iterations of dfpn and pdfpn, not of pns"},
+		{[]string{"--algorithm", "swarm", "--root-moves", "0*3"}, "not of swarm"},
 	}
 	for _, tt := range tests {
 		status, stdout, stderr := runCmd(t, append(tt.args, "--no-progress")...)
