@@ -25,11 +25,19 @@ type node struct {
 	kids     []*node
 	parents  []*node
 	queued   bool
-	job      *job    // the job working on this leaf, while locked
-	visit    uint64  // the walk of dag.matters that last reached it
-	work     uint64  // iterations of the jobs that ran with it as their leaf
-	vpn, vdn uint64  // the virtual numbers (swarm/virtual.go)
-	ever     []*node // every child it ever had, while dag.history is on
+	job      *job   // the job working on this leaf, while locked
+	visit    uint64 // the walk of dag.matters that last reached it
+	work     uint64 // iterations of the jobs that ran with it as their leaf
+	ppn, pdn uint64 // the plain numbers, as if no job ran (swarm/plan.go)
+	// anchor is the couple whose outcome v's plan works towards: the
+	// root, or v itself for a component of a sum; odd, whether an odd
+	// number of moves leads there from it (along the path v was first
+	// linked by); covered, whether running jobs cover v's part of the
+	// plan (swarm/plan.go).
+	anchor  *node
+	odd     bool
+	covered bool
+	ever    []*node // every child it ever had, while dag.history is on
 }
 
 type ckey struct {
@@ -54,9 +62,9 @@ type dag struct {
 	// history keeps in each node every child it ever had (node.ever),
 	// which a solved node's kids no longer show, for proofWork.
 	history bool
-	// virtual: selection goes first by the virtual numbers
-	// (swarm/virtual.go), which are kept.
-	virtual bool
+	// plan: the plan is kept, and selection goes by it first
+	// (swarm/plan.go).
+	plan bool
 }
 
 func newDAG(db *solve.NimberDB, seed uint64) *dag {
@@ -106,12 +114,19 @@ func (d *dag) node(pos sprouts.Position, n uint32, pn, dn uint64) *node {
 		}
 		d.byPos[v.key] = append(d.byPos[v.key], v)
 	}
-	v.vpn, v.vdn = v.pn, v.dn
+	v.ppn, v.pdn = v.pn, v.dn
 	d.nodes[k] = v
 	return v
 }
 
 func (d *dag) link(parent, child *node) *node {
+	if child.anchor == nil {
+		if parent.sum {
+			child.anchor = child // a component: its own question
+		} else {
+			child.anchor, child.odd = parent.anchor, !parent.odd
+		}
+	}
 	child.parents = append(child.parents, parent)
 	d.remember(parent, child)
 	return child
@@ -129,6 +144,7 @@ func (d *dag) setRoot(pos sprouts.Position, n uint32) {
 		return
 	}
 	d.root = d.node(p, m, 1, 1)
+	d.root.anchor = d.root
 }
 
 // expand gives an unexpanded node its children by the rules (the master's
@@ -223,12 +239,13 @@ func (d *dag) sortComponents(v *node) {
 // all its children are.
 func (d *dag) recompute(v *node) {
 	d.recomputeReal(v)
-	if d.virtual {
-		d.recomputeVirtual(v)
+	if d.plan {
+		d.recomputePlain(v)
+		d.recomputeCovered(v)
 	}
 }
 
-// recomputeReal is recompute without the virtual numbers.
+// recomputeReal is recompute without the plan's numbers.
 func (d *dag) recomputeReal(v *node) {
 	if solved(v) {
 		v.kids, v.locked = nil, false
@@ -280,12 +297,12 @@ func (d *dag) drain(start *node) {
 	for d.queue.Len() > 0 {
 		u := d.queue.Pop()
 		u.queued = false
-		pn, dn, locked, vpn, vdn := u.pn, u.dn, u.locked, u.vpn, u.vdn
+		pn, dn, locked, covered, ppn, pdn := u.pn, u.dn, u.locked, u.covered, u.ppn, u.pdn
 		d.recompute(u)
 		if u.dn == 0 && !u.sum {
 			d.learn(u.key, u.n, true)
 		}
-		if u == start || u.pn != pn || u.dn != dn || u.locked != locked || u.vpn != vpn || u.vdn != vdn {
+		if u == start || u.pn != pn || u.dn != dn || u.locked != locked || u.covered != covered || u.ppn != ppn || u.pdn != pdn {
 			for _, p := range u.parents {
 				d.push(p)
 			}
@@ -320,7 +337,7 @@ func (d *dag) learn(key string, g uint32, derived bool) bool {
 			w.pn, w.dn = 0, solve.Inf
 		}
 		w.kids = nil
-		w.vpn, w.vdn = w.pn, w.dn
+		w.ppn, w.pdn, w.covered = w.pn, w.dn, true
 		if w.job != nil {
 			w.job.settled = true
 		}
@@ -348,16 +365,15 @@ func (d *dag) addNimbers(entries []solve.NimberEntry) []solve.NimberEntry {
 // unsolved, unlocked, below the root and still bears on it, by the rule of
 // selectLeaf. It returns nil when there is none.
 //
-// While the root is not settled by the virtual numbers, a part they
-// settle is climbed out of too: the running jobs there are assumed to
-// prove what is needed of it, and the leaf is taken below by the virtual
-// numbers (swarm/virtual.go).
+// While running jobs do not cover the plan (swarm/plan.go), a part
+// they cover is climbed out of too, and the leaf is taken below by the
+// plan.
 func (d *dag) selectBelow(v *node) *node {
 	planning := d.planning()
 	for v != nil && v != d.root {
-		if !solved(v) && !v.locked && d.matters(v) && !(planning && vsettled(v)) {
+		if !solved(v) && !v.locked && d.matters(v) && !(planning && v.covered) {
 			if planning {
-				if leaf := d.descendVirtual(v); leaf != nil {
+				if leaf := d.descendPlan(v); leaf != nil {
 					return leaf
 				}
 			}
@@ -380,16 +396,16 @@ func (d *dag) selectBelow(v *node) *node {
 
 // selectLeaf descends from the root to the most-proving unlocked leaf: by
 // the least disproof number under a couple, the least min(pn, dn) under a
-// sum (land switching), skipping locked children; by the virtual numbers
-// first, while they do not settle the root (swarm/virtual.go). It returns
-// nil when the root is solved or locked.
+// sum (land switching), skipping locked children; first among the leaves
+// of the plan, while running jobs do not cover it (swarm/plan.go). It
+// returns nil when the root is solved or locked.
 func (d *dag) selectLeaf() *node {
 	v := d.root
 	if solved(v) || v.locked {
 		return nil
 	}
 	if d.planning() {
-		if leaf := d.descendVirtual(v); leaf != nil {
+		if leaf := d.descendPlan(v); leaf != nil {
 			return leaf
 		}
 	}

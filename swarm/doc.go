@@ -10,6 +10,10 @@
 //   - dag.go: the master DAG: PNS with Grundy numbers, lock-aware proof
 //     numbers (a leaf is locked while it is a job), expansion from a
 //     worker's report;
+//   - plan.go: which leaves go out first: those of the proof of the
+//     outcome the root looks like having that the numbers make the most
+//     likely, then alternatives; proofwork.go: where a simulation's work
+//     went, on that proof or off it;
 //   - master.go: jobs, their cycles and leases, Grundy-number sharing
 //     through one shared log read by each group from its own cursor, the
 //     exchange a group makes each cycle (reports parsed and checked before

@@ -32,8 +32,9 @@ type Params struct {
 	// NoPlan makes the master hand out leaves by the lock-aware proof
 	// numbers alone, as before 24 Nov (evening): an alternative move as
 	// soon as the leaves below a couple's best move are all locked. By
-	// default it first hands out the leaves of one proof, assuming each
-	// running job proves what its selection hoped for (swarm/virtual.go).
+	// default it first hands out the leaves of a plan, the proof of the
+	// outcome the root looks like having that its numbers make the most
+	// likely (swarm/plan.go).
 	NoPlan bool
 	// LargeSwarm is the number of cores (solvers times their PDFPN
 	// threads, over the groups the master knows) from which the swarm is
@@ -429,7 +430,7 @@ func newMaster(root sprouts.Position, params Params, db *solve.NimberDB, history
 // newDAG builds the top of the DAG afresh from the database.
 func (m *Master) newDAG() {
 	m.dag = newDAG(m.db, m.params.Seed)
-	m.dag.history, m.dag.virtual = m.history, !m.params.NoPlan
+	m.dag.history, m.dag.plan = m.history, !m.params.NoPlan
 	m.dag.setRoot(m.root, 0)
 	m.grow(m.params.InitNodes)
 	m.checkDone()
@@ -919,6 +920,9 @@ func (m *Master) expandLeaf(leaf *node, r *Report, pr *parsedReport) error {
 		// the folded couple, its one child.
 		leaf.expanded, leaf.merged = true, r.FoldedN
 		target = d.node(folded, r.FoldedN, r.PN, r.DN)
+		if target.anchor == nil { // the same couple, not a move
+			target.anchor, target.odd = leaf.anchor, leaf.odd
+		}
 		leaf.kids = []*node{d.link(leaf, target)}
 		if target.expanded || solved(target) {
 			return nil

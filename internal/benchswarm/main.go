@@ -52,7 +52,8 @@ func main() {
 	gather := flag.Float64("gather", def.Gather, "how long a group waits, once one of its solvers has ended a cycle, for the others before it reports, as a share of that cycle (Params.Gather; 0 to 1)")
 	large := flag.Int("large-swarm", def.LargeSwarm, "cores (solvers × threads) from which jobs last at most -large-iterations and follow (Params.LargeSwarm; 0: never, as before 23 Nov)")
 	largeIt := flag.Uint64("large-iterations", def.LargeIterations, "a large swarm's iterations per job, each PDFPN thread's")
-	plan := flag.Bool("plan", !def.NoPlan, "hand out the leaves of one proof first, assuming each running job proves what it was handed out for (Params.NoPlan; -plan=false: by the lock-aware numbers alone, as before 24 Nov, evening)")
+	plan := flag.Bool("plan", !def.NoPlan, "hand out the leaves of a plan first, the proof of the outcome the root looks like having that its numbers make the most likely (Params.NoPlan; -plan=false: by the lock-aware numbers alone, as before 24 Nov, evening)")
+	seed := flag.Uint64("seed", def.Seed, "break ties between equal children at random with this seed, in the master and the solvers, and in the sequential baseline (Params.Seed; 0: in heuristic order)")
 	follow := flag.Bool("follow", def.Follow, "take a group's next job below the leaf of its job that ended (Params.Follow; -follow=false: always the most-proving leaf)")
 	stopAfter := flag.Duration("stop-after", 0, "stop each simulation after this much real time and print what it had reached, as lower bounds marked >, in its row (0: run until the root is solved)")
 	seqIt := flag.Uint64("seq", 0, "the sequential baseline's iterations, if known from an earlier run of this command (skips solving it again; the outcome is then taken from the first simulation)")
@@ -89,7 +90,7 @@ func main() {
 	params := swarm.DefaultParams()
 	params.Capacity, params.Iterations, params.Updates, params.Threads = *capacity, *iterations, *updates, *threads
 	params.Follow, params.Spread, params.Gather, params.NoPlan = *follow, *spread, *gather, !*plan
-	params.LargeSwarm, params.LargeIterations = *large, *largeIt
+	params.LargeSwarm, params.LargeIterations, params.Seed = *large, *largeIt, *seed
 	ctx := context.Background()
 	start := time.Now()
 	seq, outcome, how := *seqIt, "", "given with -seq"
