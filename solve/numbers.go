@@ -7,6 +7,11 @@ import "math"
 // hard", and Inf keeps its meaning of "proven".
 const Inf = math.MaxUint64
 
+// AddNumbers adds two proof or disproof numbers as every search here
+// does: Inf stays Inf, and a finite sum saturates at Inf-1. It is for the
+// numbers other packages keep beside the rules' (SettleAtomic, SettleSum).
+func AddNumbers(a, b uint64) uint64 { return add(a, b) }
+
 func add(a, b uint64) uint64 {
 	if a == Inf || b == Inf {
 		return Inf

@@ -25,11 +25,7 @@ func (s *DFPN[P]) RootChildren() []RootChild[P] {
 	var all []RootChild[P]
 	for _, w := range s.workers {
 		for _, c := range w.below {
-			if i := slices.IndexFunc(all, func(a RootChild[P]) bool { return a.key == c.key && a.N == c.N }); i >= 0 {
-				all[i].Iterations += c.Iterations
-			} else {
-				all = append(all, c)
-			}
+			all = addBelow(all, c)
 		}
 	}
 	slices.SortStableFunc(all, func(a, b RootChild[P]) int { return cmp.Compare(b.Iterations, a.Iterations) })
@@ -37,14 +33,19 @@ func (s *DFPN[P]) RootChildren() []RootChild[P] {
 }
 
 // countBelow adds the iterations of a search below c, a child of the root.
-// A root has few children and most searches enter a few of them, so a list
-// is searched.
 func (w *worker[P]) countBelow(c *dnode[P], iterations uint64) {
-	for i := range w.below {
-		if w.below[i].key == c.c.key && w.below[i].N == c.c.n {
-			w.below[i].Iterations += iterations
-			return
+	w.below = addBelow(w.below, RootChild[P]{Pos: c.c.pos, N: c.c.n, Iterations: iterations, key: c.c.key})
+}
+
+// addBelow adds c's iterations to the entry of the same couple in list, or
+// appends c. A root has few children and most searches enter a few of
+// them, so a list is searched.
+func addBelow[P any](list []RootChild[P], c RootChild[P]) []RootChild[P] {
+	for i := range list {
+		if list[i].key == c.key && list[i].N == c.N {
+			list[i].Iterations += c.Iterations
+			return list
 		}
 	}
-	w.below = append(w.below, RootChild[P]{Pos: c.c.pos, N: c.c.n, Iterations: iterations, key: c.c.key})
+	return append(list, c)
 }

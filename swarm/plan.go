@@ -66,24 +66,17 @@ func (d *dag) recomputePlain(v *node) {
 	case v.sum:
 		n := uint64(0)
 		for _, c := range v.kids {
-			n = saturatingAdd(n, min(c.ppn, c.pdn))
+			n = solve.AddNumbers(n, min(c.ppn, c.pdn))
 		}
 		v.ppn, v.pdn = n, n
 	default:
 		pn, dn := uint64(solve.Inf), uint64(0)
 		for _, c := range v.kids {
 			pn = min(pn, c.pdn)
-			dn = saturatingAdd(dn, c.ppn)
+			dn = solve.AddNumbers(dn, c.ppn)
 		}
 		v.ppn, v.pdn = pn, dn
 	}
-}
-
-func saturatingAdd(a, b uint64) uint64 {
-	if a >= solve.Inf-b {
-		return solve.Inf
-	}
-	return a + b
 }
 
 // recomputeCovered brings v.covered up to date with v's children and lock.
