@@ -143,11 +143,15 @@ const exitCodes = `  0    all is well
   130  interrupted (SIGINT, SIGTERM): nothing added
 `
 
-func main() {
+func main() { os.Exit(runMain()) }
+
+// runMain runs the command with the process's arguments, standard streams
+// and signals, and returns its exit status.
+func runMain() int {
 	certify.Version = buildinfo.Version()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+	return run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 }
 
 // commands maps each command to its function and a one-line summary.

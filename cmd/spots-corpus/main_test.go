@@ -34,9 +34,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("XDG_CACHE_HOME", cache)
-	status := m.Run()
-	os.RemoveAll(cache)
-	os.Exit(status)
+	cmdtest.ScriptMain(m, "spots-corpus", runMain, func() { os.RemoveAll(cache) })
 }
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {

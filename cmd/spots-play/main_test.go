@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +14,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	cmdtest.Main(runMain)
-	os.Exit(m.Run())
+	cmdtest.ScriptMain(m, "spots-play", runMain)
 }
 
 const (

@@ -155,8 +155,7 @@ func TestHelpAndVersion(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
-	cmdtest.Main(runMain)
-	os.Exit(m.Run())
+	cmdtest.ScriptMain(m, "spots-position", runMain)
 }
 
 // TestSignal: SIGINT or SIGTERM ends spots-position with status 130 and a

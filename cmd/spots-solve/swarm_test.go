@@ -22,8 +22,7 @@ import (
 // started again with SPOTS_TEST_MAIN=1, behaves as spots-solve (and so do
 // the workers a master starts with --workers-local).
 func TestMain(m *testing.M) {
-	cmdtest.Main(runMain)
-	os.Exit(m.Run())
+	cmdtest.ScriptMain(m, "spots-solve", runMain)
 }
 
 const testKey = "swarm-test-key"

@@ -16,8 +16,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	cmdtest.Main(runMain)
-	os.Exit(m.Run())
+	cmdtest.ScriptMain(m, "spots-verify", runMain)
 }
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {

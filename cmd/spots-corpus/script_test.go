@@ -1,0 +1,11 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/spots-dev/spots/internal/cmdtest"
+)
+
+// TestScript runs the transcripts of testdata/script: spots-corpus as a user
+// meets it, with the other commands on PATH.
+func TestScript(t *testing.T) { cmdtest.Scripts(t) }

@@ -1,0 +1,153 @@
+package cmdtest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// Commands are the project's commands, as the testscript transcripts name
+// them.
+var Commands = []string{"spots-solve", "spots-verify", "spots-position", "spots-corpus", "spots-play"}
+
+// ScriptMain is for the TestMain of a command's package whose transcripts
+// run the command in process: run as a command by a transcript (its name
+// is os.Args[0]) or by Start, it runs runMain and exits with its status;
+// otherwise it runs the tests, then the functions after, and exits.
+func ScriptMain(m *testing.M, name string, runMain func() int, after ...func()) {
+	Main(runMain)
+	testscript.Main(cleanup{m, after}, map[string]func(){name: func() { os.Exit(runMain()) }})
+}
+
+// cleanup removes the commands Scripts built once the tests have run.
+type cleanup struct {
+	m     *testing.M
+	after []func()
+}
+
+func (c cleanup) Run() int {
+	code := c.m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	for _, f := range c.after {
+		f()
+	}
+	return code
+}
+
+// Scripts runs the transcripts testdata/script/*.txtar of the calling
+// package (see testscript). The package's own command runs in process (it
+// was registered by ScriptMain); the other commands of the project are
+// built once per test binary and put on PATH, so that a transcript can
+// solve with spots-solve and check with spots-verify. $ROOT is the
+// repository's root, for its committed data (the corpus, testdata).
+func Scripts(t *testing.T) {
+	t.Helper()
+	bin, err := builtCommands()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(e *testscript.Env) error {
+			// The package's own command (registered in process) comes first.
+			path := e.Getenv("PATH")
+			i := strings.IndexByte(path, os.PathListSeparator)
+			if i < 0 {
+				i = len(path)
+			}
+			e.Setenv("PATH", path[:i]+string(os.PathListSeparator)+bin+path[i:])
+			e.Setenv("ROOT", root)
+			e.Setenv("HOME", e.WorkDir)
+			e.Setenv("XDG_CACHE_HOME", filepath.Join(e.WorkDir, ".cache"))
+			e.Setenv("SPOTS_SWARM_KEY", "")
+			return nil
+		},
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+	})
+}
+
+// goCache is the go command's build cache as it was when the test binary
+// started: a TestMain may point XDG_CACHE_HOME elsewhere, which would
+// otherwise send the build to an empty cache.
+var goCache = func() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "go-build")
+	}
+	return ""
+}()
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+// builtCommands builds every command into a temporary directory, once.
+func builtCommands() (string, error) {
+	buildOnce.Do(func() {
+		root, err := repoRoot()
+		if err != nil {
+			buildErr = err
+			return
+		}
+		buildDir, buildErr = os.MkdirTemp("", "spots-commands")
+		if buildErr != nil {
+			return
+		}
+		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, err := os.Stat(gobin); err != nil {
+			gobin = "go"
+		}
+		args := []string{"build", "-o", buildDir + string(os.PathSeparator)}
+		for _, c := range Commands {
+			args = append(args, "./cmd/"+c)
+		}
+		cmd := exec.Command(gobin, args...)
+		cmd.Dir = root
+		if goCache != "" {
+			cmd.Env = append(os.Environ(), "GOCACHE="+goCache)
+		}
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			buildErr = fmt.Errorf("building the commands: %v\n%s", err, out.String())
+		}
+	})
+	return buildDir, buildErr
+}
+
+// repoRoot returns the directory of go.mod above the working directory.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
