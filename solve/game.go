@@ -40,6 +40,13 @@ type ChildrenUntil[P any] interface {
 	ChildrenUntil(pos P, stop func(P) bool) (kids []P, complete bool)
 }
 
+// ComponentsAppender is what a Game may also offer: Components, appended
+// to dst instead of a new slice. The search asks for the components of
+// every child it makes and keeps none of the slices, so it reuses one.
+type ComponentsAppender[P any] interface {
+	AppendComponents(dst []P, pos P) []P
+}
+
 // Outcome is the result of a couple for the player to move: the shared
 // outcome.Outcome (String writes "W", "L" or "unknown").
 type Outcome = shared.Outcome

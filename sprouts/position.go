@@ -58,6 +58,17 @@ func (p Position) Lands() []Position {
 	return out
 }
 
+// AppendLands appends the lands of p to dst, as Lands returns them.
+func (p Position) AppendLands(dst []Position) []Position {
+	if p.code == "" {
+		return dst
+	}
+	for land := range strings.SplitSeq(p.code, string(rune(cLand))) {
+		dst = append(dst, Position{land})
+	}
+	return dst
+}
+
 // Sum returns the position made of all lands of the given positions.
 func Sum(ps ...Position) Position {
 	var lands []string
