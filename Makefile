@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 20s
 
-.PHONY: all build test test-long race bench bench-parallel bench-swarm fuzz lint clean
+.PHONY: all build test test-long race bench bench-scaling bench-swarm fuzz lint clean
 
 all: build
 
@@ -69,17 +69,19 @@ bench: build
 	$(GO) test -run '^$$' -bench '^BenchmarkChildren$$' -benchtime 4000x ./sprouts
 	$(GO) test -run '^$$' -bench '^BenchmarkChildrenSearch$$' -benchtime 3x ./sprouts
 
-# PDFPN against sequential DFPN in the same run (an hour and more on 2
-# cores): PAR_RUNS interleaved runs of each cell, medians and spread of time,
-# iterations, search overhead, speedup and throughput, every run's
-# certificate verified, and a verdict per target of issue 17 (speedup and
-# throughput at 2 threads, search overhead at 2 and 8; with more threads
-# than cores only the overhead means something).
-PAR_N ?= 14,15,18,19,20
-PAR_THREADS ?= 2,4,8
-PAR_RUNS ?= 3
-bench-parallel: build
-	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(PAR_N) -threads $(PAR_THREADS) -runs $(PAR_RUNS)
+# Every core of this machine against sequential DFPN in the same run:
+# DFPN alone and as many copies at once as there are CPUs (what a busy core
+# costs), plain spots-solve, PDFPN with SCALE_THREADS threads and one-machine
+# swarms of SCALE_WORKERS layouts (W x G: W local workers of G solvers),
+# SCALE_RUNS interleaved runs each: wall time, speedup, search overhead, CPU
+# per iteration over DFPN's, utilisation, every certificate verified, and
+# the targets met or missed (an hour and more on 2 cores).
+SCALE_N ?= 18,19,20
+SCALE_THREADS ?= 2
+SCALE_WORKERS ?= 2x1
+SCALE_RUNS ?= 3
+bench-scaling: build
+	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(SCALE_N) -threads $(SCALE_THREADS) -workers '$(SCALE_WORKERS)' -runs $(SCALE_RUNS)
 
 # The swarm in simulation, 1 … 1024 virtual cores (0*14: a quarter of an hour here): the
 # paper's statistics per number of cores and the scaling curve as SVG.

@@ -31,18 +31,21 @@ func main() {
 	pos := flag.String("pos", "0*18", "the position")
 	threads := flag.Int("threads", 1, "PDFPN threads (1: sequential DFPN)")
 	capacity := flag.Int("capacity", solve.DefaultCapacity, "transposition-table entries")
+	lockstep := flag.Bool("lockstep", false, "threads take turns, one iteration each (solve.Options.Lockstep): the same iterations on every run, as threads of equal speed on cores of their own")
+	spread := flag.Uint64("spread", 0, "PDFPN spread (0: solve.DefaultSpread)")
 	cpu := flag.String("cpu", "", "write a CPU profile to `FILE`")
 	mutex := flag.String("mutex", "", "write a mutex-contention profile to `FILE` (every contention event sampled)")
 	block := flag.String("block", "", "write a blocking profile to `FILE` (every event of 10 µs or more)")
 	alloc := flag.String("alloc", "", "write an allocation profile to `FILE` (go tool pprof -sample_index=alloc_space)")
 	flag.Parse()
-	if err := run(*pos, *threads, *capacity, *cpu, *mutex, *block, *alloc); err != nil {
+	opt := solve.Options{Threads: *threads, Capacity: *capacity, Lockstep: *lockstep, Spread: *spread}
+	if err := run(*pos, opt, *cpu, *mutex, *block, *alloc); err != nil {
 		fmt.Fprintln(os.Stderr, "profsolve:", err)
 		os.Exit(1)
 	}
 }
 
-func run(text string, threads, capacity int, cpu, mutex, block, alloc string) error {
+func run(text string, opt solve.Options, cpu, mutex, block, alloc string) error {
 	root, err := sprouts.Parse(text)
 	if err != nil {
 		return err
@@ -65,10 +68,11 @@ func run(text string, threads, capacity int, cpu, mutex, block, alloc string) er
 			return err
 		}
 	}
-	plan := solve.PlanCapacity(capacity, threads)
+	threads := opt.Threads
+	plan := solve.PlanCapacity(opt.Capacity, threads)
 	sprouts.SetCacheBytes(plan.GameCache)
-	s := solve.NewDFPN[sprouts.Position](sprouts.Rules{}, nil, solve.Options{
-		Threads: threads, Capacity: plan.Capacity, ChildrenCache: plan.ChildrenCache})
+	opt.ChildrenCache = plan.ChildrenCache
+	s := solve.NewDFPN[sprouts.Position](sprouts.Rules{}, nil, opt)
 	gcBefore := gcCPU()
 	cpuBefore := cpuSeconds()
 	start := time.Now()
