@@ -15,9 +15,9 @@
 // as many copies of it at once as the machine has CPUs, plain spots-solve,
 // PDFPN with each thread count and a one-machine swarm of each layout,
 // -runs times each, interleaved, with wall time, speedup over DFPN,
-// search overhead, CPU per iteration over DFPN's and utilisation, each
-// run's certificate verified (unless -cert=false), then which targets are
-// met or by how much they are missed (see scaling.go):
+// search overhead, CPU per iteration over DFPN's and utilisation (with
+// -cert, each run's certificate verified), then which targets are met or
+// by how much they are missed (see scaling.go):
 //
 //	go run ./internal/benchsolve -bin bin/spots-solve -n 18,19,20 -threads 2 -workers 2x1 -runs 3
 //
@@ -43,7 +43,7 @@ func main() {
 	ns := flag.String("n", "8,10,12,13,14", "comma-separated numbers of spots")
 	algs := flag.String("alg", "dfpn,pns", "comma-separated algorithms")
 	extra := flag.String("args", "", "more arguments for spots-solve, space-separated")
-	cert := flag.Bool("cert", false, "also write each certificate, verify it with spots-verify (next to -bin) and report its size and check time; with -threads on unless -cert=false: every run's certificate, verified")
+	cert := flag.Bool("cert", false, "also write each certificate, verify it with spots-verify (next to -bin) and report its size and check time; with -threads: every run writes its certificate and has it verified again (the times then include certifying)")
 	threads := flag.String("threads", "", "comma-separated thread counts: a scaling table of pdfpn with each (and -workers) against sequential dfpn, -runs times each, interleaved, and which targets are met")
 	workers := flag.String("workers", "", "with -threads: comma-separated one-machine swarm layouts, WxG: W local workers of G solvers each")
 	compare := flag.Bool("compare", false, "same-run table: -bin beside -base (another spots-solve) and -ref (the reference), medians of -runs, with ratios")
@@ -69,14 +69,7 @@ func main() {
 		return
 	}
 	if *threads != "" {
-		// The parallel table certifies every run unless -cert=false.
-		certify := true
-		flag.Visit(func(f *flag.Flag) {
-			if f.Name == "cert" {
-				certify = *cert
-			}
-		})
-		if err := scalingTable(*bin, strings.Split(*ns, ","), strings.Split(*threads, ","), strings.Split(*workers, ","), *runs, certify); err != nil {
+		if err := scalingTable(*bin, strings.Split(*ns, ","), strings.Split(*threads, ","), strings.Split(*workers, ","), *runs, *cert); err != nil {
 			fmt.Fprintln(os.Stderr, "benchsolve:", err)
 			os.Exit(1)
 		}

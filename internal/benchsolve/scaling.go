@@ -113,7 +113,7 @@ func scalingTable(bin string, ns, threadList, workerList []string, runs int, cer
 	if cert {
 		fmt.Println(" Every run but dfpn ×C and default (plain spots-solve POS, which certifies with dfpn when asked) wrote its certificate, verified by spots-solve and again by spots-verify in a separate process.")
 	} else {
-		fmt.Println(" **Certificates off (-cert=false).**")
+		fmt.Println(" No certificates (-cert adds them): the times are those of the searches, whole processes.")
 	}
 	fmt.Println()
 	fmt.Println("| position | mode | cores | wall s | speedup | iterations | search overhead | CPU µs/it | over dfpn | over dfpn ×C | utilisation | certificates |")

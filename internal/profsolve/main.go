@@ -23,8 +23,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
 )
 
 func main() {
@@ -33,19 +36,20 @@ func main() {
 	capacity := flag.Int("capacity", solve.DefaultCapacity, "transposition-table entries")
 	lockstep := flag.Bool("lockstep", false, "threads take turns, one iteration each (solve.Options.Lockstep): the same iterations on every run, as threads of equal speed on cores of their own")
 	spread := flag.Uint64("spread", 0, "PDFPN spread (0: solve.DefaultSpread)")
+	certifyDir := flag.String("certify", "", "then build the certificate from the search's values into `DIR` and verify it, timing each step (cpu profile included)")
 	cpu := flag.String("cpu", "", "write a CPU profile to `FILE`")
 	mutex := flag.String("mutex", "", "write a mutex-contention profile to `FILE` (every contention event sampled)")
 	block := flag.String("block", "", "write a blocking profile to `FILE` (every event of 10 µs or more)")
 	alloc := flag.String("alloc", "", "write an allocation profile to `FILE` (go tool pprof -sample_index=alloc_space)")
 	flag.Parse()
 	opt := solve.Options{Threads: *threads, Capacity: *capacity, Lockstep: *lockstep, Spread: *spread}
-	if err := run(*pos, opt, *cpu, *mutex, *block, *alloc); err != nil {
+	if err := run(*pos, opt, *certifyDir, *cpu, *mutex, *block, *alloc); err != nil {
 		fmt.Fprintln(os.Stderr, "profsolve:", err)
 		os.Exit(1)
 	}
 }
 
-func run(text string, opt solve.Options, cpu, mutex, block, alloc string) error {
+func run(text string, opt solve.Options, certifyDir, cpu, mutex, block, alloc string) error {
 	root, err := sprouts.Parse(text)
 	if err != nil {
 		return err
@@ -80,6 +84,12 @@ func run(text string, opt solve.Options, cpu, mutex, block, alloc string) error 
 	wall := time.Since(start).Seconds()
 	used := cpuSeconds() - cpuBefore
 	gc := gcCPU() - gcBefore
+	var steps map[string]float64
+	if certifyDir != "" {
+		if steps, err = timeCertificate(s.DB(), root, out, certifyDir); err != nil {
+			return err
+		}
+	}
 	if cpuFile != nil {
 		pprof.StopCPUProfile()
 		if err := cpuFile.Close(); err != nil {
@@ -106,7 +116,7 @@ func run(text string, opt solve.Options, cpu, mutex, block, alloc string) error 
 		"position": text, "outcome": out.String(), "threads": threads, "iterations": st.Iterations,
 		"wall_s": wall, "cpu_s": used, "cpu_us_per_iteration": 1e6 * used / float64(st.Iterations),
 		"gc_cpu_share": gc / used, "utilisation": used / (wall * float64(threads)),
-		"lock_waits": st.LockWaits, "tt_entries": st.TTEntries, "per_thread": st.PerThread,
+		"lock_waits": st.LockWaits, "tt_entries": st.TTEntries, "per_thread": st.PerThread, "certificate_steps": steps,
 	})
 }
 
@@ -122,4 +132,31 @@ func gcCPU() float64 {
 	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
 	metrics.Read(s)
 	return s[0].Value.Float64()
+}
+
+// timeCertificate builds the certificate of root's outcome from db (the
+// database check that trims it), writes it and verifies the file, and
+// returns the wall and CPU seconds of each step.
+func timeCertificate(db *solve.NimberDB, root sprouts.Position, out solve.Outcome, dir string) (map[string]float64, error) {
+	claim, err := certify.Claim(root, 0, out, nil)
+	if err != nil {
+		return nil, err
+	}
+	steps := map[string]float64{}
+	step := func(name string, f func() error) error {
+		c, t := cpuSeconds(), time.Now()
+		err := f()
+		steps[name+"_wall_s"], steps[name+"_cpu_s"] = time.Since(t).Seconds(), cpuSeconds()-c
+		return err
+	}
+	var cert *format.Certificate
+	if err := step("build", func() (err error) { cert, err = certify.Build(db, claim, verify.Options{}); return }); err != nil {
+		return nil, err
+	}
+	var path string
+	if err := step("write", func() (err error) { path, err = format.WriteCertificate(dir, cert, format.WriteOptions{}); return }); err != nil {
+		return nil, err
+	}
+	err = step("verify", func() error { _, err := verify.File(path, verify.Options{}); return err })
+	return steps, err
 }
