@@ -29,7 +29,9 @@ type Options struct {
 	// means DefaultLimits. A position over them is refused with a
 	// *LimitError (wrapping ErrLimit) before its children are generated.
 	Limits Limits
-	// Workers is the number of goroutines that, in hinted checking (File,
+	// Workers is the number of goroutines that, in unhinted checking (Check:
+	// the search itself and Workers-1 that make children ahead of it) and in
+	// hinted checking (File,
 	// Stream, CertificateWith), generate the children of the rows ahead of
 	// the in-order check (see pipeline.go); 0 means runtime.GOMAXPROCS(0).
 	// With 1 (or GOMAXPROCS 1) everything is done in the calling

@@ -200,6 +200,10 @@ func (d *gameDB[P]) check(claim format.Claim, opt Options) (*Proof, error) {
 		return nil, err
 	}
 	s := &search[P]{g: g, db: d, opt: opt, moves: newLandMoves(g, opt.Limits, false)}
+	if w := opt.workers(); w > 1 {
+		s.moves.ahead = startAhead(g, opt.Limits.resolved(), w-1)
+		defer s.moves.ahead.stop()
+	}
 	for _, e := range d.entries {
 		e.state, e.reach, e.win, e.deps, e.why = unseen, nil, nil, nil, ""
 	}
@@ -331,6 +335,7 @@ func (s *search[P]) valid(e *dbEntry[P]) bool {
 		e.state = unseen
 		return false
 	}
+	s.moves.ahead.want(kids)
 	e.reach = make([]uint32, e.g)
 	for m := range e.g {
 		i := s.find(kids, m)
