@@ -156,8 +156,9 @@ image:
 
 # The deployment files of deploy/: their shape checked offline, then a
 # master and two workers run on 127.0.0.1 with the flags and environment
-# the systemd units and the Kubernetes manifests give them (make test runs
-# the same tests).
+# the systemd units and the Kubernetes manifests give them, and the Slurm
+# batch script run with a stand-in for srun (make test runs the same
+# tests).
 test-deploy:
 	$(GO) test -count=1 ./deploy/
 	$(GO) test -count=1 -run 'TestDeploy' ./cmd/spots-solve/
