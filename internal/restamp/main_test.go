@@ -51,10 +51,11 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// TestRun restamps a copy of part of the corpus, committed to a new
-// repository: every certificate keeps its address and gets the commit's
-// time and revision where it had none, and the index follows.
-func TestRun(t *testing.T) {
+// corpusCopy copies the records keep accepts of the repository's corpus
+// into ROOT/corpus, a new directory, and returns ROOT and the copy; it
+// skips the test where git, which the command asks, is not installed.
+func corpusCopy(t *testing.T, keep func(corpus.Record) bool) (string, *corpus.Corpus) {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skipf("git is not installed: %v", err)
 	}
@@ -67,11 +68,19 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	dir := filepath.Join(root, "corpus")
-	cp, err := c.Copy(dir, func(r corpus.Record) bool { return r.N <= 3 && r.Committed })
+	cp, err := c.Copy(filepath.Join(root, "corpus"), keep)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return root, cp
+}
+
+// TestRun restamps a copy of part of the corpus, committed to a new
+// repository: every certificate keeps its address and gets the commit's
+// time and revision where it had none, and the index follows.
+func TestRun(t *testing.T) {
+	root, cp := corpusCopy(t, func(r corpus.Record) bool { return r.N <= 3 && r.Committed })
+	dir := cp.Dir
 	if len(cp.Records) < 3 {
 		t.Fatalf("the copy holds %d certificates", len(cp.Records))
 	}
@@ -154,21 +163,7 @@ func TestRun(t *testing.T) {
 // TestRunRefusesUncommitted: a certificate git does not know has no commit
 // to take its provenance from.
 func TestRunRefusesUncommitted(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skipf("git is not installed: %v", err)
-	}
-	src, err := corpus.Find(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := corpus.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	if _, err := c.Copy(filepath.Join(root, "corpus"), func(r corpus.Record) bool { return r.N == 2 }); err != nil {
-		t.Fatal(err)
-	}
+	root, _ := corpusCopy(t, func(r corpus.Record) bool { return r.N == 2 })
 	git(t, root, "init", "-q")
 	git(t, root, "add", "corpus/literature.csv")
 	git(t, root, "commit", "-q", "-m", "the literature alone")
