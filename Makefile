@@ -3,12 +3,29 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 20s
 
-.PHONY: all build test test-long race bench bench-scaling bench-swarm fuzz lint clean
+.PHONY: all build version test test-long race bench bench-scaling bench-swarm fuzz lint clean
 
 all: build
 
+# The version the commands print for --version and write into the
+# certificates they make: git describe of this checkout (a tag or the
+# commit, with -dirty for uncommitted changes), stamped in with the linker
+# so that it does not depend on the Go toolchain recording the revision
+# (it does not with -buildvcs=false or go run). Empty outside a git
+# checkout: the commands then say what the build information or a source
+# archive's commit says (see internal/buildinfo). SPOTS_VERSION=v1.2.3
+# sets it.
+ifeq ($(origin SPOTS_VERSION),undefined)
+SPOTS_VERSION := $(shell test -e .git && git describe --tags --always --dirty --abbrev=12 2>/dev/null)
+endif
+LDFLAGS := $(if $(SPOTS_VERSION),-X github.com/spots-dev/spots/internal/buildinfo.stamped=$(SPOTS_VERSION))
+
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
+
+# The version make build stamps in (empty outside a git checkout).
+version:
+	@echo '$(SPOTS_VERSION)'
 
 # The whole test suite, as CI runs it (.ci/run): every kind of check, the
 # exhaustive, brute-force and differential ones on samples (-short) so that it
@@ -135,12 +152,13 @@ clean:
 IMAGE ?= spots:latest
 .PHONY: image test-deploy
 image:
-	docker build -f deploy/Dockerfile -t $(IMAGE) .
+	docker build -f deploy/Dockerfile --build-arg SPOTS_VERSION='$(SPOTS_VERSION)' -t $(IMAGE) .
 
 # The deployment files of deploy/: their shape checked offline, then a
 # master and two workers run on 127.0.0.1 with the flags and environment
-# the systemd units and the Kubernetes manifests give them (make test runs
-# the same tests).
+# the systemd units and the Kubernetes manifests give them, and the Slurm
+# batch script run with a stand-in for srun (make test runs the same
+# tests).
 test-deploy:
 	$(GO) test -count=1 ./deploy/
 	$(GO) test -count=1 -run 'TestDeploy' ./cmd/spots-solve/

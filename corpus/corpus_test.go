@@ -577,7 +577,7 @@ func TestSizeRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	largest := find(t, c, "gn(0*5)=1") // 3522 bytes, the largest of n ≤ 5
+	largest := find(t, c, "gn(0*5)=1") // the largest of n ≤ 5
 	for _, r := range c.Records {
 		if r.Bytes > largest.Bytes {
 			t.Fatalf("%s has %d bytes, more than %s", r.Claim, r.Bytes, largest.Claim)
@@ -591,7 +591,8 @@ func TestSizeRule(t *testing.T) {
 	}{
 		{"defaults", Limits{}, "", ""},
 		{"exactly at both limits", Limits{CertBytes: largest.Bytes, CorpusBytes: total}, "", ""},
-		{"a certificate one byte over", Limits{CertBytes: largest.Bytes - 1}, c.CertPath(largest), "has 3522 bytes (3.5 KB), over the 3.5 KB a committed certificate may have"},
+		{"a certificate one byte over", Limits{CertBytes: largest.Bytes - 1}, c.CertPath(largest),
+			fmt.Sprintf("has %d bytes (%s), over the %s a committed certificate may have", largest.Bytes, SizeText(largest.Bytes), SizeText(largest.Bytes-1))},
 		{"the corpus one byte over", Limits{CorpusBytes: total - 1}, c.Dir, fmt.Sprintf("holds %d bytes", total)},
 	}
 	for _, tt := range tests {

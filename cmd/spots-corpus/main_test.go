@@ -481,6 +481,11 @@ func exists(path string) bool {
 
 func TestCheckSizeRule(t *testing.T) {
 	dir := smallCorpus(t, 3)
+	c, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	largest := c.Records[c.RecordOf(3, true)] // gn(0*3)=1, the largest of n ≤ 3
 	tests := []struct {
 		name   string
 		limits corpus.Limits
@@ -488,7 +493,7 @@ func TestCheckSizeRule(t *testing.T) {
 		stdout string
 	}{
 		{"defaults", corpus.Limits{}, 0, "no problem"},
-		{"a certificate over", corpus.Limits{CertBytes: 2697}, 1, "the certificate of gn(0*3)=1 has 2698 bytes"},
+		{"a certificate over", corpus.Limits{CertBytes: largest.Bytes - 1}, 1, fmt.Sprintf("the certificate of gn(0*3)=1 has %d bytes", largest.Bytes)},
 		{"the corpus over", corpus.Limits{CorpusBytes: 10_000}, 1, "over the 10.0 KB the corpus may have"},
 	}
 	for _, tt := range tests {

@@ -49,6 +49,8 @@ type swarmFlags struct {
 	simulate     int
 	masterCost   float64
 	wait         time.Duration // worker: how long to wait for a master
+
+	metricsListen string // the master's --metrics-listen
 }
 
 func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
@@ -68,6 +70,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	flags.StringVar(&sf.listen, "listen", "127.0.0.1:7400", "swarm: the master's HTTP address for jobs")
 	flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:7401", "swarm: the master's gossip address, which workers --join")
 	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "swarm: serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
+	flags.StringVar(&sf.metricsListen, "metrics-listen", "", "swarm: serve /metrics alone (Prometheus text, counters and gauges of the search; no positions, no status page) here without a key, on any address, for a scraper that cannot send the status token (Kubernetes' prometheus.io annotations); \"\" (the default) for none")
 	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("swarm: start this many worker processes on this machine (1 to %d)", maxWorkersLocal))
 	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds")
 	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another)")
@@ -104,6 +107,9 @@ func checkSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) error {
 	given := flags.Changed
 	if err := checkStatusListen(sf.statusListen); err != nil && !worker {
 		return err
+	}
+	if _, _, err := net.SplitHostPort(sf.metricsListen); err != nil && sf.metricsListen != "" {
+		return fmt.Errorf("--metrics-listen %q: %w", sf.metricsListen, err)
 	}
 	switch {
 	case sf.key != "" && sf.keyFile != "":
