@@ -467,12 +467,10 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute) (bann
 	m.shared = nil
 	for _, g := range m.groups {
 		g.pending, g.cursor, g.jobs = nil, 0, map[string]*job{}
-		if !m.params.NoSharing {
-			m.db.Range(func(k string, v uint32) bool {
-				g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
-				return true
-			})
-		}
+		m.db.Range(func(k string, v uint32) bool {
+			g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
+			return true
+		})
 	}
 	for k := range m.origin {
 		if _, ok := keep.Get(k); !ok {

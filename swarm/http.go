@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 )
 
@@ -270,15 +271,19 @@ var schemaPrefix = func() []byte {
 	return b[:len(b)-8] // without the end-of-stream marker
 }()
 
+// maxNimberMeta bounds the metadata of one message of a stream of Grundy
+// values: a record batch of two columns declares a few hundred bytes.
+const maxNimberMeta = 4096
+
 // readNimbers reads what writeNimbers wrote. The input comes over the
 // network: a malformed stream is an error, never a panic, and what it may
 // allocate is bounded.
 func readNimbers(data []byte) (out []solve.NimberEntry, err error) {
 	if !bytes.HasPrefix(data, schemaPrefix) {
-		return nil, errors.New("Grundy values: the stream does not start with the expected schema")
+		return nil, errors.New("the Grundy values: the stream does not start with the expected schema")
 	}
-	if err := checkStream(data[len(schemaPrefix):]); err != nil {
-		return nil, fmt.Errorf("Grundy values: %w", err)
+	if err := format.CheckIPCStream(data[len(schemaPrefix):], maxNimberMeta, int64(len(data))); err != nil {
+		return nil, fmt.Errorf("the Grundy values: %w", err)
 	}
 	mem := &budget{mem: memory.NewGoAllocator(), left: 4 * len(data)}
 	defer func() {
@@ -288,7 +293,7 @@ func readNimbers(data []byte) (out []solve.NimberEntry, err error) {
 	}()
 	r, err := ipc.NewReader(bytes.NewReader(data), ipc.WithSchema(nimberSchema), ipc.WithAllocator(mem))
 	if err != nil {
-		return nil, fmt.Errorf("Grundy values: %w", err)
+		return nil, fmt.Errorf("the Grundy values: %w", err)
 	}
 	defer r.Release()
 	for r.Next() {
@@ -296,7 +301,7 @@ func readNimbers(data []byte) (out []solve.NimberEntry, err error) {
 		keys, ok1 := rec.Column(0).(*array.Binary)
 		gs, ok2 := rec.Column(1).(*array.Uint32)
 		if !ok1 || !ok2 || rec.NumCols() != 2 || keys.Len() != int(rec.NumRows()) || gs.Len() != int(rec.NumRows()) {
-			return nil, errors.New("Grundy values: wrong columns")
+			return nil, errors.New("the Grundy values: wrong columns")
 		}
 		for i := range int(rec.NumRows()) {
 			out = append(out, solve.NimberEntry{Key: string(keys.Value(i)), G: gs.Value(i)})

@@ -74,7 +74,9 @@ who wins, or with --nimber the Grundy value. A position is written in the
 reference's notation (0*12, 0.1a1a|0) or in GLOP's (2AB.}AB.}]!); POS+*N
 adds a nim heap of N (0*3+*1). With --algorithm swarm the process is the
 master of a swarm of worker processes (started here with --workers-local,
-or on other machines with "spots-solve worker").
+or on other machines with "spots-solve worker"); its flags are listed by
+spots-solve --algorithm swarm --help, a worker's by spots-solve worker
+--help.
 
 Games (--game): sprouts (the default) and cram, whose boards are written
 5x5 (5 rows of 5 empty cells) or row by row with '.' for an empty cell and
@@ -92,6 +94,30 @@ Examples:
 The options of SPOTS (the reference solver) are accepted too:
 --compute_nimber, --input_database, --output_database, --stats_path and
 --algorithm pns-pdfpn (the swarm).
+
+Flags:
+`
+
+// swarmUsage is the head of --help after --algorithm swarm.
+const swarmUsage = `usage: spots-solve --algorithm swarm [--workers-local N] [flags] POSITION
+
+Solves one Sprouts position with a swarm (PNS-PDFPN): this process is the
+master, which keeps the top of the game tree and hands its leaves out as
+jobs over HTTP (--listen) to worker processes, found by gossip (--gossip):
+started here with --workers-local, or on other machines with
+"spots-solve worker --join HOST:PORT" (see its --help). Workers and master
+share the key of --key, --key-file or $SPOTS_SWARM_KEY; requests are signed
+with it and the gossip encrypted. The master checks the values workers
+send before it believes them, and audits the result (a certificate built
+from its values must verify) before it prints it. With --state DIR it
+saves its values every few seconds, and --resume DIR continues after a
+crash or restart. go doc github.com/spots-dev/spots/swarm describes the
+protocol.
+
+Examples:
+  spots-solve --algorithm swarm --workers-local 2 0*14
+  SPOTS_SWARM_KEY=... spots-solve --algorithm swarm --listen 10.0.0.1:7400 \
+      --gossip 10.0.0.1:7401 --cert certs 0*20
 
 Flags:
 `
@@ -129,12 +155,10 @@ type config struct {
 	game          string // sprouts.Game or cram.Game
 	algorithm     string
 	threads       int
-	spread        uint64
 	nimber        bool
 	capacity      int
 	memory        string
 	plan          solve.MemoryPlan
-	estimator     string
 	dbIn, dbOut   string
 	statsPath     string
 	json          bool
@@ -322,14 +346,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	if runtime.NumCPU() > 1 {
 		defaultAlg = "pdfpn"
 	}
-	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity), pns (keeps its whole DAG) or swarm; the default is pdfpn when there is more than one CPU (on 2 cores 1.2–2.0× as fast as dfpn on 0*14–0*20, though not the 1.8× it aims at; BENCHMARKS.md), but dfpn with --cert (dfpn is deterministic: the same certificate, at the same address, on every run)")
+	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). The default is pdfpn when there is more than one CPU, but dfpn with --cert: the same certificate, at the same address, on every run")
 	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
-	flags.Uint64Var(&cfg.spread, "spread", solve.DefaultSpread, fmt.Sprintf("pdfpn: what each thread busy below a move adds to its disproof number when another thread chooses, so that threads spread over the tree (1 to %d; the default is the paper's; BENCHMARKS.md)", maxSpread))
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local); without it pdfpn gets 10⁶ a thread, at most what a quarter of the machine's memory holds")
 	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
-	flags.StringVar(&cfg.estimator, "estimator", "unit", "numbers of an unexpanded couple (dfpn, pdfpn, pns): unit (1, 1, as the reference), moves (disproof number from the estimated number of moves: faster on some positions, slower on others; see BENCHMARKS.md) or depth")
 	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
@@ -343,17 +365,25 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
 	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
-	addSwarmFlags(flags, &cfg.swarm, false)
+	addSwarmFlags(flags, &cfg.swarm)
+	showFlags(flags, "")
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
 	if err := flags.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
-	if std.Handle("spots-solve", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
-		return cfg, nil, 0
-	}
 	if cfg.algorithm == "pns-pdfpn" {
 		cfg.algorithm = "swarm" // SPOTS's name of its distributed search
+	}
+	if std.Handle("spots-solve", stdout, func(w io.Writer) {
+		showFlags(flags, cfg.algorithm)
+		text := usage
+		if cfg.algorithm == "swarm" {
+			text = swarmUsage
+		}
+		buildinfo.Usage(w, text, flags, exitCodes)
+	}) {
+		return cfg, nil, 0
 	}
 	if cfg.certDir != "" && !flags.Changed("algorithm") {
 		cfg.algorithm = "dfpn" // deterministic: a reproducible certificate
@@ -367,9 +397,6 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		return cfg, nil, 2
 	case cfg.threads < 1 || cfg.threads > solve.MaxThreads:
 		fmt.Fprintf(stderr, "spots-solve: --threads %d: want 1 to %d\n", cfg.threads, solve.MaxThreads)
-		return cfg, nil, 2
-	case cfg.spread < 1 || cfg.spread > maxSpread:
-		fmt.Fprintf(stderr, "spots-solve: --spread %d: want 1 to %d\n", cfg.spread, maxSpread)
 		return cfg, nil, 2
 	case cfg.capacity < solve.MinCapacity:
 		fmt.Fprintf(stderr, "spots-solve: --capacity %d is too small (at least %d)\n", cfg.capacity, solve.MinCapacity)
@@ -408,10 +435,6 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
-	if _, err := solve.ParseEstimator(cfg.estimator); err != nil {
-		fmt.Fprintf(stderr, "spots-solve: --estimator: %v\n", err)
-		return cfg, nil, 2
-	}
 	plan, err := memoryPlan(flags, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
@@ -421,16 +444,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	return cfg, flags.Args(), -1
 }
 
-// maxSpread bounds --spread (solve.MaxSpread).
-const maxSpread = solve.MaxSpread
-
 // newSearcher makes the search of cfg for the game g; saver, if not nil,
 // saves it (Sprouts only).
 func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *checkpoint.Saver) solve.Searcher[P] {
 	applyMemory(cfg.plan, cfg.algorithm)
-	est, _ := solve.ParseEstimator(cfg.estimator) // checked by parseFlags
 	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
-		MaxIterations: cfg.maxIterations, Estimator: est}
+		MaxIterations: cfg.maxIterations}
 	if prog != nil {
 		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", statusline.Search(p)) }
 		opt.ProgressEvery = prog.Every()
@@ -439,7 +458,7 @@ func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *s
 	case "pns":
 		return solve.NewPNS(g, db, opt)
 	case "pdfpn":
-		opt.Threads, opt.Spread = cfg.threads, cfg.spread
+		opt.Threads = cfg.threads
 	}
 	if saver != nil {
 		opt.Checkpoint, opt.CheckpointEvery = saver.Save, cfg.stateEvery
@@ -525,7 +544,7 @@ func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[
 		r.RootMoves = rootMoves(d.RootChildren())
 	}
 	if cfg.algorithm == "pdfpn" {
-		r.Threads, r.Spread = cfg.threads, cfg.spread
+		r.Threads, r.Spread = cfg.threads, solve.DefaultSpread
 		r.PerThread = after.PerThread
 		for i := range min(len(r.PerThread), len(before.PerThread)) {
 			r.PerThread[i] -= before.PerThread[i]

@@ -1,6 +1,6 @@
 //go:build linux
 
-package swarm
+package swarmlab
 
 import (
 	"syscall"

@@ -1,6 +1,12 @@
-package swarm
+package swarmlab
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
+)
 
 // ProofWork splits the iterations the master was reported, once its root
 // is solved, by where they went: on the couples of a proof of the root the
@@ -27,35 +33,95 @@ type ProofWork struct {
 // Total returns the iterations ProofWork splits.
 func (p ProofWork) Total() uint64 { return p.OnProof + p.Open + p.Refuted + p.Winning }
 
-// proofWork splits the work recorded in d's nodes (dag.history must have
-// been on since the DAG began, so that solved couples still list the
-// children they had). It returns false if the root is not solved.
-func (d *dag) proofWork() (ProofWork, bool) {
+// history is an Observer of a simulation's master: every couple its DAG
+// ever had, with every child it ever had (a solved couple's children are
+// dropped from the DAG, not from here) and the iterations of the jobs
+// that ran with it as their leaf.
+type history struct {
+	root  swarm.Couple
+	nodes map[swarm.Couple]*hnode
+}
+
+// hnode is a couple of the history.
+type hnode struct {
+	c    swarm.Couple
+	sum  bool // a sum of several lands
+	work uint64
+	ever []*hnode
+	// won and lost: its outcome for its player to move, as the master's
+	// DAG holds it at the end.
+	won, lost bool
+}
+
+// newHistory returns the history of a master of root with an empty
+// database, whose root couple is root + *0.
+func newHistory(root sprouts.Position) *history {
+	return &history{root: swarm.Couple{Key: root.Key(), N: 0}, nodes: map[swarm.Couple]*hnode{}}
+}
+
+func (h *history) node(c swarm.Couple) *hnode {
+	v := h.nodes[c]
+	if v == nil {
+		p, err := sprouts.FromKey(c.Key)
+		v = &hnode{c: c, sum: err == nil && p.NumLands() > 1}
+		h.nodes[c] = v
+	}
+	return v
+}
+
+// Linked records child as a child parent had.
+func (h *history) Linked(parent, child swarm.Couple) {
+	p, c := h.node(parent), h.node(child)
+	if !slices.Contains(p.ever, c) {
+		p.ever = append(p.ever, c)
+	}
+}
+
+// Worked adds a job's iterations to its leaf.
+func (h *history) Worked(leaf swarm.Couple, iterations uint64) { h.node(leaf).work += iterations }
+
+// proofWork splits the work recorded in the history of m, whose outcomes
+// of couples it reads now. It returns false if the root is not solved.
+func (h *history) proofWork(m *swarm.Master) (ProofWork, bool) {
+	for c, v := range h.nodes {
+		switch m.CoupleOutcome(c) {
+		case solve.Win:
+			v.won = true
+		case solve.Loss:
+			v.lost = true
+		}
+	}
+	return h.split()
+}
+
+// split splits the work recorded, by the outcomes the nodes hold.
+func (h *history) split() (ProofWork, bool) {
 	var p ProofWork
-	if d.root == nil || !solved(d.root) {
+	root := h.nodes[h.root]
+	if root == nil || !root.won && !root.lost {
 		return p, false
 	}
-	below := d.workBelow()
-	onProof := map[*node]bool{}
+	below := h.workBelow()
+	onProof := map[*hnode]bool{}
 	// Couples of the proof, breadth first, each with its depth.
 	type step struct {
-		v     *node
+		v     *hnode
 		depth int
 	}
-	queue := []step{{d.root, 0}}
-	onProof[d.root] = true
+	queue := []step{{root, 0}}
+	onProof[root] = true
 	var won []step
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
 		p.OnProof += s.v.work
 		next := s.v.ever
-		if s.v.pn == 0 && !s.v.sum {
+		if s.v.won && !s.v.sum {
 			won = append(won, s)
 			next = nil
 			for _, c := range s.v.ever {
-				if c.dn == 0 && (next == nil || below(c) > below(next[0])) {
-					next = []*node{c}
+				if c.lost && (next == nil || below(c) > below(next[0])) {
+					next = []*hnode{c}
 				}
 			}
 		}
@@ -68,9 +134,9 @@ func (d *dag) proofWork() (ProofWork, bool) {
 	}
 	// The rest, by the won couple its branch leaves from; a couple met
 	// from two branches counts once, with the first.
-	counted := map[*node]bool{}
-	var off func(v *node) uint64
-	off = func(v *node) uint64 {
+	counted := map[*hnode]bool{}
+	var off func(v *hnode) uint64
+	off = func(v *hnode) uint64 {
 		if onProof[v] || counted[v] {
 			return 0
 		}
@@ -92,9 +158,9 @@ func (d *dag) proofWork() (ProofWork, bool) {
 			}
 			p.ByDepth[s.depth] += w
 			switch {
-			case c.dn == 0:
+			case c.lost:
 				p.Winning += w
-			case c.pn == 0:
+			case c.won:
 				p.Refuted += w
 			default:
 				p.Open += w
@@ -108,10 +174,10 @@ func (d *dag) proofWork() (ProofWork, bool) {
 // below it, a node reached by two paths counted on each: enough to choose
 // among children, not a total. Each node's sum is computed once, when
 // first asked for.
-func (d *dag) workBelow() func(*node) uint64 {
-	below := map[*node]uint64{}
-	var sum func(v *node) uint64
-	sum = func(v *node) uint64 {
+func (h *history) workBelow() func(*hnode) uint64 {
+	below := map[*hnode]uint64{}
+	var sum func(v *hnode) uint64
+	sum = func(v *hnode) uint64 {
 		if w, ok := below[v]; ok {
 			return w
 		}
@@ -124,12 +190,4 @@ func (d *dag) workBelow() func(*node) uint64 {
 		return w
 	}
 	return sum
-}
-
-// remember adds child to the children parent ever had, when the DAG keeps
-// its history.
-func (d *dag) remember(parent, child *node) {
-	if d.history && !slices.Contains(parent.ever, child) {
-		parent.ever = append(parent.ever, child)
-	}
 }

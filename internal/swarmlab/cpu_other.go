@@ -1,6 +1,6 @@
 //go:build !unix
 
-package swarm
+package swarmlab
 
 import "time"
 

@@ -1,41 +1,45 @@
-package swarm
+package swarmlab
 
 import (
 	"context"
 	"slices"
 	"testing"
 
-	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
 )
 
-// TestProofWorkSplit checks the split on a DAG made by hand: a won root
-// whose proof takes one of two winning moves (the one with more work
+// TestProofWorkSplit checks the split on a history made by hand: a won
+// root whose proof takes one of two winning moves (the one with more work
 // below), a lost couple under it whose moves are all on the proof, and
 // the root's other moves counted by what became of them.
 func TestProofWorkSplit(t *testing.T) {
-	d := newDAG(solve.NewNimberDB(), 0)
-	d.history = true
-	pos := sprouts.MustParse("0*4")
-	const inf = solve.Inf
-	mk := func(n uint32, pn, dn, work uint64) *node {
-		v := d.node(pos, n, pn, dn)
-		v.pn, v.dn, v.work, v.expanded = pn, dn, work, true
-		return v
+	h := newHistory(sprouts.MustParse("0*4"))
+	key := h.root.Key
+	type out int
+	const (
+		open out = iota
+		won
+		lost
+	)
+	mk := func(n uint32, o out, work uint64) swarm.Couple {
+		c := swarm.Couple{Key: key, N: n}
+		v := h.node(c)
+		v.won, v.lost, v.work = o == won, o == lost, work
+		return c
 	}
-	root := mk(0, 0, inf, 1)
-	win := mk(1, inf, 0, 10)   // a winning move, lost for its mover: all its moves are on the proof
-	win2 := mk(2, inf, 0, 3)   // another winning move, with less work below: off the proof
-	bad := mk(3, 0, inf, 100)  // a losing move
-	open := mk(4, 5, 7, 1000)  // never solved
-	a1 := mk(5, 0, inf, 20)    // the winning move's moves
-	a2 := mk(6, 0, inf, 40)    //
-	deep := mk(7, 2, 2, 10000) // below the losing move
-	d.root = root
-	for _, e := range [][2]*node{{root, win}, {root, win2}, {root, bad}, {root, open}, {win, a1}, {win, a2}, {bad, deep}} {
-		d.link(e[0], e[1])
+	root := mk(0, won, 1)
+	win := mk(1, lost, 10)     // a winning move, lost for its mover: all its moves are on the proof
+	win2 := mk(2, lost, 3)     // another winning move, with less work below: off the proof
+	bad := mk(3, won, 100)     // a losing move
+	other := mk(4, open, 1000) // never solved
+	a1 := mk(5, won, 20)       // the winning move's moves
+	a2 := mk(6, won, 40)       //
+	deep := mk(7, open, 10000) // below the losing move
+	for _, e := range [][2]swarm.Couple{{root, win}, {root, win2}, {root, bad}, {root, other}, {win, a1}, {win, a2}, {bad, deep}} {
+		h.Linked(e[0], e[1])
 	}
-	got, ok := d.proofWork()
+	got, ok := h.split()
 	if !ok {
 		t.Fatal("a solved root: no split")
 	}
@@ -43,8 +47,8 @@ func TestProofWorkSplit(t *testing.T) {
 	if got.OnProof != want.OnProof || got.Winning != want.Winning || got.Refuted != want.Refuted || got.Open != want.Open || !slices.Equal(got.ByDepth, want.ByDepth) {
 		t.Errorf("split %+v, want %+v", got, want)
 	}
-	root.pn = 1
-	if _, ok := d.proofWork(); ok {
+	h.nodes[root].won = false
+	if _, ok := h.split(); ok {
 		t.Error("an unsolved root was split")
 	}
 }
@@ -53,7 +57,7 @@ func TestProofWorkSplit(t *testing.T) {
 // accounts for every iteration the master was reported, once.
 func TestSimProofWork(t *testing.T) {
 	for _, workers := range []int{1, 8} {
-		p := DefaultParams()
+		p := swarm.DefaultParams()
 		p.Capacity, p.Iterations, p.Updates = 1024, 300, 100
 		r, err := Simulate(context.Background(), sprouts.MustParse("0*9"), p, SimConfig{Workers: workers, Costs: MasterCosts{Exchange: 1, Report: 0.1}, Iteration: 1})
 		if err != nil {

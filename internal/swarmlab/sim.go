@@ -1,4 +1,4 @@
-package swarm
+package swarmlab
 
 import (
 	"context"
@@ -10,7 +10,12 @@ import (
 
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
 )
+
+// MaxWorkers bounds SimConfig.Workers: each holds Params.Grouping tables
+// in this machine's memory.
+const MaxWorkers = 4096
 
 // SimConfig describes a simulated swarm: Workers groups of Params.Grouping
 // solvers, and what the master's work costs.
@@ -25,7 +30,7 @@ type SimConfig struct {
 	Iteration float64
 	// Progress, if set, is called every few seconds of real time with the
 	// virtual time and the master's counters.
-	Progress func(now uint64, st MasterStats)
+	Progress func(now uint64, st swarm.MasterStats)
 	// Procs is how many groups' cycles run at once on this machine (0:
 	// GOMAXPROCS). It changes how long a simulation takes, never what it
 	// measures: a cycle depends only on its group and the reply that
@@ -47,8 +52,8 @@ type MasterCosts struct {
 }
 
 // DefaultCosts are the master's costs a simulation charges unless told
-// otherwise: what the master's work under its lock was measured to cost on
-// this project's machine (BENCHMARKS.md gives the runs), rounded up.
+// otherwise: what the master's work under its lock was measured to cost
+// on a 2-core AMD EPYC VM (SimResult.ExchangeLockSeconds), rounded up.
 func DefaultCosts() MasterCosts {
 	return MasterCosts{Exchange: 50, Report: 15}
 }
@@ -82,11 +87,11 @@ type SimResult struct {
 	// moments, before every group has a job, and by each cycle counted
 	// at least one iteration long. Speedup = cores × Iterating / search
 	// overhead.
-	Iterating  float64     `json:"iterating"`
-	Waited     float64     `json:"waited"` // mean share of a solver's time spent waiting at the master for a free leaf (the rest of idle: in line for exchanges)
-	Master     MasterStats `json:"master"`
-	Seconds    float64     `json:"seconds"`     // real time the simulation took
-	MasterBusy uint64      `json:"master_busy"` // virtual time the master spent on exchanges
+	Iterating  float64           `json:"iterating"`
+	Waited     float64           `json:"waited"` // mean share of a solver's time spent waiting at the master for a free leaf (the rest of idle: in line for exchanges)
+	Master     swarm.MasterStats `json:"master"`
+	Seconds    float64           `json:"seconds"`     // real time the simulation took
+	MasterBusy uint64            `json:"master_busy"` // virtual time the master spent on exchanges
 	// What the simulation's exchanges really cost on the machine that ran
 	// it, in CPU time: the mean of one Master.Exchange (no transport) and
 	// of its part under the master's lock (the serial part, which a
@@ -126,9 +131,9 @@ const simInitNodes = 2
 // request as soon as one job has finished its cycle, reporting every job
 // finished by then, and the solvers of the others keep going.
 type simWorker struct {
-	g   *Group
+	g   *swarm.Group
 	at  uint64 // when its next request reaches the master
-	req ExchangeRequest
+	req swarm.ExchangeRequest
 	// runs are its jobs' cycles on the clock, not reported yet; cycle is
 	// the batch of cycles started at its latest exchange while it is
 	// computed on another goroutine (nil once settled into runs).
@@ -153,7 +158,7 @@ type simWorker struct {
 type simRun struct {
 	id         string
 	began, end uint64
-	report     Report
+	report     swarm.Report
 	nimbers    []solve.NimberEntry
 }
 
@@ -161,9 +166,9 @@ type simRun struct {
 // computed one after another off the event loop.
 type simCycle struct {
 	began   uint64
-	jobs    []JobSpec
-	slots   []*slot
-	reports []Report
+	jobs    []swarm.JobSpec
+	slots   []*swarm.Solver
+	reports []swarm.Report
 	nimbers [][]solve.NimberEntry
 	cpu     time.Duration
 	done    chan struct{}
@@ -179,7 +184,7 @@ type simCycle struct {
 // and the solver's published count when the cycle began.
 type simJob struct {
 	i    int
-	s    *slot
+	s    *swarm.Solver
 	from uint64
 }
 
@@ -199,7 +204,7 @@ func (c *simCycle) floor(threads int) uint64 {
 		}
 		// The count at the cycle's start lagged by up to the publishing
 		// interval a thread: take it off again.
-		now, lag := j.s.dfpn.IterationsSoFar(), uint64(solve.IterationsPublishedEvery*threads)
+		now, lag := j.s.IterationsSoFar(), uint64(solve.IterationsPublishedEvery*threads)
 		ran := uint64(0)
 		if now > j.from+lag {
 			ran = now - j.from - lag
@@ -219,7 +224,7 @@ const never = ^uint64(0)
 // what cfg says. As in a real group, a group's solvers run their jobs
 // apart: the group asks the master as soon as one of its cycles ends,
 // reporting those ended by then, while its other solvers go on. A group
-// the master has no job for waits at the master (Master.ExchangeWait)
+// the master has no job for waits at the master (swarm.Master.Park)
 // until it has. The master and the groups are the
 // same code as in a real swarm; only the clock and the link are simulated.
 // The threads of a PDFPN solver take turns, one iteration each
@@ -229,16 +234,17 @@ const never = ^uint64(0)
 // is solved, Simulate returns ctx's error with what the run had reached
 // (Time, TIt, MNodes, TGN, MasterBusy: lower bounds of the whole run's)
 // and no Outcome.
-func Simulate(ctx context.Context, root sprouts.Position, params Params, cfg SimConfig) (SimResult, error) {
+func Simulate(ctx context.Context, root sprouts.Position, params swarm.Params, cfg SimConfig) (SimResult, error) {
 	return simulate(ctx, root, params, cfg, newSharedChildren(simChildrenBytes), -1)
 }
 
 // simulation is the state of one run of simulate.
 type simulation struct {
 	ctx        context.Context
-	params     Params
+	params     swarm.Params
 	cfg        SimConfig
-	m          *Master
+	m          *swarm.Master
+	history    *history
 	workers    []*simWorker
 	clock      uint64 // in ticks
 	masterFree uint64 // when the master is done with what it has
@@ -250,6 +256,11 @@ type simulation struct {
 	// The measured CPU times, and the reports the exchanges carried.
 	exchangeCPU, workCPU, lockCPU time.Duration
 	reports                       int
+	// While the master serves an exchange (inExchange), the exchange's
+	// cost on the clock, and the CPU time when it took its lock.
+	inExchange bool
+	cost       uint64
+	lockedAt   time.Duration
 	// cycles feeds the goroutines that compute the groups' cycles, in the
 	// order they start on the clock.
 	cycles chan func()
@@ -258,22 +269,41 @@ type simulation struct {
 
 type wake struct {
 	w    *simWorker
-	jobs []JobSpec
+	jobs []swarm.JobSpec
+}
+
+// Now is the master's time: the clock, in ticks as nanoseconds. Called as
+// the master takes its lock for an exchange, it notes the CPU time.
+func (s *simulation) Now() time.Time {
+	if s.inExchange {
+		s.lockedAt = cpuTime()
+	}
+	return time.Unix(0, int64(s.clock))
+}
+
+// Since is how long the master was busy since start: an exchange ends on
+// the clock when it has cost what the model charges. Called as the
+// exchange lets the master's lock go, it adds the CPU time under the lock.
+func (s *simulation) Since(start time.Time) time.Duration {
+	if s.inExchange {
+		s.lockCPU += cpuTime() - s.lockedAt
+	}
+	return time.Unix(0, int64(s.clock+s.cost)).Sub(start)
 }
 
 // simulate is Simulate with the game the solvers play and the size of each
 // solver's own children cache (as newGroup takes them).
-func simulate(ctx context.Context, root sprouts.Position, params Params, cfg SimConfig,
+func simulate(ctx context.Context, root sprouts.Position, params swarm.Params, cfg SimConfig,
 	game solve.Game[sprouts.Position], childrenCache int64) (SimResult, error) {
 	// One thread, so that cpuTime measures this goroutine's work only.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start := time.Now()
 	s := &simulation{ctx: ctx, cfg: cfg, res: SimResult{Workers: cfg.Workers}}
-	if cfg.Workers < 1 || cfg.Workers > MaxSimulatedWorkers {
-		return s.res, fmt.Errorf("simulate %d workers: want 1 to %d", cfg.Workers, MaxSimulatedWorkers)
+	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
+		return s.res, fmt.Errorf("simulate %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
 	}
-	if err := CheckCapacity(params.Capacity, cfg.Workers*max(params.Grouping, 1)); err != nil {
+	if err := swarm.CheckCapacity(params.Capacity, cfg.Workers*max(params.Grouping, 1)); err != nil {
 		return s.res, fmt.Errorf("simulate %d workers: %w", cfg.Workers, err)
 	}
 	params.Lease = 1 << 40 // no group is ever silent on the simulated clock
@@ -282,27 +312,30 @@ func simulate(ctx context.Context, root sprouts.Position, params Params, cfg Sim
 	// done: each expansion costs it one iteration.
 	params.InitNodes = max(params.InitNodes, simInitNodes*cfg.Workers*params.Grouping)
 	s.params = params
-	m, err := newMaster(root, params, nil, true)
+	s.history = newHistory(root)
+	m, err := swarm.NewMaster(root, params, nil, swarm.WithClock(s), swarm.WithObserver(s.history))
 	if err != nil {
 		return s.res, err
 	}
 	s.m = m
-	m.now = func() time.Time { return time.Unix(0, int64(s.clock)) }
-	m.charge = func(reports int) time.Duration { return time.Duration(cfg.Costs.ticks(reports, cfg.Iteration)) }
 	s.workers = make([]*simWorker, cfg.Workers)
 	for i := range s.workers {
 		// A solver's PDFPN threads take turns, an iteration each: as
 		// threads on cores of their own would run, and the same on every
 		// run, where threads sharing this machine's cores would not be.
-		g, err := newGroup(fmt.Sprintf("sim-%04d", i), params, game, childrenCache, true)
+		g, err := swarm.NewGroup(fmt.Sprintf("sim-%04d", i), params, swarm.WithSolver(game, func(o *solve.Options) {
+			o.Lockstep = true
+			if childrenCache != 0 {
+				o.ChildrenCache = childrenCache
+			}
+		}))
 		if err != nil {
 			return s.res, err
 		}
-		s.workers[i] = &simWorker{g: g, req: ExchangeRequest{Group: g.Name, Slots: params.Grouping, Threads: params.Threads}}
+		s.workers[i] = &simWorker{g: g, req: swarm.ExchangeRequest{Group: g.Name, Slots: params.Grouping, Threads: params.Threads}}
 	}
-	s.clock = uint64(m.grown) * simTick
+	s.clock = uint64(m.Stats().Expansions) * simTick
 	s.masterFree, s.masterBusy = s.clock, s.clock
-	m.measure = true
 	stop := s.startCycles()
 	err = s.run()
 	if err == nil {
@@ -329,14 +362,14 @@ func (s *simulation) partial() {
 	res, st := &s.res, s.m.Stats()
 	res.Time = s.clock / simTick
 	res.MasterBusy = s.masterBusy / simTick
-	res.MNodes, res.TGN, res.Master = st.Nodes, s.m.db.Len(), st
+	res.MNodes, res.TGN, res.Master = st.Nodes, s.m.DB().Len(), st
 }
 
 // run serves the workers' requests in order of time until the root is
 // solved.
 func (s *simulation) run() error {
 	lastShow := time.Now()
-	for !solved(s.m.dag.root) {
+	for s.m.Outcome() == solve.Unknown {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
@@ -369,27 +402,27 @@ func (s *simulation) exchange(w *simWorker) (bool, error) {
 	m := s.m
 	s.collect(w)
 	reports := len(w.req.Completed)
-	cpu0, prep0 := cpuTime(), m.prepCPU
+	cost := s.cfg.Costs.ticks(reports, s.cfg.Iteration)
+	cpu0 := cpuTime()
+	s.inExchange, s.cost = true, cost
 	reply, err := m.Exchange(w.req)
+	s.inExchange, s.cost = false, 0
 	if err != nil {
 		return false, err
 	}
 	var unpark bool
 	if len(reply.Jobs) == 0 && !reply.Done && len(w.runs) == 0 {
 		// Nothing to do: wait at the master for a job.
-		_, unpark = m.park(w.g.Name, func(jobs []JobSpec) { s.woken = append(s.woken, wake{w, jobs}) })
+		_, unpark = m.Park(w.g.Name, func(jobs []swarm.JobSpec) { s.woken = append(s.woken, wake{w, jobs}) })
 	}
-	cpu1 := cpuTime()
-	s.exchangeCPU += cpu1 - cpu0
-	s.lockCPU += cpu1 - cpu0 - (m.prepCPU - prep0)
+	s.exchangeCPU += cpuTime() - cpu0
 	s.reports += reports
-	cost := s.cfg.Costs.ticks(reports, s.cfg.Iteration)
 	s.masterFree = s.clock + cost
 	s.masterBusy += cost
 	w.replied = s.masterFree
-	w.gather = gatherOf(s.params.Gather, reply.Gather)
+	w.gather = swarm.GatherOf(reply.Gather)
 	for _, e := range reply.Delta {
-		w.g.db.Learn(e.Key, e.G)
+		w.g.DB().Learn(e.Key, e.G)
 	}
 	w.req.Completed, w.req.Nimbers = nil, nil
 	if reply.Done {
@@ -420,10 +453,8 @@ func (s *simulation) collect(w *simWorker) {
 			continue
 		}
 		w.req.Completed = append(w.req.Completed, r.report)
-		if !s.params.NoSharing {
-			w.req.Nimbers = append(w.req.Nimbers, r.nimbers...)
-		}
-		w.g.release(r.id)
+		w.req.Nimbers = append(w.req.Nimbers, r.nimbers...)
+		w.g.Release(r.id)
 	}
 	clear(w.runs[len(rest):])
 	w.runs = rest
@@ -431,8 +462,9 @@ func (s *simulation) collect(w *simWorker) {
 
 // nextRequest returns when w next asks the master: when the first of its
 // running cycles ends, but not before its last exchange was answered,
-// and then up to Params.Gather of that cycle's length later while others
-// are still running (Group.gather).
+// and then up to the share of that cycle's length the master asked the
+// group to gather for while others are still running (as swarm.Group.Run
+// does).
 func (w *simWorker) nextRequest() uint64 {
 	first := w.firstEnd()
 	if first == never {
@@ -492,14 +524,14 @@ func (s *simulation) wake() error {
 // batches proved, even where on the clock those are still running: the
 // solvers of a real group share their values as they prove them, and the
 // simulation gives them a little earlier.
-func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
+func (s *simulation) start(w *simWorker, jobs []swarm.JobSpec) error {
 	begin := s.masterFree
 	if !w.started {
 		w.started, w.first = true, begin
 	}
-	c := &simCycle{began: begin, jobs: jobs, slots: make([]*slot, len(jobs)), done: make(chan struct{})}
+	c := &simCycle{began: begin, jobs: jobs, slots: make([]*swarm.Solver, len(jobs)), done: make(chan struct{})}
 	for i, spec := range jobs {
-		if c.slots[i] = w.g.place(spec); c.slots[i] == nil {
+		if c.slots[i] = w.g.Place(spec); c.slots[i] == nil {
 			return fmt.Errorf("simulate: the master sent %s more jobs than it has free solvers", w.g.Name)
 		}
 	}
@@ -510,10 +542,10 @@ func (s *simulation) start(w *simWorker, jobs []JobSpec) error {
 		defer close(c.done)
 		cpu0 := cpuTime()
 		for i, spec := range c.jobs {
-			c.current.Store(&simJob{i: i, s: c.slots[i], from: c.slots[i].dfpn.IterationsSoFar()})
-			r := w.g.work(s.ctx, c.slots[i], spec)
+			c.current.Store(&simJob{i: i, s: c.slots[i], from: c.slots[i].IterationsSoFar()})
+			r := w.g.Cycle(s.ctx, c.slots[i], spec)
 			c.reports = append(c.reports, r)
-			c.nimbers = append(c.nimbers, w.g.db.TakeNew())
+			c.nimbers = append(c.nimbers, w.g.DB().TakeNew())
 			c.fewest.Store(min(c.fewest.Load(), r.Iterations))
 			c.left.Add(-1)
 		}
@@ -663,9 +695,9 @@ func (s *simulation) finish() {
 		res.ExchangeLockSeconds = s.lockCPU.Seconds() / float64(st.Exchanges)
 		res.ReportsPerExchange = float64(s.reports) / float64(st.Exchanges)
 	}
-	res.TGN = m.db.Len()
+	res.TGN = m.DB().Len()
 	res.MNodes = st.Nodes
-	res.ProofWork, _ = m.dag.proofWork()
+	res.ProofWork, _ = s.history.proofWork(m)
 	res.Master = st
 	var util, waited float64
 	var entries int64
@@ -677,13 +709,13 @@ func (s *simulation) finish() {
 		// From the group's first job to the end, each of its solvers is
 		// in a job or idle.
 		if span := s.clock - min(w.first, s.clock); w.started && span > 0 {
-			util += float64(w.busy) / float64(span*uint64(len(w.g.solvers)))
+			util += float64(w.busy) / float64(span*uint64(len(w.g.Solvers())))
 			waited += float64(w.waited) / float64(span)
 		} else {
 			util += 1
 		}
-		for _, sl := range w.g.solvers {
-			entries += sl.dfpn.Stats().TTEntries
+		for _, sl := range w.g.Solvers() {
+			entries += sl.Stats().TTEntries
 		}
 	}
 	res.Util = util / float64(len(s.workers))
@@ -703,7 +735,7 @@ func (s *simulation) finish() {
 // overhead, and returns the CPU time the solve took too: the cost of a
 // real solver's iteration on this machine, against which the master's
 // costs are charged.
-func SequentialBaseline(ctx context.Context, root sprouts.Position, params Params) (uint64, solve.Outcome, time.Duration) {
+func SequentialBaseline(ctx context.Context, root sprouts.Position, params swarm.Params) (uint64, solve.Outcome, time.Duration) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cpu0 := cpuTime()

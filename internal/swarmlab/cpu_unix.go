@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package swarm
+package swarmlab
 
 import (
 	"syscall"

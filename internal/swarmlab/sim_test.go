@@ -1,12 +1,12 @@
-package swarm
+package swarmlab
 
 import (
 	"context"
 	"slices"
 	"testing"
 
-	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
 )
 
 // TestSharedChildrenChangeNothing checks that the children cache the
@@ -14,7 +14,7 @@ import (
 // it measures: the same run with every solver making its own children
 // gives the same figures.
 func TestSharedChildrenChangeNothing(t *testing.T) {
-	p := DefaultParams()
+	p := swarm.DefaultParams()
 	p.Capacity, p.Grouping = 1024, 2
 	root := sprouts.MustParse("0*9")
 	cfg := SimConfig{Workers: 4, Costs: MasterCosts{Exchange: 0.5, Report: 1.5}, Iteration: 1}
@@ -36,23 +36,23 @@ func TestSharedChildrenChangeNothing(t *testing.T) {
 // cycles on several goroutines changes how long a simulation takes, not
 // what it measures: one goroutine and four give the same figures, with
 // groups of one solver and of several (reporting each cycle at once, or
-// gathering), with a master slow enough that
-// groups wait in line, and with PDFPN solvers (whose threads take turns).
+// gathering when a loaded master asks them to), with a master slow enough
+// that groups wait in line, and with PDFPN solvers (whose threads take
+// turns).
 func TestConcurrentCyclesChangeNothing(t *testing.T) {
 	for _, c := range []struct {
 		pos                     string
 		workers, group, threads int
 		exchange, report        float64
-		gather                  float64
 	}{
-		{"0*9", 8, 1, 0, 0.5, 0.5, 0},
-		{"0*9", 3, 3, 0, 2, 1, 0},
-		{"0*9", 3, 4, 0, 2, 1, 0.25},
-		{"0*9", 16, 1, 0, 20, 5, 0},
-		{"0*9", 4, 2, 3, 1, 1, 0},
+		{"0*9", 8, 1, 0, 0.5, 0.5},
+		{"0*9", 3, 3, 0, 2, 1},
+		{"0*9", 3, 4, 0, 20, 5},
+		{"0*9", 16, 1, 0, 20, 5},
+		{"0*9", 4, 2, 3, 1, 1},
 	} {
-		p := DefaultParams()
-		p.Capacity, p.Grouping, p.Iterations, p.Updates, p.Threads, p.Gather = 1024, c.group, 500, 50, c.threads, c.gather
+		p := swarm.DefaultParams()
+		p.Capacity, p.Grouping, p.Iterations, p.Updates, p.Threads = 1024, c.group, 500, 50, c.threads
 		root := sprouts.MustParse(c.pos)
 		var res [2]SimResult
 		for i, procs := range []int{1, 4} {
@@ -107,7 +107,7 @@ func keys(ps []sprouts.Position) []string {
 // of an iteration, that the master's share of the time follows the cost,
 // and that the simulation stays deterministic.
 func TestFractionalExchangeCost(t *testing.T) {
-	p := DefaultParams()
+	p := swarm.DefaultParams()
 	p.Capacity = 2048
 	root := sprouts.MustParse("0*11")
 	run := func(cost float64) SimResult {
@@ -132,79 +132,6 @@ func TestFractionalExchangeCost(t *testing.T) {
 	}
 }
 
-// TestDAGOrdersChildrenAsTheSolver checks the child-ordering heuristic in
-// the master's DAG: children tied on lives plus four per heap unit and on
-// lands come in order of fewer estimated children, as in package solve.
-func TestDAGOrdersChildrenAsTheSolver(t *testing.T) {
-	d := newDAG(solve.NewNimberDB(), 0)
-	root := sprouts.MustParse("0*6")
-	d.setRoot(root, 0)
-	d.expand(d.root)
-	if len(d.root.kids) < 2 {
-		t.Fatalf("0*6 has %d children in the DAG", len(d.root.kids))
-	}
-	for i := 1; i < len(d.root.kids); i++ {
-		x, y := d.root.kids[i-1], d.root.kids[i]
-		kx, ky := x.size+4*int(x.n), y.size+4*int(y.n)
-		switch {
-		case kx > ky:
-			t.Errorf("child %d before %d: lives+4n %d > %d", i-1, i, kx, ky)
-		case kx == ky && x.pos.NumLands() < y.pos.NumLands():
-			t.Errorf("child %d before %d: fewer lands", i-1, i)
-		case kx == ky && x.pos.NumLands() == y.pos.NumLands() && x.pos.EstimateChildren() > y.pos.EstimateChildren():
-			t.Errorf("child %d before %d: estimated children %d > %d", i-1, i, x.pos.EstimateChildren(), y.pos.EstimateChildren())
-		}
-	}
-}
-
-// TestSharedLog checks the master's sharing of values through its log:
-// a value one group sends reaches every other group once, never its
-// sender, and a group that joins late is sent everything known.
-func TestSharedLog(t *testing.T) {
-	m, err := NewMaster(sprouts.MustParse("0*9"), DefaultParams(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex := func(group string, nimbers []solve.NimberEntry) ExchangeReply {
-		t.Helper()
-		r, err := m.Exchange(ExchangeRequest{Group: group, Slots: 1, Nimbers: nimbers})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	has := func(delta []solve.NimberEntry, key string) int {
-		n := 0
-		for _, e := range delta {
-			if e.Key == key {
-				n++
-			}
-		}
-		return n
-	}
-	ex("a", nil)
-	ex("b", nil)
-	v := solve.NimberEntry{Key: sprouts.MustParse("0*2").Key(), G: 0}
-	if r := ex("a", []solve.NimberEntry{v}); has(r.Delta, v.Key) != 0 {
-		t.Error("the sender was sent its own value back")
-	}
-	if r := ex("b", nil); has(r.Delta, v.Key) != 1 {
-		t.Errorf("b was sent the value %d times, want once", has(r.Delta, v.Key))
-	}
-	if r := ex("b", nil); has(r.Delta, v.Key) != 0 {
-		t.Error("b was sent the value again")
-	}
-	if r := ex("c", nil); has(r.Delta, v.Key) != 1 {
-		t.Errorf("a late group was sent the value %d times, want once", has(r.Delta, v.Key))
-	}
-	if st := m.Stats(); st.Slots != 3 || st.Groups != 3 {
-		t.Errorf("slots %d, groups %d: want 3 and 3", st.Slots, st.Groups)
-	}
-	if n := m.DropGroup("c"); n != 1 || m.Stats().Slots != 2 {
-		t.Errorf("dropping c took %d jobs and left %d slots, want 1 and 2", n, m.Stats().Slots)
-	}
-}
-
 // TestSpreadReachesSolvers checks that Params.Spread reaches each
 // solver's PDFPN threads: the simulation is deterministic, so a different
 // spread must give the same outcome by a different search.
@@ -212,7 +139,7 @@ func TestSpreadReachesSolvers(t *testing.T) {
 	root := sprouts.MustParse("0*9")
 	var res []SimResult
 	for _, spread := range []uint64{1, 64} {
-		p := DefaultParams()
+		p := swarm.DefaultParams()
 		p.Capacity, p.Grouping, p.Iterations, p.Updates, p.Threads, p.Spread = 1024, 2, 500, 50, 4, spread
 		r, err := Simulate(context.Background(), root, p, SimConfig{Workers: 4, Costs: MasterCosts{Exchange: 1, Report: 1}, Iteration: 1})
 		if err != nil {
@@ -236,7 +163,7 @@ func TestSpreadReachesSolvers(t *testing.T) {
 func TestIterating(t *testing.T) {
 	root := sprouts.MustParse("0*9")
 	sim := func(grouping int) SimResult {
-		p := DefaultParams()
+		p := swarm.DefaultParams()
 		p.Capacity, p.Grouping, p.Iterations, p.Updates = 1024, grouping, 200, 100
 		r, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8 / grouping, Costs: MasterCosts{Exchange: 0.01, Report: 0.01}, Iteration: 1})
 		if err != nil {
@@ -254,5 +181,123 @@ func TestIterating(t *testing.T) {
 		if d := r.Iterating - want; d > 1e-9 || d < -1e-9 {
 			t.Errorf("groups of %d: iterating %.4f, want T-It / (cores × Time) = %.4f", grouping, r.Iterating, want)
 		}
+	}
+}
+
+// TestSimulationIsDeterministic checks that two runs of one simulation
+// give the same figures.
+func TestSimulationIsDeterministic(t *testing.T) {
+	p := swarm.DefaultParams()
+	p.Capacity = 4096
+	root := sprouts.MustParse("0*10")
+	var first SimResult
+	for i := range 2 {
+		res, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8, Costs: MasterCosts{Exchange: 10}, Iteration: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != "W" || res.Util <= 0 || res.Util > 1 {
+			t.Fatalf("%+v", res)
+		}
+		if i == 0 {
+			first = res
+			continue
+		}
+		if res.Time != first.Time || res.TIt != first.TIt || res.TGN != first.TGN || res.MNodes != first.MNodes {
+			t.Errorf("runs differ: %+v and %+v", first, res)
+		}
+	}
+}
+
+// TestSimulatedGroupsUseEverySolver checks that the solvers of a simulated
+// group each run their own jobs with their own table: were the group's jobs
+// all run on one solver (as a sequential loop would place them), the mean
+// table of its 4 solvers could hold at most a quarter of one table.
+func TestSimulatedGroupsUseEverySolver(t *testing.T) {
+	p := swarm.DefaultParams()
+	p.Capacity, p.Grouping = 1024, 4
+	res, err := Simulate(context.Background(), sprouts.MustParse("0*11"), p, SimConfig{Workers: 1, Costs: MasterCosts{Exchange: 4}, Iteration: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != "W" || res.WNodes <= float64(p.Capacity)/4 {
+		t.Errorf("outcome %s, mean table %.0f entries of %d (T-It %d)", res.Outcome, res.WNodes, p.Capacity, res.TIt)
+	}
+}
+
+// TestLargeSwarm checks swarm.Params.LargeSwarm in simulation: below it
+// the swarm searches exactly as without the rule; at it, jobs end sooner.
+func TestLargeSwarm(t *testing.T) {
+	root := sprouts.MustParse("0*9")
+	sim := func(large int) SimResult {
+		p := swarm.DefaultParams()
+		p.Capacity, p.Updates, p.LargeSwarm, p.LargeIterations = 1024, 10, large, 50
+		r, err := Simulate(context.Background(), root, p, SimConfig{Workers: 4, Costs: MasterCosts{Exchange: 1, Report: 1}, Iteration: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	never, above, at := sim(0), sim(5), sim(4)
+	if never.TIt != above.TIt || never.MNodes != above.MNodes || never.Time != above.Time {
+		t.Errorf("4 cores searched differently with the rule at 5 (%+v) and without it (%+v)", above, never)
+	}
+	if at.Outcome != never.Outcome || at.MNodes <= never.MNodes {
+		t.Errorf("with the rule at 4 cores, %s and %d master nodes; without, %s and %d: jobs did not end sooner", at.Outcome, at.MNodes, never.Outcome, never.MNodes)
+	}
+}
+
+// TestLargeSwarmPaced checks that a large swarm's short jobs give way to
+// the master's pace: when exchanges cost the master more than its time,
+// the jobs, one cycle each, lengthen with their cycles, where otherwise
+// every solver would wait in line for each next job.
+func TestLargeSwarmPaced(t *testing.T) {
+	root := sprouts.MustParse("0*8")
+	sim := func(cost float64) SimResult {
+		p := swarm.DefaultParams()
+		p.Capacity, p.Updates, p.LargeSwarm, p.LargeIterations = 1024, 1000, 8, 100
+		r, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8, Costs: MasterCosts{Exchange: cost, Report: cost}, Iteration: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	idle, loaded := sim(0.01), sim(5)
+	if idle.Master.ReportEvery != 100 || idle.Master.JobIterations != 100 {
+		t.Errorf("an idle master: reports every %d, jobs of %d; want 100 and 100", idle.Master.ReportEvery, idle.Master.JobIterations)
+	}
+	if loaded.Outcome != idle.Outcome {
+		t.Errorf("outcomes %s (loaded) and %s (idle)", loaded.Outcome, idle.Outcome)
+	}
+	if loaded.Master.ReportEvery <= 100 || loaded.Master.JobIterations != loaded.Master.ReportEvery {
+		t.Errorf("a loaded master (load %.2f): reports every %d, jobs of %d; want longer jobs of one cycle", loaded.Master.Load, loaded.Master.ReportEvery, loaded.Master.JobIterations)
+	}
+	t.Logf("idle: T-It %d, util %.3f; loaded: T-It %d, util %.3f, load %.2f, jobs of %d",
+		idle.TIt, idle.Util, loaded.TIt, loaded.Util, loaded.Master.Load, loaded.Master.JobIterations)
+}
+
+// TestSimGather checks that a simulated group gathers as a real one does
+// when a loaded master asks it to: a group of eight then sends fewer
+// exchanges, each with more reports, than under an idle master.
+func TestSimGather(t *testing.T) {
+	root := sprouts.MustParse("0*10")
+	sim := func(cost float64) SimResult {
+		p := swarm.DefaultParams()
+		p.Capacity, p.Grouping, p.Iterations, p.Updates = 1024, 8, 400, 100
+		p.Pace.Gather, p.Pace.Every = swarm.MaxGather, 16
+		r, err := Simulate(context.Background(), root, p, SimConfig{Workers: 1, Costs: MasterCosts{Exchange: cost, Report: cost / 10}, Iteration: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	apart, gathered := sim(0.01), sim(200)
+	t.Logf("idle master: %d exchanges, %.2f reports each, util %.3f; loaded: %d, %.2f, %.3f, gather %g",
+		apart.Master.Exchanges, apart.ReportsPerExchange, apart.Util, gathered.Master.Exchanges, gathered.ReportsPerExchange, gathered.Util, gathered.Master.Gather)
+	if apart.Outcome != gathered.Outcome || apart.Outcome == "unknown" {
+		t.Fatalf("outcomes %s and %s", apart.Outcome, gathered.Outcome)
+	}
+	if gathered.ReportsPerExchange <= 1.5*apart.ReportsPerExchange {
+		t.Errorf("gathered %.2f reports an exchange, at once %.2f: want many more", gathered.ReportsPerExchange, apart.ReportsPerExchange)
 	}
 }
