@@ -108,9 +108,10 @@ bench-scaling: build
 # Jobs run SWARM_ITERATIONS iterations and report every SWARM_UPDATES;
 # each solver has a table of SWARM_CAPACITY entries (0*20 at 1,024 cores:
 # SWARM_POS='0*20' SWARM_CAPACITY=65536, half an hour a point here).
-# The master's costs are swarm.DefaultCosts, µs of CPU measured on this
+# The master's costs are swarmlab.DefaultCosts, µs of CPU measured on this
 # project's machine, charged against the CPU time of an iteration of the
-# sequential baseline on SWARM_POS (BENCHMARKS.md).
+# sequential baseline on SWARM_POS, or SWARM_ITERATION_US µs when given
+# (then the figures are the same on every machine).
 SWARM_POS ?= 0*14
 SWARM_N ?= 1,2,4,8,16,32,64,128,256,512,1024
 SWARM_GROUPING ?= 32
@@ -118,8 +119,9 @@ SWARM_THREADS ?= 0
 SWARM_ITERATIONS ?= 100000
 SWARM_UPDATES ?= 1000
 SWARM_CAPACITY ?= 4096
+SWARM_ITERATION_US ?=
 bench-swarm:
-	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -threads $(SWARM_THREADS) -iterations $(SWARM_ITERATIONS) -updates $(SWARM_UPDATES) -capacity $(SWARM_CAPACITY) -svg docs/swarm-scaling.svg
+	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -threads $(SWARM_THREADS) -iterations $(SWARM_ITERATIONS) -updates $(SWARM_UPDATES) -capacity $(SWARM_CAPACITY) $(if $(SWARM_ITERATION_US),-iteration-us $(SWARM_ITERATION_US)) -svg docs/swarm-scaling.svg
 
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:
@@ -141,9 +143,14 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseChoice$$' -fuzztime $(FUZZTIME) ./cmd/spots-play
 	$(GO) test -run '^$$' -fuzz '^FuzzLineReader$$' -fuzztime $(FUZZTIME) ./cmd/spots-play
 
+# gofmt, go vet and staticcheck, pinned: go run fetches it through the
+# module proxy once and caches it (a cold analysis cache adds about half a
+# minute of CPU to make test, a warm one two seconds).
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 clean:
 	rm -rf $(BIN)

@@ -31,8 +31,6 @@ func mix(x uint64) uint64 {
 	return x
 }
 
-func mix3(a, b, c uint64) uint64 { return mix(mix(a^0x243F6A8885A308D3)^b) ^ mix(c+0x13198A2E03707344) }
-
 // leastRotation returns the start of the lexicographically least rotation of
 // the cyclic sequence s (the two-pointer method, linear time).
 func leastRotation(s []uint64) int {

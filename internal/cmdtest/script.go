@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -112,7 +111,7 @@ func builtCommands() (string, error) {
 		if buildErr != nil {
 			return
 		}
-		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		gobin := filepath.Join(os.Getenv("GOROOT"), "bin", "go") // the go command that runs the tests sets it
 		if _, err := os.Stat(gobin); err != nil {
 			gobin = "go"
 		}
