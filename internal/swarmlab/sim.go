@@ -142,7 +142,7 @@ type simWorker struct {
 	// replied is when its latest exchange was answered: a request goes no
 	// sooner, and carries every cycle finished by then.
 	replied  uint64
-	gather   float64 // the share of a cycle it gathers for (gatherOf)
+	gather   float64 // the share of a cycle it gathers for (swarm.GatherOf)
 	busy     uint64  // virtual time its solvers spent in jobs, summed over them
 	first    uint64  // when its first job began
 	started  bool
@@ -292,7 +292,7 @@ func (s *simulation) Since(start time.Time) time.Duration {
 }
 
 // simulate is Simulate with the game the solvers play and the size of each
-// solver's own children cache (as newGroup takes them).
+// solver's own children cache (0: the group's default, negative: none).
 func simulate(ctx context.Context, root sprouts.Position, params swarm.Params, cfg SimConfig,
 	game solve.Game[sprouts.Position], childrenCache int64) (SimResult, error) {
 	// One thread, so that cpuTime measures this goroutine's work only.
