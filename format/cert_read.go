@@ -66,10 +66,11 @@ type CertReader struct {
 	err   error
 }
 
-// OpenCertificate opens the certificate file at path for streaming. The
-// caller must Close it.
+// OpenCertificate opens the certificate file at path for streaming: a
+// regular file (or a link to one; see OpenInput). The caller must Close
+// it.
 func OpenCertificate(path string) (*CertReader, error) {
-	f, err := os.Open(path)
+	f, err := OpenInput(path)
 	if err != nil {
 		return nil, err
 	}

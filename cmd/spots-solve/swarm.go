@@ -69,8 +69,8 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
 	flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:7401", "swarm: the master's gossip address, which workers --join")
 	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "swarm: serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
 	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("swarm: start this many worker processes on this machine (1 to %d)", maxWorkersLocal))
-	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds")
-	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another)")
+	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds. A DIR that holds another search is refused (--resume DIR continues it, --force moves it aside)")
+	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another). A checkpoint is input, not truth: the result is checked from the rules before it is printed, and solved again without the checkpoint if the checkpoint's values do not prove it")
 	flags.Uint64Var(&p.Iterations, "iterations", p.Iterations, "swarm: most iterations of a job before its leaf is expanded (each PDFPN thread's: with --threads T a job runs up to T times as many)")
 	flags.Uint64Var(&p.Updates, "updates", p.Updates, "swarm: iterations between a job's reports (each PDFPN thread's)")
 	flags.BoolVar(&p.NoSharing, "no-sharing", false, "swarm: do not pass Grundy values between groups")
@@ -445,7 +445,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	if sf.resumeDir != "" && nothingSaved(sf) {
 		fmt.Fprintf(stderr, "spots-solve: nothing saved in %s yet: starting afresh\n", sf.resumeDir)
 	} else if sf.resumeDir != "" {
-		if err := loadState(sf.resumeDir, root, db, stderr); err != nil {
+		if err := loadState(ctx, sf.resumeDir, root, db, stderr); err != nil {
 			return fail(2, "--resume %s: %v", sf.resumeDir, err)
 		}
 		fmt.Fprintf(stderr, "spots-solve: resumed with %d Grundy values from %s\n", db.Len(), sf.resumeDir)
@@ -689,8 +689,8 @@ func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.
 	})
 }
 
-func loadState(dir string, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
-	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
+func loadState(ctx context.Context, dir string, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
+	data, err := format.ReadInput(filepath.Join(dir, "state.json"), maxStateFile)
 	if err != nil {
 		return err
 	}
@@ -701,8 +701,11 @@ func loadState(dir string, root sprouts.Position, db *solve.NimberDB, stderr io.
 	if st.Root != root.String() {
 		return fmt.Errorf("the saved solve is of %s, not %s", st.Root, root)
 	}
-	return loadDB(db, filepath.Join(dir, "nimbers.spr"), false, stderr)
+	return loadDB(ctx, db, filepath.Join(dir, "nimbers.spr"), false, stderr)
 }
+
+// maxStateFile bounds the master's state.json: it is a few hundred bytes.
+const maxStateFile = 1 << 20
 
 // runSimulation is --simulate-workers N: the swarm in one process under a
 // clock counted in iterations, compared with sequential DFPN.
