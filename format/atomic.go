@@ -179,9 +179,10 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	return a.Commit()
 }
 
-// tempInfix is in the name of every temporary file of an AtomicFile:
-// ".NAME.tmpDIGITS".
-const tempInfix = ".tmp"
+// tempInfix is in the name of every temporary file of an AtomicFile,
+// ".NAME.spots-tmpDIGITS": distinct enough that no file of a user's is
+// taken for one.
+const tempInfix = ".spots-tmp"
 
 // started is when this process started writing files, near enough: a
 // temporary file changed later may belong to a writer of another process
@@ -221,7 +222,7 @@ func removeStaleTemps(dir string) {
 }
 
 // isTempName reports whether name is that of a temporary file of an
-// AtomicFile: ".NAME.tmpDIGITS".
+// AtomicFile: ".NAME.spots-tmpDIGITS".
 func isTempName(name string) bool {
 	if !strings.HasPrefix(name, ".") {
 		return false

@@ -116,10 +116,11 @@ func isLink(path string) bool {
 func TestStaleTemps(t *testing.T) {
 	dir := t.TempDir()
 	old := time.Now().Add(-time.Hour)
-	stale := filepath.Join(dir, ".out.tmp123")
-	held := filepath.Join(dir, ".other.tmp456")
-	plain := filepath.Join(dir, ".notes.tmp")
-	for _, p := range []string{stale, held, plain} {
+	stale := filepath.Join(dir, ".out.spots-tmp123")
+	held := filepath.Join(dir, ".other.spots-tmp456")
+	plain := filepath.Join(dir, ".notes.spots-tmp")
+	users := filepath.Join(dir, ".backup.tmp2") // a name of the old scheme: a user's, maybe
+	for _, p := range []string{stale, held, plain, users} {
 		os.WriteFile(p, []byte("partial"), 0o600)
 		os.Chtimes(p, old, old)
 	}
@@ -135,7 +136,7 @@ func TestStaleTemps(t *testing.T) {
 	for _, tc := range []struct {
 		path string
 		kept bool
-	}{{stale, false}, {held, true}, {plain, true}} {
+	}{{stale, false}, {held, true}, {plain, true}, {users, true}} {
 		if _, err := os.Stat(tc.path); (err == nil) != tc.kept {
 			t.Errorf("%s: kept %v, want %v", filepath.Base(tc.path), err == nil, tc.kept)
 		}

@@ -70,13 +70,8 @@ type CertReader struct {
 // regular file (or a link to one; see OpenInput). The caller must Close
 // it.
 func OpenCertificate(path string) (*CertReader, error) {
-	f, err := OpenInput(path)
+	f, info, err := openInput(path)
 	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	r, err := NewCertReader(f, info.Size())

@@ -73,20 +73,25 @@ func kindOf(mode fs.FileMode) string {
 // the file's place between a check and the open cannot hang the caller
 // either.
 func OpenInput(path string) (*os.File, error) {
+	f, _, err := openInput(path)
+	return f, err
+}
+
+// openInput is OpenInput, also returning what the open file is.
+func openInput(path string) (*os.File, fs.FileInfo, error) {
 	f, err := openNoBlock(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = notRegular(path, info.Mode())
+	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	if !info.Mode().IsRegular() {
-		f.Close()
-		return nil, notRegular(path, info.Mode())
-	}
-	return f, nil
+	return f, info, nil
 }
 
 // ReadInput returns the content of the regular file at path (see

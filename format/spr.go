@@ -56,18 +56,15 @@ type SPROptions struct {
 // than MaxSPRLine, are always errors. It holds every entry: see SPRReader
 // for one at a time.
 func ReadSPR(r io.Reader, opt SPROptions) ([]SPREntry, error) {
-	sr := NewSPRReader(r, opt)
 	var out []SPREntry
-	for {
-		e, err := sr.Next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	err := NewSPRReader(r, opt).Each(func(e SPREntry) error {
 		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // SPRReader reads a [Positions+Nimber] database entry by entry, as ReadSPR
@@ -76,7 +73,8 @@ func ReadSPR(r io.Reader, opt SPROptions) ([]SPREntry, error) {
 type SPRReader struct {
 	br   *bufio.Reader
 	opt  SPROptions
-	line int // lines read
+	line int    // lines read
+	buf  []byte // of the line being read, kept from line to line
 	err  error
 }
 
@@ -98,10 +96,29 @@ func (sr *SPRReader) Next() (SPREntry, error) {
 	return e, err
 }
 
+// Each calls fn with every entry left, in order, until the end of the
+// file (it returns nil), an error of the file or the first error of fn
+// (returned).
+func (sr *SPRReader) Each(fn func(SPREntry) error) error {
+	for {
+		e, err := sr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err == nil {
+			err = fn(e)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
 func (sr *SPRReader) next() (SPREntry, error) {
 	for {
 		sr.line++
-		text, err := readLine(sr.br)
+		text, err := readLine(sr.br, sr.buf[:0])
+		sr.buf = text[:0]
 		if err == io.EOF {
 			if sr.line == 1 {
 				return SPREntry{}, &LineError{Line: 1, Reason: "empty file: the first line must be " + SPRHeader}
@@ -141,11 +158,11 @@ func warn(opt SPROptions, e *LineError) {
 	}
 }
 
-// readLine returns the next line without its '\n'. A line longer than
-// MaxSPRLine is an error that ends the file: what follows is not read (a
-// file of one endless line, /dev/zero, would otherwise be read for ever).
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
+// readLine returns the next line without its '\n', appended to buf. A
+// line longer than MaxSPRLine is an error that ends the file: what follows
+// is not read (a file of one endless line, /dev/zero, would otherwise be
+// read for ever).
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(buf)+len(chunk) > MaxSPRLine+1 {

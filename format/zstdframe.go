@@ -87,9 +87,13 @@ func checkZstdBody(r io.ReaderAt, meta []byte, body, bodyLen int64) error {
 	return nil
 }
 
+// maxZstdBlock is the largest block of a zstd frame.
+const maxZstdBlock = 128 << 10
+
 // checkZstdFrames walks the zstd frames of a buffer, its frame and block
-// headers only, and refuses a window over MaxZstdWindow or a block that
-// does not fit the buffer. Its memory is a fixed buffer.
+// headers only, and refuses a window over MaxZstdWindow, a block larger
+// than its frame allows (the window, at most 128 KiB) or a block that does
+// not fit the buffer. Its memory is a fixed buffer.
 func checkZstdFrames(sr *io.SectionReader) error {
 	br := bufio.NewReaderSize(sr, 32<<10)
 	left := sr.Size()
@@ -123,6 +127,7 @@ func checkZstdFrames(sr *io.SectionReader) error {
 		if window > MaxZstdWindow {
 			return fmt.Errorf("zstd frame %d declares a window of %d bytes, over the limit of %d", frame, window, MaxZstdWindow)
 		}
+		maxBlock := int64(min(max(window, zstd.MinWindowSize), maxZstdBlock)) // the format's Block_Maximum_Size
 		for last := false; !last; {
 			var bh [3]byte
 			if left < 3 {
@@ -135,6 +140,9 @@ func checkZstdFrames(sr *io.SectionReader) error {
 			v := uint32(bh[0]) | uint32(bh[1])<<8 | uint32(bh[2])<<16
 			last = v&1 != 0
 			size := int64(v >> 3)
+			if size > maxBlock {
+				return fmt.Errorf("zstd frame %d has a block of %d bytes, over its largest, %d", frame, size, maxBlock)
+			}
 			switch (v >> 1) & 3 {
 			case 1: // RLE: one byte, repeated
 				size = 1

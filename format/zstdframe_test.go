@@ -49,8 +49,9 @@ func TestZstdWindowBounded(t *testing.T) {
 	}
 }
 
-// TestZstdFramesCutShort: a frame whose blocks run past the end of its
-// buffer, or of the reserved block type, is refused before Arrow sees it.
+// TestZstdFramesCutShort: a frame with a block larger than its window, or
+// running past the end of its buffer, or of the reserved block type, is
+// refused before Arrow sees it.
 func TestZstdFramesCutShort(t *testing.T) {
 	data := encode(t, sampleCert(3), WriteOptions{})
 	i := bytes.Index(data, zstdMagic)
@@ -66,7 +67,8 @@ func TestZstdFramesCutShort(t *testing.T) {
 		block [3]byte
 		want  string
 	}{
-		{"block of 2^20 bytes", [3]byte{0x01, 0x00, 0x80}, "past the end of its buffer"},
+		{"block of 2^20 bytes", [3]byte{0x01, 0x00, 0x80}, "has a block of 1048576 bytes, over its largest, 1024"},
+		{"block of 1000 bytes", [3]byte{0x41, 0x1F, 0x00}, "past the end of its buffer"},
 		{"reserved block", [3]byte{0x07, 0x00, 0x00}, "reserved type"},
 	} {
 		bad := slices.Clone(data)
@@ -100,4 +102,26 @@ func TestZstdReaderWindow(t *testing.T) {
 			t.Errorf("window 2^%d: %q, %v", 10+tc.exponent, got, err)
 		}
 	}
+}
+
+// FuzzZstdFrames: the frame walker never panics, and what it accepts
+// declares no window over MaxZstdWindow (the decoder, given the same
+// bound, never refuses a frame for its window).
+func FuzzZstdFrames(f *testing.F) {
+	f.Add(append(slices.Clone(zstdMagic), 0x00, 13<<3, 0x09, 0x00, 0x00, 'x'))
+	f.Add(append(slices.Clone(zstdMagic), 0x00, 19<<3, 0x09, 0x00, 0x00, 'x'))
+	f.Add([]byte{0x50, 0x2A, 0x4D, 0x18, 0x01, 0x00, 0x00, 0x00, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if checkZstdFrames(io.NewSectionReader(bytes.NewReader(data), 0, int64(len(data)))) != nil {
+			return
+		}
+		z, err := NewZstdReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer z.Close()
+		if _, err := io.Copy(io.Discard, io.LimitReader(z, 1<<24)); err != nil && strings.Contains(err.Error(), "window size exceeded") {
+			t.Errorf("accepted, but the decoder refuses its window: %v", err)
+		}
+	})
 }

@@ -109,19 +109,10 @@ func newDatabase[P any](g rules[P], entries []format.SPREntry) (*Database, error
 func ReadDatabase(r io.Reader, spr format.SPROptions, opt Options) (*Database, error) {
 	l := opt.Limits.resolved()
 	b := newBuilder[sprouts.Position](sproutsRules{}, 0, &l)
-	sr := format.NewSPRReader(r, spr)
-	for {
-		e, err := sr.Next()
-		if err == io.EOF {
-			return b.d, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := b.add(e); err != nil {
-			return nil, err
-		}
+	if err := format.NewSPRReader(r, spr).Each(b.add); err != nil {
+		return nil, err
 	}
+	return b.d, nil
 }
 
 // builder makes a Database of text entries, one at a time.

@@ -719,14 +719,7 @@ func loadDB(ctx context.Context, db *solve.NimberDB, path string, lenient bool, 
 	defer f.Close()
 	warn := func(e *format.LineError) { fmt.Fprintf(stderr, "spots-solve: --db-in %s: skipping %v\n", path, e) }
 	sr := format.NewSPRReader(format.NewBoundedReader(f, path, format.Bounds{Ctx: ctx}), format.SPROptions{Lenient: lenient, Warn: warn})
-	for {
-		e, err := sr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return sr.Each(func(e format.SPREntry) error {
 		text, err := fromGLOP(e.Position)
 		var p sprouts.Position
 		if err == nil {
@@ -736,20 +729,21 @@ func loadDB(ctx context.Context, db *solve.NimberDB, path string, lenient bool, 
 			le := &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
 			if lenient {
 				warn(le)
-				continue
+				return nil
 			}
 			return le
 		}
 		if p.NumLands() != 1 {
 			warn(&format.LineError{Line: e.Line, Text: e.Position, Reason: fmt.Sprintf("%s is not one land", p)})
-			continue
+			return nil
 		}
 		if g, ok := db.Get(p.Key()); ok && g != e.Grundy {
 			return &format.LineError{Line: e.Line, Text: e.Position,
 				Reason: fmt.Sprintf("gives %s the Grundy value %d, but an earlier line gives it %d", p, e.Grundy, g)}
 		}
 		db.Put(p.Key(), e.Grundy)
-	}
+		return nil
+	})
 }
 
 // saveDB writes db as a [Positions+Nimber] text file, as a checkpoint

@@ -252,15 +252,7 @@ func Restore(ctx context.Context, dir string, m Manifest, s Search) error {
 	}
 	return readFile(ctx, dir, m.Files[1], func(r io.Reader) error {
 		db := s.DB()
-		sr := format.NewSPRReader(r, format.SPROptions{})
-		for {
-			e, err := sr.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
+		return format.NewSPRReader(r, format.SPROptions{}).Each(func(e format.SPREntry) error {
 			p, err := sprouts.Parse(e.Position)
 			if err != nil {
 				return &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
@@ -273,7 +265,8 @@ func Restore(ctx context.Context, dir string, m Manifest, s Search) error {
 					Reason: fmt.Sprintf("gives %s the Grundy value %d, but an earlier line (or --db-in) gives it %d: the checkpoint is damaged", p, e.Grundy, g)}
 			}
 			db.Learn(p.Key(), e.Grundy)
-		}
+			return nil
+		})
 	})
 }
 
