@@ -64,7 +64,7 @@ func CreateAtomic(path string) (*AtomicFile, error) {
 // or anything else at a file's name is damage to repair.
 func createReplacing(path string) (*AtomicFile, error) {
 	dir := filepath.Dir(path)
-	removeStaleTemps(dir)
+	RemoveStaleTemps(dir)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempInfix+"*")
 	if err != nil {
 		return nil, err
@@ -193,12 +193,14 @@ var started = time.Now()
 // has removed: once is enough.
 var cleaned sync.Map // directory → struct{}
 
-// removeStaleTemps removes, once per process and directory, the temporary
+// RemoveStaleTemps removes, once per process and directory, the temporary
 // files that writers killed before Commit or Abort left in dir (kill -9, a
 // crash, a power cut). A live writer holds a lock on its temporary file
 // (lockTemp), so only a file nobody holds, last changed before this process
-// started, is removed; where files cannot be locked nothing is.
-func removeStaleTemps(dir string) {
+// started, is removed; where files cannot be locked nothing is. The first
+// atomic write into a directory calls it; a command that keeps files in a
+// directory may call it when it starts.
+func RemoveStaleTemps(dir string) {
 	if _, done := cleaned.LoadOrStore(filepath.Clean(dir), struct{}{}); done {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/zeebo/blake3"
@@ -190,5 +191,20 @@ func forge(t *testing.T, dir string, i int, content []byte) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, checkpoint.ManifestName), b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSaverRemovesKilledSave: the temporary file of a save killed in an
+// earlier run (no one holds it) is removed when the next run's saver is
+// made, before any save.
+func TestSaverRemovesKilledSave(t *testing.T) {
+	dir := t.TempDir()
+	left := filepath.Join(dir, ".table-3.bin.zst.spots-tmp4242")
+	os.WriteFile(left, []byte("half a table"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(left, old, old)
+	checkpoint.NewSaver(dir, checkpoint.Manifest{Position: "0*7"}, nil, nil)
+	if _, err := os.Stat(left); err == nil {
+		t.Errorf("%s is still there", left)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 )
 
@@ -24,8 +25,11 @@ type Saver struct {
 	started time.Time
 }
 
-// NewSaver returns a saver of s into dir; base describes the search.
+// NewSaver returns a saver of s into dir; base describes the search. The
+// temporary files a save killed in an earlier run left in dir are removed
+// now (format.RemoveStaleTemps).
 func NewSaver(dir string, base Manifest, s Search, log func(string)) *Saver {
+	format.RemoveStaleTemps(dir)
 	return &Saver{Dir: dir, Base: base, Search: s, Log: log, started: time.Now()}
 }
 
