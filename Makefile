@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 20s
 
-.PHONY: all build version test test-long race bench bench-scaling bench-swarm fuzz lint clean
+.PHONY: all build version test test-long race hostile bench bench-scaling bench-swarm fuzz lint clean
 
 all: build
 
@@ -47,6 +47,53 @@ test: lint
 # The same suite with the sampled tests in full (half an hour and more).
 test-long:
 	$(MAKE) test TEST_FLAGS='-timeout 90m'
+
+# The cases of RELIABILITY.md's "Hostile files and faults of long runs",
+# each test run on its own with a time limit and 4 GB of address space (the
+# code before them hangs or eats memory on several), one line per case.
+# HOSTILE_TREE runs them in another checkout (RELIABILITY.md says how).
+HOSTILE_TREE ?= .
+HOSTILE_TIMEOUT ?= 90s
+HOSTILE_CASES = \
+	./cmd/spots-solve:^TestForgedCheckpoint$$ \
+	./cmd/spots-solve:^TestScript$$/^state_dir$$ \
+	./cmd/spots-solve:^TestScript$$/^hostile_checkpoint$$ \
+	./internal/checkpoint:^TestDamagedCheckpoint$$ \
+	./cmd/spots-corpus:^TestScript$$/^hostile_index$$ \
+	./corpus:^TestHostileTables$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_databases$$ \
+	./cmd/spots-verify:^TestNotRegular$$ \
+	./format:^TestReadSPRStopsAtLongLine$$ \
+	./internal/cmdtest:^TestStdoutFull$$ \
+	./cmd/spots-solve:^TestOutputsKeepWhatTheyReplace$$ \
+	./format:^TestAtomicOutputs$$ \
+	./format:^TestAtomicDeviceNode$$ \
+	./format:^TestZstdWindowBounded$$ \
+	./format:^TestZstdFramesCutShort$$ \
+	./cmd/spots-verify:^TestVerdictsStream$$ \
+	./cmd/spots-verify:^TestSignal$$
+hostile:
+	@cd '$(HOSTILE_TREE)' && ulimit -v 4000000 && failed=0 && \
+	for c in $(HOSTILE_CASES); do \
+		pkg=$${c%%:*}; run=$${c#*:}; \
+		if out=$$($(GO) test -count=1 -timeout $(HOSTILE_TIMEOUT) -run "$$run" $$pkg 2>&1); then \
+			echo "PASS $$pkg $$run"; \
+		else \
+			failed=$$((failed + 1)); \
+			echo "FAIL $$pkg $$run: $$(echo "$$out" | grep -m1 -E 'timed out|out of memory|FAIL:|want|rror' | cut -c1-140)"; \
+		fi; \
+	done; \
+	echo "$$failed failed"; test $$failed = 0
+
+# The race detector on the packages with concurrent code (sprouts, solve,
+# swarm): all their tests, in short mode, but two that check no concurrency
+# and take minutes under it (TestVectorsAgree 7 min, TestLargeSwarmPaced
+# 5 min on 2 loaded cores; make test runs them without it). The rest takes
+# some 10 minutes there; the default timeout of 10 minutes a package was
+# too short with those two.
+RACE_TIMEOUT ?= 30m
+race:
+	$(GO) test -count=1 -race -short -timeout $(RACE_TIMEOUT) -skip '^(TestVectorsAgree|TestLargeSwarmPaced)$$' ./sprouts ./solve ./swarm
 
 # Rebuild corpus/OUTCOMES.md and corpus/outcomes.svg after changing the corpus
 # (phony: corpus/ is also a directory).
@@ -136,6 +183,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadCramIndex$$' -fuzztime $(FUZZTIME) ./corpus
 	$(GO) test -run '^$$' -fuzz '^FuzzEachLine$$' -fuzztime $(FUZZTIME) ./cmd/spots-position
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckIPCStream$$' -fuzztime $(FUZZTIME) ./format
+	$(GO) test -run '^$$' -fuzz '^FuzzZstdFrames$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzFromGLOP$$' -fuzztime $(FUZZTIME) ./cmd/spots-solve
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./cram
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGame$$' -fuzztime $(FUZZTIME) ./play

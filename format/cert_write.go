@@ -115,7 +115,7 @@ func WriteCertificate(dir string, c *Certificate, opt WriteOptions) (string, err
 			return path, nil
 		}
 	}
-	a, err := CreateAtomic(path)
+	a, err := createReplacing(path) // whatever is at the address is damage: replaced
 	if err != nil {
 		return "", fmt.Errorf("write certificate %s: %w", path, err)
 	}

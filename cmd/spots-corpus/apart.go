@@ -103,7 +103,7 @@ func moveFile(src, dir string) (string, error) {
 	if err := os.Rename(src, dst); err == nil {
 		return dst, nil
 	}
-	in, err := os.Open(src)
+	in, err := format.OpenInput(src)
 	if err != nil {
 		return "", err
 	}

@@ -90,12 +90,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -106,6 +104,8 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/cmdout"
+	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -146,12 +146,14 @@ const exitCodes = `  0    all is well
 func main() { os.Exit(runMain()) }
 
 // runMain runs the command with the process's arguments, standard streams
-// and signals, and returns its exit status.
+// and signals, and returns its exit status (at least 1 if writing standard
+// output failed).
 func runMain() int {
 	certify.Version = buildinfo.Version()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.Context() // a second signal ends the process at once
 	defer stop()
-	return run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	out := cmdout.New(os.Stdout)
+	return out.Status("spots-corpus", run(ctx, os.Args[1:], out, os.Stderr), os.Stderr)
 }
 
 // commands maps each command to its function and a one-line summary.
@@ -919,7 +921,7 @@ func runAdd(e *env) int {
 		d := solve.NewDFPN(sprouts.Rules{}, nil, opt)
 		if saver != nil {
 			saver.Search = d
-			if _, err := saver.Resume(stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
+			if _, err := saver.Resume(e.ctx, stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
 				return e.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", stateAt, err)
 			}
 		}

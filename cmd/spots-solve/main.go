@@ -33,6 +33,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -41,13 +42,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -57,7 +56,9 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
+	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -171,6 +172,7 @@ type config struct {
 	certDir       string
 	cpuProfile    string
 	stateEvery    time.Duration
+	force         bool // --force: move a search saved in --state aside
 	swarm         swarmFlags
 	args          []string // the command line, for --stats
 }
@@ -207,12 +209,14 @@ type result struct {
 func main() { os.Exit(runMain()) }
 
 // runMain is main without the exit: the build's version goes into the
-// certificates, and SIGINT or SIGTERM cancels the run.
+// certificates, SIGINT or SIGTERM cancels the run (a second one ends it at
+// once), and a failed write to standard output makes the status at least 1.
 func runMain() int {
 	certify.Version = buildinfo.Version()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.Context()
 	defer stop()
-	return run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	out := cmdout.New(os.Stdout)
+	return out.Status("spots-solve", run(ctx, os.Args[1:], out, os.Stderr), os.Stderr)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -267,6 +271,11 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 			return fail("--cert: %v", err)
 		}
 	}
+	if note, err := claimStateDir(cfg.swarm.stateDir, cfg.swarm.resumeDir, cfg.force); err != nil {
+		return fail("%v", err)
+	} else if note != "" {
+		fmt.Fprintf(stderr, "spots-solve: %s\n", note)
+	}
 	if cfg.algorithm == "swarm" {
 		if len(roots) != 1 {
 			return fail("the swarm solves one position at a time (got %d)", len(roots))
@@ -275,7 +284,7 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 	}
 	db := solve.NewNimberDB()
 	if cfg.dbIn != "" {
-		if err := loadDB(db, cfg.dbIn, cfg.lenient, stderr); err != nil {
+		if err := loadDB(ctx, db, cfg.dbIn, cfg.lenient, stderr); err != nil {
 			return fail("--db-in %s: %v", cfg.dbIn, err)
 		}
 	}
@@ -286,9 +295,10 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 	saver := newStateSaver(cfg, roots[0], heaps[0], stderr, prog)
 	s := newSearcher(cfg, sprouts.Rules{}, db, prog, saver)
 	if saver != nil && cfg.swarm.resumeDir != "" {
-		if _, err := saver.Resume(cfg.swarm.resumeDir); err != nil {
+		if _, err := saver.Resume(ctx, cfg.swarm.resumeDir); err != nil {
 			return fail("--resume %s: %v", cfg.swarm.resumeDir, err)
 		}
+		s = resumeChecked(ctx, cfg, s, saver, cfg.swarm.resumeDir, prog, stderr)
 	}
 	var afterEach func()
 	if saver != nil {
@@ -365,6 +375,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
 	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
+	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
 	addSwarmFlags(flags, &cfg.swarm)
 	showFlags(flags, "")
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
@@ -540,7 +551,7 @@ func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[
 	r.stats = after
 	r.stats.Iterations, r.stats.Seconds, r.stats.GrundyNumbers = r.Iterations, r.Seconds, r.GrundyNumbers
 	r.stats.Expansions = after.Expansions - before.Expansions
-	if d, ok := s.(*solve.DFPN[P]); ok && cfg.rootMoves {
+	if d, ok := s.(interface{ RootChildren() []solve.RootChild[P] }); ok && cfg.rootMoves {
 		r.RootMoves = rootMoves(d.RootChildren())
 	}
 	if cfg.algorithm == "pdfpn" {
@@ -634,30 +645,55 @@ var statsHeader = []string{"input", "canonical", "algorithm", "outcome", "nimber
 // is written only when the file is new or empty; a file with another
 // header is refused. The old content and the new rows are written together
 // to a temporary file renamed over path, so a reader never sees a partial
-// file.
+// file; the old content is copied, never held in memory. A path that is not
+// a regular file (/dev/null, /dev/stdout, a pipe) is written directly, as
+// a new file: nothing is read from it.
 func writeStats(path string, args []string, now time.Time, results []result) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	old, err := format.OpenInput(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist), errors.Is(err, format.ErrNotRegular):
+		old = nil
+	case err != nil:
 		return err
+	default:
+		defer old.Close()
 	}
-	if len(old) > 0 {
-		line, _, _ := bytes.Cut(old, []byte("\n"))
-		head, err := csv.NewReader(bytes.NewReader(line)).Read()
-		if err != nil || !slices.Equal(head, statsHeader) {
-			return fmt.Errorf("the file's first line is not the header %s: not appending to it", strings.Join(statsHeader, ","))
+	var oldHead []byte // the old file's first line, checked against the header
+	if old != nil {
+		br := bufio.NewReader(format.NewBoundedReader(old, path, format.Bounds{Line: maxStatsLine}))
+		line, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return err
 		}
-		if old[len(old)-1] != '\n' {
-			old = append(old, '\n')
+		if len(line) > 0 {
+			head, err := csv.NewReader(bytes.NewReader(line)).Read()
+			if err != nil || !slices.Equal(head, statsHeader) {
+				return fmt.Errorf("the file's first line is not the header %s: not appending to it", strings.Join(statsHeader, ","))
+			}
+			oldHead = line
+		}
+		if _, err := old.Seek(0, io.SeekStart); err != nil {
+			return err
 		}
 	}
 	cmdline := strings.Join(args, " ")
 	stamp := now.UTC().Format(time.RFC3339)
 	return format.WriteFileAtomic(path, func(w io.Writer) error {
-		if _, err := w.Write(old); err != nil {
-			return err
+		if oldHead != nil {
+			n, err := io.Copy(w, old)
+			if err != nil {
+				return err
+			}
+			if last, err := lastByte(old, n); err != nil {
+				return err
+			} else if last != '\n' {
+				if _, err := w.Write([]byte("\n")); err != nil {
+					return err
+				}
+			}
 		}
 		cw := csv.NewWriter(w)
-		if len(old) == 0 {
+		if oldHead == nil {
 			cw.Write(statsHeader)
 		}
 		for _, r := range results {
@@ -677,23 +713,32 @@ func writeStats(path string, args []string, now time.Time, results []result) err
 	})
 }
 
+// maxStatsLine bounds the header line of an existing --stats file.
+const maxStatsLine = 64 << 10
+
+// lastByte returns the last of the n bytes of f.
+func lastByte(f *os.File, n int64) (byte, error) {
+	var b [1]byte
+	_, err := f.ReadAt(b[:], n-1)
+	return b[0], err
+}
+
 func u(x uint64) string { return strconv.FormatUint(x, 10) }
 
 // loadDB reads a [Positions+Nimber] database into db, re-keying its
 // positions under the canonical form. Positions may be in our notation or
-// GLOP's.
-func loadDB(db *solve.NimberDB, path string, lenient bool, stderr io.Writer) error {
-	f, err := os.Open(path)
+// GLOP's. The file must be a regular file (format.OpenInput); it is read
+// entry by entry, a line at most format.MaxSPRLine long, and the end of
+// ctx stops the read. Two values for one position are refused.
+func loadDB(ctx context.Context, db *solve.NimberDB, path string, lenient bool, stderr io.Writer) error {
+	f, err := format.OpenInput(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	warn := func(e *format.LineError) { fmt.Fprintf(stderr, "spots-solve: --db-in %s: skipping %v\n", path, e) }
-	entries, err := format.ReadSPR(f, format.SPROptions{Lenient: lenient, Warn: warn})
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
+	sr := format.NewSPRReader(format.NewBoundedReader(f, path, format.Bounds{Ctx: ctx}), format.SPROptions{Lenient: lenient, Warn: warn})
+	return sr.Each(func(e format.SPREntry) error {
 		text, err := fromGLOP(e.Position)
 		var p sprouts.Position
 		if err == nil {
@@ -703,21 +748,21 @@ func loadDB(db *solve.NimberDB, path string, lenient bool, stderr io.Writer) err
 			le := &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
 			if lenient {
 				warn(le)
-				continue
+				return nil
 			}
 			return le
 		}
 		if p.NumLands() != 1 {
 			warn(&format.LineError{Line: e.Line, Text: e.Position, Reason: fmt.Sprintf("%s is not one land", p)})
-			continue
+			return nil
 		}
 		if g, ok := db.Get(p.Key()); ok && g != e.Grundy {
 			return &format.LineError{Line: e.Line, Text: e.Position,
 				Reason: fmt.Sprintf("gives %s the Grundy value %d, but an earlier line gives it %d", p, e.Grundy, g)}
 		}
 		db.Put(p.Key(), e.Grundy)
-	}
-	return nil
+		return nil
+	})
 }
 
 // saveDB writes db as a [Positions+Nimber] text file, as a checkpoint

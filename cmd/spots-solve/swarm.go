@@ -64,8 +64,8 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags) {
 	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
 	flags.StringVar(&sf.metricsListen, "metrics-listen", "", "serve /metrics alone (Prometheus text, counters and gauges of the search; no positions, no status page) here without a key, on any address, for a scraper that cannot send the status token (Kubernetes' prometheus.io annotations); \"\" (the default) for none")
 	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("start this many worker processes on this machine (1 to %d)", maxWorkersLocal))
-	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds")
-	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another)")
+	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds. A DIR that holds another search is refused (--resume DIR continues it, --force moves it aside)")
+	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another). A checkpoint is input, not truth: the result is checked from the rules before it is printed, and solved again without the checkpoint if the checkpoint's values do not prove it")
 	flags.Uint64Var(&p.Iterations, "iterations", p.Iterations, "most iterations of a job before the master expands its leaf (each PDFPN thread's), until the swarm has 256 cores, then 500: longer jobs cost the master fewer exchanges, shorter ones let it steer the search sooner")
 	flags.Uint64Var(&p.Updates, "updates", p.Updates, "iterations between a job's reports (each PDFPN thread's); a loaded master asks for fewer")
 	flags.DurationVar(&p.Lease, "lease", p.Lease, "a worker silent this long loses its jobs: shorter recovers a dead worker's work sooner, and takes it from a slow one that is only late")
@@ -446,7 +446,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		return fail(2, "%v", err)
 	}
 	db := solve.NewNimberDB()
-	if err := resumeMaster(sf, root, db, stderr); err != nil {
+	if err := resumeMaster(ctx, sf, root, db, stderr); err != nil {
 		return fail(2, "--resume %s: %v", sf.resumeDir, err)
 	}
 	sf.params.InitNodes = 100 * max(1, sf.workersLocal)
@@ -516,7 +516,7 @@ func masterKey(sf *swarmFlags) (swarm.Key, error) {
 
 // resumeMaster loads into db the values --resume saved, if it is given
 // and something was saved.
-func resumeMaster(sf swarmFlags, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
+func resumeMaster(ctx context.Context, sf swarmFlags, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
 	switch {
 	case sf.resumeDir == "":
 		return nil
@@ -524,7 +524,7 @@ func resumeMaster(sf swarmFlags, root sprouts.Position, db *solve.NimberDB, stde
 		fmt.Fprintf(stderr, "spots-solve: nothing saved in %s yet: starting afresh\n", sf.resumeDir)
 		return nil
 	}
-	if err := loadState(sf.resumeDir, root, db, stderr); err != nil {
+	if err := loadState(ctx, sf.resumeDir, root, db, stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "spots-solve: resumed with %d Grundy values from %s\n", db.Len(), sf.resumeDir)
@@ -713,8 +713,8 @@ func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.
 	})
 }
 
-func loadState(dir string, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
-	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
+func loadState(ctx context.Context, dir string, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
+	data, err := format.ReadInput(filepath.Join(dir, "state.json"), maxStateFile)
 	if err != nil {
 		return err
 	}
@@ -725,5 +725,8 @@ func loadState(dir string, root sprouts.Position, db *solve.NimberDB, stderr io.
 	if st.Root != root.String() {
 		return fmt.Errorf("the saved solve is of %s, not %s", st.Root, root)
 	}
-	return loadDB(db, filepath.Join(dir, "nimbers.spr"), false, stderr)
+	return loadDB(ctx, db, filepath.Join(dir, "nimbers.spr"), false, stderr)
 }
+
+// maxStateFile bounds the master's state.json: it is a few hundred bytes.
+const maxStateFile = 1 << 20

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/swarm"
 )
 
@@ -95,7 +96,7 @@ const maxKeyFile = 4096
 // readKeyFile returns the key in path: its first line, without the line
 // end and without surrounding spaces.
 func readKeyFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := format.OpenInput(path)
 	if err != nil {
 		return "", fmt.Errorf("--key-file: %w", err)
 	}

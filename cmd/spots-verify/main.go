@@ -46,6 +46,7 @@ import (
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
@@ -101,11 +102,13 @@ type report struct {
 func main() { os.Exit(runMain()) }
 
 // runMain is main without the exit: SIGINT and SIGTERM end the run with
-// status 130 and no partial file.
+// status 130 and no partial file, a failed write to standard output makes
+// the status at least 1.
 func runMain() int {
 	stop := interrupt.ExitOnSignal("spots-verify", os.Stderr)
 	defer stop()
-	return run(os.Args[1:], os.Stdout, os.Stderr)
+	out := cmdout.New(os.Stdout)
+	return out.Status("spots-verify", run(os.Args[1:], out, os.Stderr), os.Stderr)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -167,7 +170,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "spots-verify: %v\n", err)
 		}
 	}()
-	var reports []report
+	// Each verdict is printed as soon as it is known: a long run shows
+	// its results as it goes.
+	status := 0
+	emit := func(r report) {
+		prog.Clear()
+		print(stdout, r, *asJSON)
+		switch {
+		case r.unreadable:
+			status = 2
+		case !r.Valid && status == 0:
+			status = 1
+		}
+	}
 	switch {
 	case *spr != "":
 		if flags.NArg() > 0 {
@@ -180,7 +195,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return bad("--claim: %v", err)
 		}
-		reports = append(reports, checkDatabase(*spr, claim, *convert, *lenient, opt))
+		emit(checkDatabase(*spr, claim, *convert, *lenient, opt))
 	case *claimText != "" || *convert != "":
 		return bad("--claim and --convert go with --spr")
 	case flags.NArg() == 0:
@@ -189,19 +204,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	default:
 		for _, path := range flags.Args() {
-			reports = append(reports, checkFile(path, opt))
-			prog.Clear()
-		}
-	}
-	prog.Clear()
-	status := 0
-	for _, r := range reports {
-		print(stdout, r, *asJSON)
-		switch {
-		case r.unreadable:
-			status = 2
-		case !r.Valid && status == 0:
-			status = 1
+			emit(checkFile(path, opt))
 		}
 	}
 	return status
@@ -235,22 +238,19 @@ func checkFile(path string, opt verify.Options) report {
 func checkDatabase(path string, claim format.Claim, convert string, lenient bool, opt verify.Options) report {
 	start := time.Now()
 	r := report{Input: path, Claim: claim.String()}
-	f, err := os.Open(path)
+	f, err := format.OpenInput(path)
 	if err != nil {
 		r.unreadable, r.Error = true, err.Error()
 		return r
 	}
 	defer f.Close()
 	warn := func(e *format.LineError) { fmt.Fprintf(os.Stderr, "spots-verify: %s: skipping %v\n", path, e) }
-	entries, err := format.ReadSPR(f, format.SPROptions{Lenient: lenient, Warn: warn})
-	if err != nil {
-		r.unreadable, r.Error = true, fmt.Sprintf("%s: %v", path, err)
-		return r
-	}
-	db, err := verify.NewDatabase(entries)
+	// Entries are measured against the limits as they are read: a file of
+	// positions over them is refused at its first, not held whole.
+	db, err := verify.ReadDatabase(f, format.SPROptions{Lenient: lenient, Warn: warn}, opt)
 	if err != nil {
 		r.Seconds = time.Since(start).Seconds()
-		if verify.IsInvalid(err) {
+		if verify.IsInvalid(err) || verify.IsLimit(err) {
 			return finish(r, err)
 		}
 		r.unreadable, r.Error = true, fmt.Sprintf("%s: %v", path, err)

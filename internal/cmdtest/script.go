@@ -49,6 +49,8 @@ func (c cleanup) Run() int {
 // built once per test binary and put on PATH, so that a transcript can
 // solve with spots-solve and check with spots-verify. $ROOT is the
 // repository's root, for its committed data (the corpus, testdata).
+// Beside testscript's own commands a transcript has mkfifo PATH..., which
+// makes named pipes (to show that no command blocks on one).
 func Scripts(t *testing.T) {
 	t.Helper()
 	bin, err := builtCommands()
@@ -75,6 +77,7 @@ func Scripts(t *testing.T) {
 			e.Setenv("SPOTS_SWARM_KEY", "")
 			return nil
 		},
+		Cmds:                scriptCmds,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 	})
