@@ -14,8 +14,8 @@ import (
 // honest group sends, with or before a report of an outcome, the values
 // that back it, because its solver records the value of every atomic
 // couple it proves lost and solves a sum component by component. A group
-// that reports outcomes its values do not back (the liar of issue 43, F7,
-// reports every job a win and sends no value) is banned, and what the DAG
+// that reports outcomes its values do not back (a liar that reports every
+// job a win and sends no value, say) is banned, and what the DAG
 // derived from its claims is dropped with it.
 type claim struct {
 	pos   sprouts.Position
