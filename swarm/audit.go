@@ -42,6 +42,11 @@ type AuditResult struct {
 	// dropped when no value was found wrong, so that the groups derive
 	// them again.
 	Underived int
+	// Claims are the outcomes reported by jobs that the master's values
+	// do not back ("0*5+*0=W from g7"), or that it found wrong by solving
+	// their couples ("… (wrong)"), one for each group banned for them:
+	// such a group reports outcomes without the values that prove them.
+	Claims []string
 }
 
 // Limits of the search for wrong values: how many of the master's values it
@@ -72,6 +77,7 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	})
 	m.stats.Audits++
 	disputes := m.takeDisputes()
+	claims := m.takeClaims(maxAuditClaims, m.disputers(disputes))
 	m.mu.Unlock()
 	var res AuditResult
 	if out == solve.Unknown {
@@ -97,6 +103,14 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	if err != nil {
 		return res, err
 	}
+	var liars map[string]claimFault
+	if !proved || len(wrong)+len(refuted) > 0 {
+		// The DAG settled its root from the claims too: one the values
+		// do not back may be a lie.
+		if liars, err = m.checkClaims(ctx, claims, snapshot); err != nil {
+			return res, err
+		}
+	}
 	if proved && len(wrong) == 0 && len(refuted) == 0 {
 		return AuditResult{Proved: true}, nil
 	}
@@ -104,13 +118,13 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 		res.Unproved = fmt.Errorf("the values prove %s but %d of them are wrong, and %d values sent against them are", claim, len(wrong), len(refuted))
 	}
 	var unsupported map[string]bool
-	if !proved && len(wrong) == 0 && len(refuted) == 0 {
+	if !proved && len(wrong) == 0 && len(refuted) == 0 && len(liars) == 0 {
 		unsupported = underived(db, claim)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res.Banned, res.Dropped = m.drop(wrong, unsupported, refuted)
-	res.Wrong, res.Refuted = describe(wrong, snapshot), describeRefuted(refuted)
+	res.Banned, res.Dropped = m.drop(wrong, unsupported, refuted, liars)
+	res.Wrong, res.Refuted, res.Claims = describe(wrong, snapshot), describeRefuted(refuted), describeClaims(liars)
 	res.Underived = len(unsupported)
 	return res, nil
 }
@@ -137,9 +151,10 @@ func underived(db *solve.NimberDB, claim format.Claim) map[string]bool {
 
 // Check looks for wrong values while the solve goes on: values that
 // contradict the values of their positions' children, solved again by the
-// master itself. It drops what it finds wrong (and what may rest on it) as
-// Audit does, bans the senders and starts a new epoch; it does nothing if
-// it finds nothing. Run now and then, it catches a lying group before its
+// master itself, and outcomes reported by jobs that the values do not
+// back (claims.go). It drops what it finds wrong (and what may rest on
+// it) as Audit does, bans the senders and starts a new epoch; it does
+// nothing if it finds nothing. Run now and then, it catches a lying group before its
 // values spread (and before they can stall the groups' searches). It
 // returns an error only when ctx ends.
 func (m *Master) Check(ctx context.Context) (AuditResult, error) {
@@ -150,16 +165,21 @@ func (m *Master) Check(ctx context.Context) (AuditResult, error) {
 		return true
 	})
 	disputes := m.takeDisputes()
+	claims := m.takeClaims(maxClaimChecks, m.disputers(disputes))
 	m.mu.Unlock()
 	wrong, refuted, err := m.findWrong(ctx, snapshot, false, disputes)
-	if err != nil || len(wrong) == 0 && len(refuted) == 0 {
+	if err != nil {
+		return AuditResult{}, err
+	}
+	liars, err := m.checkClaims(ctx, claims, snapshot)
+	if err != nil || len(wrong) == 0 && len(refuted) == 0 && len(liars) == 0 {
 		return AuditResult{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var res AuditResult
-	res.Banned, res.Dropped = m.drop(wrong, nil, refuted)
-	res.Wrong, res.Refuted = describe(wrong, snapshot), describeRefuted(refuted)
+	res.Banned, res.Dropped = m.drop(wrong, nil, refuted, liars)
+	res.Wrong, res.Refuted, res.Claims = describe(wrong, snapshot), describeRefuted(refuted), describeClaims(liars)
 	return res, nil
 }
 
@@ -343,18 +363,28 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 
 // drop removes the wrong values, bans their senders and those of the
 // refuted disputes (wrong values the master did not keep) that could not
-// have taken them from others, drops everything that may rest on their
-// values, and the underived values, then rebuilds the DAG and starts a new
-// epoch. With the lock held.
-func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute) (banned []string, dropped int) {
-	// The culprits: the senders of wrong values they could not have taken
-	// from others. A group's values may rest on those of a culprit from
-	// the first exchange at which it was sent values that arrived after
-	// the culprit's first; its wrong values sent after that are explained,
-	// its wrong values sent before are its own.
+// have taken them from others, and the liars (groups that reported
+// outcomes their values do not back), drops everything that may rest on
+// their values or claims, and the underived values, then rebuilds the DAG
+// and starts a new epoch. With the lock held.
+func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute, liars map[string]claimFault) (banned []string, dropped int) {
+	// The culprits: the liars, and the senders of wrong values they could
+	// not have taken from others. A group's values may rest on those of a
+	// culprit from the first exchange at which it was sent values that
+	// arrived after the culprit's first value or claim (the master's own
+	// derivations may rest on a claim); its wrong values sent after that
+	// are explained, its wrong values sent before are its own.
 	const never = uint64(1<<63 - 1)
 	culprits := map[string]bool{}
-	t0 := never // the first arrival of a value of a culprit (or of a wrong value without a sender)
+	t0 := never // the first arrival of a value or claim of a culprit (or of a wrong value without a sender)
+	for g := range liars {
+		culprits[g] = true
+		first, ok := m.firstClaim[g]
+		if !ok {
+			first = liars[g].claim.seq
+		}
+		t0 = min(t0, first)
+	}
 	var tainted map[string]uint64
 	for changed := true; changed; {
 		changed = false
@@ -446,7 +476,18 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute) (bann
 		banned = append(banned, g)
 	}
 	sort.Strings(banned)
+	for _, g := range banned {
+		why := "it sent wrong Grundy values"
+		if f, ok := liars[g]; ok && f.wrong {
+			why = fmt.Sprintf("it reported a wrong outcome, %s+*%d=%s", f.claim.pos, f.claim.n, f.claim.out)
+		} else if ok {
+			why = fmt.Sprintf("it reported outcomes without the values that prove them (%s+*%d=%s)", f.claim.pos, f.claim.n, f.claim.out)
+		}
+		m.record(EventBan, g, 0, "%s", why)
+	}
+	m.claims, m.firstClaim = nil, map[string]uint64{}
 	m.stats.Banned += len(banned)
+	m.stats.Unbacked += len(liars)
 	m.stats.Dropped += dropped
 	m.account(m.now())
 	m.db = keep

@@ -19,20 +19,26 @@
 //
 // A group and the master talk only in exchanges, each an
 // ExchangeRequest from the group answered by an ExchangeReply (HTTP:
-// POST /v1/exchange, signed both ways with an HMAC of the swarm's key; the
-// body is a JSON header followed by the Grundy values as an Arrow IPC
-// stream).
+// POST /v1/exchange, signed both ways with an HMAC of the swarm's key and
+// bound to the master's run, a UUID new at every start of a master, which
+// a group learns from a signed 409 reply; the body is a JSON header
+// followed by the Grundy values as an Arrow IPC stream).
 //
 // The request carries the group's name, its solvers (Slots) and their
 // threads, the epoch it last heard of, the reports of the jobs that ended
-// a cycle since its last exchange (Completed), and the Grundy values its
-// solvers proved since then (Nimbers).
+// a cycle since its last exchange (Completed), the jobs whose cycles still
+// run (Running), and the Grundy values its solvers proved since then
+// (Nimbers).
 //
-// The reply carries the master's identity, the epoch, the jobs the group
-// is to run (the next cycle of each job it reported on that goes on, and
-// new jobs for its idle solvers), the values the group has not seen yet
-// (Delta), the share of a cycle the master asks it to gather for
-// (Gather), and, once the solve is over, Done.
+// The reply carries the master's run, the epoch, the jobs the group is to
+// run (the next cycle of each job it reported on that goes on, and new
+// jobs for its idle solvers), the running jobs it is to drop because the
+// master no longer holds them for it (Drop), the values the group has not
+// seen yet (Delta), the share of a cycle the master asks it to gather for
+// (Gather), and, once the solve is over, Done. After each exchange the two
+// agree on the group's jobs: a group stopped past its lease drops the
+// jobs the master took back and goes on with new ones, and a job whose
+// reply was lost is taken back at the group's next exchange.
 //
 // A group exchanges when one of its solvers ends a cycle, after waiting up
 // to Gather of that cycle for its other solvers (their reports then share
@@ -104,14 +110,25 @@
 //     body is read; bodies and the values in them are bounded, and a
 //     malformed report costs the master nothing but its leaf, which is
 //     handed out again.
+//   - A request signed for an earlier run of the master (captured and
+//     replayed after a restart) is refused before its body is read.
 //   - A leaf is held by at most one job at a time, and a job by one
 //     group. A group silent for longer than Params.Lease, or that the
 //     gossip declares dead, loses its jobs, and their leaves are handed
 //     out again; its late reports are ignored.
+//   - Every join, expiry, loss, re-synchronisation and ban is an Event:
+//     logged (Master.Log), kept (Master.Events, the status page) and
+//     counted (MasterStats.Events, /metrics).
 //   - A value records where it came from. The master looks for wrong
 //     values while the solve goes on (Check): a value that contradicts
 //     the values of its position's children, or another group's value of
 //     the same position, is settled by solving the position itself.
+//   - An outcome a job reports settles its leaf at once, and is checked
+//     later: an honest group sends the values that back it (its solvers
+//     record the value of every atomic couple they prove lost), so a group
+//     whose reported outcome the master's values do not back, or that it
+//     finds wrong by solving the couple, is banned as a liar, and what
+//     the master derived from its claims is dropped.
 //   - It reports an outcome only once it is proved (Audit): a certificate
 //     built from its values must pass the independent checker (package
 //     verify). When it does not, the master drops the wrong values, every
@@ -124,8 +141,8 @@
 //     exchange, and a waiting group at once, that the solve is over.
 //
 // The master's DAG, its jobs and its values live in its memory; a
-// master restarted from saved state (its database) starts a new DAG and
-// hands out new jobs. Status serves what the master shows of a solve: a
+// master restarted from saved state (its database) starts a new DAG,
+// under a new run, and hands out new jobs. Status serves what the master shows of a solve: a
 // status page, JSON and Prometheus metrics, copied under the master's
 // lock and rendered outside it.
 package swarm

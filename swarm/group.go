@@ -61,6 +61,7 @@ type Solver struct {
 	lastKey string // couple of its previous job, for affinity
 	lastJob string // id of its previous job, which a new one may follow
 	jobID   string // its current job, "" when idle
+	cancel  context.CancelFunc
 	idleAt  time.Time
 	started bool
 }
@@ -141,7 +142,9 @@ func (g *Group) count(f func(*GroupStats)) {
 // master says the solve is over or ctx ends. A failed exchange is retried
 // (the master may be restarting); the group's reports wait for it. When the
 // master starts a new epoch (it dropped values it found wrong) the group
-// stops its jobs and forgets its values and tables.
+// stops its jobs and forgets its values and tables; when it took some of
+// the group's jobs back (the group was stopped or cut off past its lease)
+// the group drops them and goes on with the others and new ones.
 func (g *Group) Run(ctx context.Context, link Link) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -160,14 +163,18 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 	heartbeat := g.params.Lease / 3
 	for {
 		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Completed: completed, Epoch: epoch,
-			Nimbers: g.db.TakeNew()}
+			Nimbers: g.db.TakeNew(), Running: g.running(), Resync: true}
 		reply, err := g.exchange(ctx, link, g.lie(req))
 		if err != nil {
 			return err
 		}
+		completed = nil
+		completed = g.drop(reply.Drop, completed)
 		if master != "" && reply.Master != master {
 			// A new master (it restarted from saved state): it may have
 			// lost values this group sent the old one, so send them all.
+			// (Not a resync: the jobs of the first reply are not placed
+			// yet.)
 			g.db.Range(func(k string, v uint32) bool {
 				req.Nimbers = append(req.Nimbers, solve.NimberEntry{Key: k, G: v})
 				return true
@@ -186,7 +193,9 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			epoch = reply.Epoch
 		}
 		master = reply.Master
-		completed = nil
+		if reply.Lease > 0 {
+			heartbeat = max(min(g.params.Lease, reply.Lease)/3, minHeartbeat)
+		}
 		gather := GatherOf(reply.Gather)
 		g.count(func(st *GroupStats) { st.NimbersSent += len(req.Nimbers) })
 		if reply.Done {
@@ -204,6 +213,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 					more = false
 				}
 			}
+			completed = nil
 			for _, s := range g.solvers {
 				if s.started {
 					s.dfpn.ClearTable()
@@ -225,15 +235,23 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 		for _, spec := range reply.Jobs {
 			s := g.Place(spec)
 			if s == nil {
-				return fmt.Errorf("group %s: the master sent more jobs than the group has solvers", g.Name)
+				// Not run, so not in the next request's Running: the
+				// master takes it back then.
+				if g.Log != nil {
+					g.Log("group %s: no free solver for job %s; the master will take it back", g.Name, spec.ID)
+				}
+				continue
 			}
+			cycle, cancel := context.WithCancel(jobs.ctx)
+			s.cancel = cancel
 			wg.Add(1)
-			go func(ctx context.Context) {
+			go func() {
 				defer wg.Done()
+				defer cancel()
 				start := time.Now()
-				r := g.Cycle(ctx, s, spec)
+				r := g.Cycle(cycle, s, spec)
 				g.results <- finished{r, time.Since(start)}
-			}(jobs.ctx)
+			}()
 		}
 		// Report when one job has finished its cycle (and the others that
 		// finish within the share of it the master asks to gather);
@@ -268,6 +286,50 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			g.Release(r.ID)
 		}
 	}
+}
+
+// running returns the jobs whose cycles run on the group's solvers (never
+// nil: an empty list says that none does).
+func (g *Group) running() []string {
+	ids := []string{}
+	for _, s := range g.solvers {
+		if s.jobID != "" {
+			ids = append(ids, s.jobID)
+		}
+	}
+	return ids
+}
+
+// drop stops the cycles of the jobs the master no longer holds for the
+// group (ExchangeReply.Drop), waits for them to end and frees their
+// solvers; the reports of other cycles that end meanwhile are added to
+// completed, for the next exchange.
+func (g *Group) drop(ids []string, completed []Report) []Report {
+	waiting := map[string]bool{}
+	for _, id := range ids {
+		for _, s := range g.solvers {
+			if s.jobID == id && s.cancel != nil && !waiting[id] {
+				s.cancel()
+				waiting[id] = true
+			}
+		}
+	}
+	if len(waiting) == 0 {
+		return completed
+	}
+	if g.Log != nil {
+		g.Log("group %s: the master took back %d of its jobs (its lease ran out); dropping them and going on", g.Name, len(waiting))
+	}
+	for len(waiting) > 0 {
+		f := <-g.results
+		if waiting[f.report.ID] {
+			delete(waiting, f.report.ID)
+			g.Release(f.report.ID)
+			continue
+		}
+		completed = append(completed, f.report)
+	}
+	return completed
 }
 
 // finished is a job's cycle that ended, and how long it took.
@@ -312,6 +374,10 @@ func (g *Group) gather(ctx context.Context, completed []Report, hold time.Durati
 	}
 	return completed
 }
+
+// minHeartbeat bounds how often a busy group exchanges to say it is
+// alive, however short a lease the master names.
+const minHeartbeat = 50 * time.Millisecond
 
 // idlePoll is how often a group without jobs asks the master for work.
 const idlePoll = 250 * time.Millisecond

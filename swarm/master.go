@@ -59,6 +59,17 @@ type ExchangeRequest struct {
 	Epoch     int                 `json:"epoch,omitempty"`   // the master's epoch the group last heard of
 	Completed []Report            `json:"completed,omitempty"`
 	Nimbers   []solve.NimberEntry `json:"-"` // sent as an Arrow IPC stream
+	// Running lists the jobs whose cycles run in the group as it sends
+	// the request (those of Completed aside), when Resync is set. The
+	// master then takes back the jobs it handed the group that are in
+	// neither list (a reply that never arrived), and answers in
+	// ExchangeReply.Drop those of Running it no longer holds for the
+	// group (its lease ran out while it was stopped or cut off), so that
+	// both sides agree on the group's jobs after every exchange. Group.Run
+	// always sends them; a caller that does not (a simulation) keeps the
+	// jobs it was handed until it reports them or its lease runs out.
+	Running []string `json:"running,omitempty"`
+	Resync  bool     `json:"resync,omitempty"`
 }
 
 // ExchangeReply gives a group its jobs (continued ones under their old id,
@@ -68,10 +79,18 @@ type ExchangeReply struct {
 	// Epoch changes when the master dropped values it had found wrong (and
 	// those that may rest on them): a group that sees a new epoch forgets
 	// everything it learned, and its jobs, and starts afresh.
-	Epoch int                 `json:"epoch,omitempty"`
+	Epoch int `json:"epoch,omitempty"`
+	// Lease is the master's Params.Lease: the group exchanges at least
+	// every third of it (or of its own, if shorter), so that the master
+	// does not take its jobs back while it works.
+	Lease time.Duration       `json:"lease_ns,omitempty"`
 	Jobs  []JobSpec           `json:"jobs,omitempty"`
 	Done  bool                `json:"done,omitempty"` // the solve is over (its result audited): stop
 	Delta []solve.NimberEntry `json:"-"`              // sent as an Arrow IPC stream
+	// Drop lists the jobs of the request's Running that the master no
+	// longer holds for the group: it stops them and forgets their
+	// results.
+	Drop []string `json:"drop,omitempty"`
 	// Gather is the share of a cycle the master asks the group to wait,
 	// once one of its solvers has ended one, for its others before it
 	// reports (Pace.Gather): a loaded master asks for it before it asks for
@@ -131,6 +150,14 @@ type MasterStats struct {
 	// Expansions counts the master's own expansions of its DAG's top
 	// (before the first job, and again after an audit dropped values).
 	Expansions int `json:"m_expansions"`
+	// Events counts the master's events by kind (EventKinds: "join",
+	// "expire", "loss", "resync", "ban"), since it started.
+	Events map[string]int `json:"events"`
+	// Claims counts the outcomes reported by jobs that settled their
+	// leaf; Unbacked the groups banned for a claim the master's values
+	// did not back or that it found wrong.
+	Claims   int `json:"claims"`
+	Unbacked int `json:"claims_unbacked"`
 }
 
 type job struct {
@@ -216,9 +243,11 @@ type delivery struct {
 // Master is the master of a swarm solve: the DAG, the jobs and the values.
 // Its methods are safe for concurrent use (one lock).
 type Master struct {
-	// Log, if set, is told of reports the master could not use (a position
-	// that does not parse, an unsolved couple without children). It is
-	// called with the master's lock held and must not call the master.
+	// Log, if set, is told of every event (Event: a group joined, expired,
+	// was lost, re-synchronised or was banned) and of reports the master
+	// could not use (a position that does not parse, an unsolved couple
+	// without children). It is called with the master's lock held and must
+	// not call the master.
 	Log func(format string, args ...any)
 
 	mu     sync.Mutex
@@ -264,6 +293,16 @@ type Master struct {
 	// date by account before anything changes jobs or groups.
 	acctAt             time.Time
 	slotTime, busyTime float64
+	// events are the latest events and their counts.
+	events eventLog
+	// claims are the outcomes jobs reported that settled their leaves,
+	// waiting to be checked against the values (claims.go); firstClaim
+	// is the exchange of each group's first claim of the epoch; overflow
+	// the groups with disputes not recorded (maxDisputes) since the last
+	// check.
+	claims     []claim
+	firstClaim map[string]uint64
+	overflow   map[string]bool
 }
 
 // NewMaster prepares the master of a solve of root + *0 with the nimber
@@ -279,7 +318,8 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB, opts ..
 	}
 	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
 		clock: wallClock{}, done: make(chan struct{}), id: uuid.NewString(), pace: pace{cfg: params.Pace},
-		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{}}
+		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{},
+		firstClaim: map[string]uint64{}, overflow: map[string]bool{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -342,6 +382,12 @@ func (m *Master) Finish() {
 	m.unparkAll()
 }
 
+// Run returns the master's run: a random UUID of this master process,
+// new at every start (a master resumed from saved state too). Requests
+// over HTTP are signed for it (Handler), and ExchangeReply.Master names
+// it.
+func (m *Master) Run() string { return m.id }
+
 // Outcome returns the root's outcome (solve.Unknown until it is solved).
 func (m *Master) Outcome() solve.Outcome {
 	m.mu.Lock()
@@ -386,6 +432,7 @@ func (m *Master) Stats() MasterStats {
 	st.RootPN, st.RootDN = m.dag.root.pn, m.dag.root.dn
 	st.NimbersShared = int(m.forwarded.Load())
 	st.Load, st.PacedLoad, st.ReportEvery, st.Gather = m.pace.load(), m.pace.pacedLoad(), m.cycle(), m.pace.gathering()
+	st.Events = m.eventCounts()
 	return st
 }
 
@@ -453,7 +500,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	// many it claims.
 	slots := min(req.Slots, MaxGrouping)
 	if m.banned[req.Group] {
-		return ExchangeReply{}, outbox{}, fmt.Errorf("%w: group %q sent wrong Grundy values", ErrBanned, req.Group)
+		return ExchangeReply{}, outbox{}, fmt.Errorf("%w: group %q sent wrong Grundy values or outcomes its values do not back", ErrBanned, req.Group)
 	}
 	m.stats.Exchanges++
 	m.seq++
@@ -465,6 +512,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	if g == nil {
 		g = &groupState{jobs: map[string]*job{}, cursor: len(m.shared)}
 		m.groups[req.Group] = g
+		m.record(EventJoin, req.Group, 0, "%s of %s", plural(slots, "solver"), plural(max(req.Threads, 1), "thread"))
 		for id, j := range m.jobs {
 			// Jobs of a group forgotten while it held them.
 			if j.group == req.Group {
@@ -490,7 +538,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		m.noteKnown(req.Group, nimbers)
 		m.share(req.Group, fresh)
 	}
-	reply := ExchangeReply{Master: m.id, Epoch: m.epoch, Gather: m.pace.gathering()}
+	reply := ExchangeReply{Master: m.id, Epoch: m.epoch, Lease: m.params.Lease, Gather: m.pace.gathering()}
 	if stale {
 		m.stats.Stale += len(req.Completed)
 	} else {
@@ -508,6 +556,9 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		}
 	}
 	m.shareLearned()
+	if req.Resync {
+		reply.Drop = m.resync(req, g)
+	}
 	for _, j := range g.jobs {
 		j.deadline = now.Add(m.params.Lease)
 	}
@@ -518,6 +569,53 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	reply.Done = m.finished
 	g.toldDone = m.finished
 	return reply, m.outbox(req.Group, g), nil
+}
+
+// maxRunning bounds the jobs a request may list as running: a group has at
+// most MaxGrouping solvers.
+const maxRunning = MaxGrouping
+
+// resync brings the master's and the group's views of the group's jobs
+// together (ExchangeRequest.Running): it takes back the jobs it handed the
+// group that the group neither runs nor reported, and returns the jobs
+// the group runs that it no longer holds for it, for the group to drop.
+// With the lock held, after the request's reports were taken.
+func (m *Master) resync(req ExchangeRequest, g *groupState) (drop []string) {
+	running := make(map[string]bool, len(req.Running))
+	for _, id := range req.Running[:min(len(req.Running), maxRunning)] {
+		running[id] = true
+		if j := m.jobs[id]; j == nil || j.group != req.Group {
+			drop = append(drop, id)
+		}
+	}
+	reported := make(map[string]bool, len(req.Completed))
+	for _, r := range req.Completed {
+		reported[r.ID] = true
+	}
+	lost := 0
+	for id, j := range g.jobs {
+		if !running[id] && !reported[id] {
+			m.release(id, j)
+			lost++
+		}
+	}
+	switch {
+	case len(drop) > 0 && lost > 0:
+		m.record(EventResync, req.Group, len(drop)+lost, "it runs %s the master had taken back, which it drops, and lacks %s it was sent, taken back", plural(len(drop), "job"), plural(lost, "job"))
+	case len(drop) > 0:
+		m.record(EventResync, req.Group, len(drop), "it runs %s the master had taken back (its lease ran out), which it drops", plural(len(drop), "job"))
+	case lost > 0:
+		m.record(EventResync, req.Group, lost, "it lacks %s it was sent (a reply lost), taken back", plural(lost, "job"))
+	}
+	return drop
+}
+
+// plural writes n things, with an s for other than one.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // handOut assigns up to n unlocked leaves to group as new jobs.
@@ -592,6 +690,8 @@ func (m *Master) noteKnown(group string, entries []solve.NimberEntry) {
 		if v != e.G {
 			if len(m.disputes) < maxDisputes {
 				m.disputes = append(m.disputes, dispute{key: e.Key, group: group, g: e.G, seq: m.seq})
+			} else {
+				m.overflow[group] = true
 			}
 			continue
 		}
@@ -725,6 +825,9 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, 
 	}
 	leaf.locked, leaf.job = false, nil
 	if !solved(leaf) {
+		if r.Outcome != solve.Unknown {
+			m.noteClaim(group, leaf, r.Outcome)
+		}
 		if err := m.expandLeaf(leaf, r, pr); err != nil {
 			m.stats.Malformed++
 			if m.Log != nil {
@@ -792,18 +895,19 @@ func (m *Master) expandLeaf(leaf *node, r *Report, pr *parsedReport) error {
 // Expire takes the jobs away from groups that have been silent longer than
 // the lease: their leaves are unlocked and handed out again. Such groups,
 // and those that hold no job and have been silent as long, are forgotten
-// (their slots and pending values with them). It returns the number of
-// jobs taken away.
+// (their slots and pending values with them), each with an EventExpire.
+// It returns the number of jobs taken away.
 func (m *Master) Expire() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
 	m.account(now)
 	n := 0
+	taken := map[string]int{}
 	for id, j := range m.jobs {
 		if now.After(j.deadline) {
 			m.release(id, j)
-			m.forget(j.group)
+			taken[j.group]++
 			n++
 		}
 	}
@@ -812,16 +916,23 @@ func (m *Master) Expire() int {
 		holding[j.group] = true
 	}
 	for name, g := range m.groups {
-		if now.Sub(g.lastSeen) > m.params.Lease && !holding[name] {
+		if taken[name] > 0 || now.Sub(g.lastSeen) > m.params.Lease && !holding[name] {
+			m.record(EventExpire, name, taken[name], "silent for %v, longer than its lease of %v; %s taken back", now.Sub(g.lastSeen).Round(time.Millisecond), m.params.Lease, plural(taken[name], "job"))
+			delete(taken, name)
 			m.forget(name)
 		}
+	}
+	for name, k := range taken { // jobs of groups forgotten already
+		m.record(EventExpire, name, k, "its lease of %v ran out; %s taken back", m.params.Lease, plural(k, "job"))
 	}
 	m.feedParked(now)
 	return n
 }
 
 // DropGroup takes every job away from a group that left (its process died
-// or the membership layer declared it dead).
+// or the membership layer declared it dead), and forgets it: an EventLoss
+// if the master knew it, while the solve goes on (not once Finish said it
+// is over).
 func (m *Master) DropGroup(group string) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -832,6 +943,14 @@ func (m *Master) DropGroup(group string) int {
 			m.release(id, j)
 			n++
 		}
+	}
+	switch g := m.groups[group]; {
+	case m.finished:
+		// The solve is over: groups leave.
+	case n > 0:
+		m.record(EventLoss, group, n, "the gossip says it left or died; %s taken back", plural(n, "job"))
+	case g != nil:
+		m.record(EventLoss, group, 0, "the gossip says it left or died")
 	}
 	m.forget(group)
 	m.feedParked(m.now())

@@ -109,7 +109,8 @@ func (m *Master) ExchangeWait(ctx context.Context, req ExchangeRequest, wait tim
 	}
 	if !delivered && !unpark() {
 		// Delivered meanwhile: the jobs are the group's (if the reply is
-		// lost, their lease runs out as for any lost reply).
+		// lost, the master takes them back at the group's next exchange,
+		// which does not list them as running).
 		reply.Jobs = <-ch
 	}
 	m.mu.Lock()

@@ -32,7 +32,7 @@ type SuperviseOptions struct {
 	MaxFruitless int
 	// Report, if set, is told of each audit that did not prove the
 	// outcome (its Unproved set) and each check that found wrong values
-	// (Unproved nil).
+	// or outcomes the values do not back (Unproved nil).
 	Report func(AuditResult)
 	// Every, if set, is called each Tick with the master's counters; when
 	// it returns false Supervise stops, the root unsolved (a limit of the
@@ -87,7 +87,7 @@ func (m *Master) Supervise(ctx context.Context, opts SuperviseOptions) (solve.Ou
 				if err != nil {
 					return solve.Unknown, err
 				}
-				if len(res.Wrong)+len(res.Refuted) > 0 {
+				if len(res.Wrong)+len(res.Refuted)+len(res.Claims) > 0 {
 					report(res)
 				}
 			}
@@ -104,7 +104,7 @@ func (m *Master) Supervise(ctx context.Context, opts SuperviseOptions) (solve.Ou
 			}
 			if !res.Proved {
 				report(res)
-				if len(res.Wrong)+len(res.Refuted) > 0 {
+				if len(res.Wrong)+len(res.Refuted)+len(res.Claims) > 0 {
 					fruitless = 0
 				} else if fruitless++; fruitless >= maxFruitless {
 					return solve.Unknown, fmt.Errorf("%w after %d audits, and no wrong value was found", ErrUnproved, fruitless)

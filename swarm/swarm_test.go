@@ -80,8 +80,18 @@ func solveLocal(t *testing.T, root sprouts.Position, p Params, groups int) *Mast
 			t.Errorf("supervise: %v, %d audits failed", err, len(failed))
 		}
 	}()
-	for i := range groups {
-		g, err := NewGroup(fmt.Sprintf("g%d", i), p)
+	runGroups(t, ctx, &wg, m, p, "g", groups)
+	wg.Wait()
+	return m
+}
+
+// runGroups runs n groups named prefix0, prefix1, … against m until the
+// solve is over or ctx ends, each in a goroutine wg waits for; a group
+// that fails fails the test.
+func runGroups(t *testing.T, ctx context.Context, wg *sync.WaitGroup, m *Master, p Params, prefix string, n int) {
+	t.Helper()
+	for i := range n {
+		g, err := NewGroup(fmt.Sprintf("%s%d", prefix, i), p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,12 +99,10 @@ func solveLocal(t *testing.T, root sprouts.Position, p Params, groups int) *Mast
 		go func() {
 			defer wg.Done()
 			if err := g.Run(ctx, LocalLink{m}); err != nil {
-				t.Errorf("group %d: %v", i, err)
+				t.Errorf("group %s: %v", g.Name, err)
 			}
 		}()
 	}
-	wg.Wait()
-	return m
 }
 
 // TestConcurrentLocalSwarm solves small games with a master and several
@@ -141,14 +149,7 @@ func TestConcurrentLocalSwarm(t *testing.T) {
 // TestExpiredLeases hands jobs to a group that never reports: when its
 // lease runs out its leaves go to another group.
 func TestExpiredLeases(t *testing.T) {
-	p := DefaultParams()
-	p.Lease = time.Minute
-	m, err := NewMaster(sprouts.MustParse("0*8"), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Unix(1000, 0)
-	m.clock = funcClock(func() time.Time { return now })
+	m, p, now := clockedMaster(t)
 	reply, err := m.Exchange(ExchangeRequest{Group: "silent", Slots: 4})
 	if err != nil || len(reply.Jobs) != 4 {
 		t.Fatalf("%d jobs, %v", len(reply.Jobs), err)
@@ -156,7 +157,7 @@ func TestExpiredLeases(t *testing.T) {
 	if n := m.Expire(); n != 0 {
 		t.Errorf("%d jobs expired within the lease", n)
 	}
-	now = now.Add(2 * time.Minute)
+	*now = now.Add(2 * time.Minute)
 	if n := m.Expire(); n != 4 {
 		t.Errorf("%d jobs expired after the lease, want 4", n)
 	}
@@ -178,15 +179,30 @@ func TestExpiredLeases(t *testing.T) {
 	}
 }
 
+// clockedMaster returns a master of 0*8 with a lease of a minute, its
+// params, and the time of its clock, which only the test moves.
+func clockedMaster(t *testing.T) (*Master, Params, *time.Time) {
+	t.Helper()
+	p := DefaultParams()
+	p.Lease = time.Minute
+	m, err := NewMaster(sprouts.MustParse("0*8"), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1000, 0)
+	m.clock = funcClock(func() time.Time { return now })
+	return m, p, &now
+}
+
 // funcClock is a Clock that reads the time from a function.
 type funcClock func() time.Time
 
 func (f funcClock) Now() time.Time                  { return f() }
 func (f funcClock) Since(t time.Time) time.Duration { return f().Sub(t) }
 
-func signedRequest(t *testing.T, key Key, url, path string, body []byte, skew time.Duration) *http.Request {
+func signedRequest(t *testing.T, key Key, url, path, run string, body []byte, skew time.Duration) *http.Request {
 	req, _ := http.NewRequest(http.MethodPost, url+path, bytes.NewReader(body))
-	key.setRequestHeaders(req, body, time.Now().Add(skew))
+	key.setRequestHeaders(req, body, run, time.Now().Add(skew))
 	return req
 }
 
@@ -207,12 +223,12 @@ func TestHTTPAuthentication(t *testing.T) {
 	srv := httptest.NewServer(Handler(m, key))
 	defer srv.Close()
 	body, _ := encodeMessage(ExchangeRequest{Group: "g", Slots: 1}, nil)
-	first := signedRequest(t, key, srv.URL, "/v1/exchange", body, 0)
-	tampered := signedRequest(t, key, srv.URL, "/v1/exchange", body, 0)
+	first := signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), body, 0)
+	tampered := signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), body, 0)
 	flipped := bytes.Clone(body)
 	flipped[len(flipped)-1] ^= 1
 	tampered.Body = io.NopCloser(bytes.NewReader(flipped))
-	longer := signedRequest(t, key, srv.URL, "/v1/exchange", body, 0)
+	longer := signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), body, 0)
 	longer.Header.Set(hdrLength, strconv.Itoa(len(body)+1))
 	unsigned, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/exchange", bytes.NewReader(body))
 	tests := []struct {
@@ -222,12 +238,14 @@ func TestHTTPAuthentication(t *testing.T) {
 	}{
 		{"right key", first, http.StatusOK},
 		{"replayed", again(first, body), http.StatusUnauthorized},
-		{"wrong key", signedRequest(t, wrong, srv.URL, "/v1/exchange", body, 0), http.StatusUnauthorized},
-		{"old stamp", signedRequest(t, key, srv.URL, "/v1/exchange", body, -time.Hour), http.StatusUnauthorized},
+		{"wrong key", signedRequest(t, wrong, srv.URL, "/v1/exchange", m.Run(), body, 0), http.StatusUnauthorized},
+		{"old stamp", signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), body, -time.Hour), http.StatusUnauthorized},
 		{"tampered body", tampered, http.StatusUnauthorized},
 		{"length not the signed one", longer, http.StatusUnauthorized},
-		{"garbage body", signedRequest(t, key, srv.URL, "/v1/exchange", []byte("\x00\x00\x00\x05{}"), 0), http.StatusBadRequest},
+		{"garbage body", signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), []byte("\x00\x00\x00\x05{}"), 0), http.StatusBadRequest},
 		{"unsigned", unsigned, http.StatusUnauthorized},
+		{"another run", signedRequest(t, key, srv.URL, "/v1/exchange", "an earlier run", body, 0), http.StatusConflict},
+		{"no run", signedRequest(t, key, srv.URL, "/v1/exchange", "", body, 0), http.StatusConflict},
 	}
 	for _, tt := range tests {
 		resp, err := http.DefaultClient.Do(tt.req)
@@ -280,7 +298,7 @@ func (c countingConn) Read(b []byte) (int, error) {
 
 // testServer serves a master of 0*8 on 127.0.0.1 through Serve, counting
 // the bytes it reads; it stops with the test.
-func testServer(t *testing.T, key Key, cfg ServerConfig) (addr string, read *atomic.Int64) {
+func testServer(t *testing.T, key Key, cfg ServerConfig) (addr string, read *atomic.Int64, run string) {
 	t.Helper()
 	m, err := NewMaster(sprouts.MustParse("0*8"), DefaultParams(), nil)
 	if err != nil {
@@ -300,7 +318,7 @@ func testServer(t *testing.T, key Key, cfg ServerConfig) (addr string, read *ato
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return ln.Addr().String(), read
+	return ln.Addr().String(), read, m.Run()
 }
 
 // drain reads from c until the server ends the connection; a test-wide
@@ -322,14 +340,14 @@ func drain(t *testing.T, c net.Conn) string {
 func TestUnauthenticatedBodyIsNotRead(t *testing.T) {
 	key, _ := NewKey("the right key")
 	wrong, _ := NewKey("the wrong key")
-	addr, read := testServer(t, key, ServerConfig{})
+	addr, read, run := testServer(t, key, ServerConfig{})
 	const size = 100 << 20
 	tests := []struct {
 		name string
 		sign func(*http.Request)
 	}{
 		{"unsigned", func(*http.Request) {}},
-		{"wrong key", func(r *http.Request) { wrong.setRequestHeaders(r, make([]byte, size), time.Now()) }},
+		{"wrong key", func(r *http.Request) { wrong.setRequestHeaders(r, make([]byte, size), run, time.Now()) }},
 	}
 	for _, tt := range tests {
 		read.Store(0)
@@ -374,7 +392,7 @@ func TestUnauthenticatedBodyIsNotRead(t *testing.T) {
 // server drops the connection at its read timeout (short here).
 func TestSlowBodyIsDropped(t *testing.T) {
 	key, _ := NewKey("the right key")
-	addr, _ := testServer(t, key, ServerConfig{ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 300 * time.Millisecond})
+	addr, _, run := testServer(t, key, ServerConfig{ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 300 * time.Millisecond})
 	body, _ := encodeMessage(ExchangeRequest{Group: "g", Slots: 1}, nil)
 	tests := []struct {
 		name string
@@ -382,7 +400,7 @@ func TestSlowBodyIsDropped(t *testing.T) {
 	}{
 		{"slow body", func(c net.Conn) {
 			hr, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/exchange", nil)
-			key.setRequestHeaders(hr, body, time.Now())
+			key.setRequestHeaders(hr, body, run, time.Now())
 			fmt.Fprintf(c, "POST /v1/exchange HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n", addr, len(body))
 			hr.Header.Write(c)
 			fmt.Fprintf(c, "\r\n%s", body[:3]) // and nothing more
@@ -408,7 +426,7 @@ func TestSlowBodyIsDropped(t *testing.T) {
 // closed at once, while those held still work.
 func TestConnectionLimit(t *testing.T) {
 	key, _ := NewKey("the right key")
-	addr, _ := testServer(t, key, ServerConfig{MaxConns: 2})
+	addr, _, run := testServer(t, key, ServerConfig{MaxConns: 2})
 	var held []net.Conn
 	for range 2 {
 		c, err := net.Dial("tcp", addr)
@@ -429,7 +447,7 @@ func TestConnectionLimit(t *testing.T) {
 	extra.Close()
 	body, _ := encodeMessage(ExchangeRequest{Group: "g", Slots: 1}, nil)
 	hr, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/exchange", bytes.NewReader(body))
-	key.setRequestHeaders(hr, body, time.Now())
+	key.setRequestHeaders(hr, body, run, time.Now())
 	if err := hr.Write(held[0]); err != nil {
 		t.Fatal(err)
 	}

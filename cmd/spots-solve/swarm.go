@@ -10,10 +10,8 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -63,7 +61,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags) {
 	flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:7401", "the master's gossip address, which workers --join")
 	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
 	flags.StringVar(&sf.metricsListen, "metrics-listen", "", "serve /metrics alone (Prometheus text, counters and gauges of the search; no positions, no status page) here without a key, on any address, for a scraper that cannot send the status token (Kubernetes' prometheus.io annotations); \"\" (the default) for none")
-	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("start this many worker processes on this machine (1 to %d)", maxWorkersLocal))
+	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("start this many worker processes on this machine (1 to %d); one that dies is started again, up to %d times", maxWorkersLocal, maxLocalRestarts))
 	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds. A DIR that holds another search is refused (--resume DIR continues it, --force moves it aside)")
 	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another). A checkpoint is input, not truth: the result is checked from the rules before it is printed, and solved again without the checkpoint if the checkpoint's values do not prove it")
 	flags.Uint64Var(&p.Iterations, "iterations", p.Iterations, "most iterations of a job before the master expands its leaf (each PDFPN thread's), until the swarm has 256 cores, then 500: longer jobs cost the master fewer exchanges, shorter ones let it steer the search sooner")
@@ -426,12 +424,16 @@ func lyingHook(k int) func([]solve.NimberEntry) []solve.NimberEntry {
 	}
 }
 
-// savedState is what --state writes besides the nimber database.
+// savedState is what --state writes besides the nimber database. Run is
+// the run of the master that saved it (swarm.Master.Run): a master
+// resumed from it runs under a new one, so that no request signed for
+// the saved run is accepted again.
 type savedState struct {
 	Root    string       `json:"root"`
 	Outcome string       `json:"outcome"`
 	Params  swarm.Params `json:"params"`
 	Saved   time.Time    `json:"saved"`
+	Run     string       `json:"run,omitempty"`
 }
 
 // runMaster is `spots-solve --algorithm swarm POSITION`.
@@ -446,13 +448,19 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		return fail(2, "%v", err)
 	}
 	db := solve.NewNimberDB()
-	if err := resumeMaster(ctx, sf, root, db, stderr); err != nil {
+	savedRun, err := resumeMaster(ctx, sf, root, db, stderr)
+	if err != nil {
 		return fail(2, "--resume %s: %v", sf.resumeDir, err)
 	}
 	sf.params.InitNodes = 100 * max(1, sf.workersLocal)
 	m, err := swarm.NewMaster(root, sf.params, db)
 	if err != nil {
 		return fail(2, "%v", err)
+	}
+	if savedRun != "" {
+		// The nonces of the saved run are gone with it: its requests are
+		// refused by their run instead.
+		fmt.Fprintf(stderr, "spots-solve: this is run %s; requests signed for the saved run %s are refused\n", m.Run(), savedRun)
 	}
 	m.Log = func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...) }
 	member, stop, err := startMaster(sf, m, key, input, stderr)
@@ -515,20 +523,22 @@ func masterKey(sf *swarmFlags) (swarm.Key, error) {
 }
 
 // resumeMaster loads into db the values --resume saved, if it is given
-// and something was saved.
-func resumeMaster(ctx context.Context, sf swarmFlags, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
+// and something was saved, and returns the run that saved them ("" if
+// none or unknown).
+func resumeMaster(ctx context.Context, sf swarmFlags, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) (string, error) {
 	switch {
 	case sf.resumeDir == "":
-		return nil
+		return "", nil
 	case nothingSaved(sf):
 		fmt.Fprintf(stderr, "spots-solve: nothing saved in %s yet: starting afresh\n", sf.resumeDir)
-		return nil
+		return "", nil
 	}
-	if err := loadState(ctx, sf.resumeDir, root, db, stderr); err != nil {
-		return err
+	run, err := loadState(ctx, sf.resumeDir, root, db, stderr)
+	if err != nil {
+		return "", err
 	}
 	fmt.Fprintf(stderr, "spots-solve: resumed with %d Grundy values from %s\n", db.Len(), sf.resumeDir)
-	return nil
+	return run, nil
 }
 
 // startMaster serves m: jobs and status pages over HTTP (--listen,
@@ -555,9 +565,9 @@ func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, st
 		return nil, nil, err
 	}
 	gossip.Store(member)
-	workers := startLocalWorkers(sf, member.Addr(), key, stderr)
+	workers := startLocalWorkers(sf, member.Addr(), stderr)
 	return member, func() {
-		stopWorkers(workers)
+		workers.stop()
 		member.Leave()
 		stopServing()
 	}, nil
@@ -626,7 +636,7 @@ func masterUnsolved(ctx, runCtx context.Context, cfg config, r result, err error
 func reportAudit(stderr io.Writer, res swarm.AuditResult) {
 	if res.Unproved != nil {
 		fmt.Fprintf(stderr, "spots-solve: the swarm's values do not prove its result (%v)\n", res.Unproved)
-		if len(res.Wrong)+len(res.Refuted) == 0 {
+		if len(res.Wrong)+len(res.Refuted)+len(res.Claims) == 0 {
 			if res.Underived > 0 {
 				fmt.Fprintf(stderr, "spots-solve: no wrong value found; dropped %d values the verifier could not derive from the others; solving on\n", res.Underived)
 			} else {
@@ -638,64 +648,27 @@ func reportAudit(stderr io.Writer, res swarm.AuditResult) {
 	reportWrong(stderr, res)
 }
 
-// reportWrong tells what an audit or check of the master found wrong.
+// reportWrong tells what an audit or check of the master found wrong:
+// wrong values, and outcomes reported without the values that back them.
 func reportWrong(stderr io.Writer, res swarm.AuditResult) {
-	wrong := append(slices.Clip(res.Wrong), res.Refuted...)
-	if len(wrong) > 5 {
-		wrong = append(wrong[:5:5], fmt.Sprintf("and %d more", len(wrong)-5))
+	some := func(list []string) string {
+		if len(list) > 5 {
+			list = append(list[:5:5], fmt.Sprintf("and %d more", len(list)-5))
+		}
+		return strings.Join(list, ", ")
 	}
-	by := "no group"
+	var found []string
+	if wrong := append(slices.Clip(res.Wrong), res.Refuted...); len(wrong) > 0 {
+		found = append(found, fmt.Sprintf("wrong Grundy values (%s)", some(wrong)))
+	}
+	if len(res.Claims) > 0 {
+		found = append(found, fmt.Sprintf("outcomes reported without the values that prove them (%s)", some(res.Claims)))
+	}
+	banned := "no group banned"
 	if len(res.Banned) > 0 {
-		by = strings.Join(res.Banned, ", ") + " (banned)"
+		banned = "banned " + strings.Join(res.Banned, ", ")
 	}
-	fmt.Fprintf(stderr, "spots-solve: wrong Grundy values (%s) from %s; dropped %d values; solving on\n",
-		strings.Join(wrong, ", "), by, res.Dropped)
-}
-
-func startLocalWorkers(sf swarmFlags, gossip string, key swarm.Key, stderr io.Writer) []*exec.Cmd {
-	if sf.workersLocal <= 0 {
-		return nil
-	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(stderr, "spots-solve: --workers-local: %v\n", err)
-		return nil
-	}
-	pass := sf.key // set by runMaster, perhaps at random
-	var cmds []*exec.Cmd
-	for range sf.workersLocal {
-		cmd := exec.Command(self, "worker", "--join", gossip, "--grouping", strconv.Itoa(sf.params.Grouping),
-			"--capacity", strconv.Itoa(sf.params.Capacity))
-		cmd.Env = append(os.Environ(), "SPOTS_SWARM_KEY="+pass)
-		cmd.Stderr = stderr
-		if err := cmd.Start(); err != nil {
-			fmt.Fprintf(stderr, "spots-solve: starting a worker: %v\n", err)
-			continue
-		}
-		cmds = append(cmds, cmd)
-	}
-	return cmds
-}
-
-func stopWorkers(cmds []*exec.Cmd) {
-	for _, c := range cmds {
-		c.Process.Signal(os.Interrupt)
-	}
-	done := make(chan struct{})
-	go func() {
-		for _, c := range cmds {
-			c.Wait()
-		}
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		for _, c := range cmds {
-			c.Process.Kill()
-		}
-		<-done
-	}
+	fmt.Fprintf(stderr, "spots-solve: %s; %s; dropped %d values; solving on\n", strings.Join(found, " and "), banned, res.Dropped)
 }
 
 // saveState writes the master's database and state into dir, each through
@@ -707,25 +680,27 @@ func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.
 	if err := saveDB(m.DB(), filepath.Join(dir, "nimbers.spr")); err != nil {
 		return err
 	}
-	st := savedState{Root: root.String(), Outcome: m.Outcome().String(), Params: params, Saved: time.Now().UTC()}
+	st := savedState{Root: root.String(), Outcome: m.Outcome().String(), Params: params, Saved: time.Now().UTC(), Run: m.Run()}
 	return format.WriteFileAtomic(filepath.Join(dir, "state.json"), func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(st)
 	})
 }
 
-func loadState(ctx context.Context, dir string, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
+// loadState loads the master's state saved in dir into db, and returns
+// the run that saved it.
+func loadState(ctx context.Context, dir string, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) (string, error) {
 	data, err := format.ReadInput(filepath.Join(dir, "state.json"), maxStateFile)
 	if err != nil {
-		return err
+		return "", err
 	}
 	var st savedState
 	if err := json.Unmarshal(data, &st); err != nil {
-		return fmt.Errorf("state.json: %w", err)
+		return "", fmt.Errorf("state.json: %w", err)
 	}
 	if st.Root != root.String() {
-		return fmt.Errorf("the saved solve is of %s, not %s", st.Root, root)
+		return "", fmt.Errorf("the saved solve is of %s, not %s", st.Root, root)
 	}
-	return loadDB(ctx, db, filepath.Join(dir, "nimbers.spr"), false, stderr)
+	return st.Run, loadDB(ctx, db, filepath.Join(dir, "nimbers.spr"), false, stderr)
 }
 
 // maxStateFile bounds the master's state.json: it is a few hundred bytes.
