@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
@@ -91,10 +94,9 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	for k, g := range snapshot {
 		db.Put(k, g)
 	}
+	// Build proves the claim from the rules (the checker's search over the
+	// values) before it writes the proof's entries as a certificate.
 	cert, err := certify.Build(db, claim, verify.Options{})
-	if err == nil {
-		_, err = verify.Certificate(cert)
-	}
 	proved := err == nil
 	res.Unproved = err
 	// Even when the values prove the outcome, those that contradict others
@@ -112,6 +114,9 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 		}
 	}
 	if proved && len(wrong) == 0 && len(refuted) == 0 {
+		m.mu.Lock()
+		m.proof = cert
+		m.mu.Unlock()
 		return AuditResult{Proved: true}, nil
 	}
 	if proved {
@@ -242,6 +247,17 @@ func (m *Master) takeDisputes() []dispute {
 	return d
 }
 
+// Certificate returns the certificate of the root's outcome that the last
+// audit proved from the master's values (certify.Build: the checker's
+// search from the rules, trimmed to the entries the proof uses), or nil
+// when no audit proved it. It is not written or read back: a caller that
+// writes it verifies the file.
+func (m *Master) Certificate() *format.Certificate {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.proof
+}
+
 // findWrong returns the values of vals (key → g) that are wrong, found by
 // solving suspects again with a search of the master's own that trusts no
 // value it did not prove, and the disputes whose value is wrong (the
@@ -250,49 +266,33 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 	// Suspects: values that contradict a child whose lands all have values
 	// (the child has the same value, or the children's values are all
 	// known and their mex differs), with those lands; then values with a
-	// child not all known.
-	contradicting, incomplete := map[string]bool{}, map[string]bool{}
-	for k, g := range vals {
-		p, err := sprouts.FromKey(k)
-		if err != nil {
-			contradicting[k] = true
-			continue
-		}
-		seen := map[uint32]bool{}
-		complete := true
-		for _, c := range p.Children() {
-			v, ok := uint32(0), true
-			for _, l := range c.Lands() {
-				x, known := vals[l.Key()]
-				if !known {
-					ok = false
-					break
-				}
-				v ^= x
-			}
-			if !ok {
-				complete = false
-				continue
-			}
-			seen[v] = true
-			if v == g {
-				contradicting[k] = true
-				for _, l := range c.Lands() {
-					contradicting[l.Key()] = true
-				}
-			}
-		}
-		mex := uint32(0)
-		for seen[mex] {
-			mex++
-		}
-		switch {
-		case complete && mex != g:
-			contradicting[k] = true
-		case !complete:
-			incomplete[k] = true
+	// child not all known. Values scanned by an earlier check of this
+	// epoch without contradicting anything are scanned again only when
+	// incomplete ones are wanted too: making every value's children is
+	// most of a check's work, and the values only grow within an epoch.
+	m.scanMu.Lock()
+	epoch := m.scannedEpoch
+	keys := make([]string, 0, len(vals))
+	for k := range vals {
+		if incompleteToo || !m.scanned[k] {
+			keys = append(keys, k)
 		}
 	}
+	m.scanMu.Unlock()
+	contradicting, incomplete, err := scanValues(ctx, vals, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.scanMu.Lock()
+	if m.scanned == nil || m.scannedEpoch != epoch {
+		m.scanned = map[string]bool{}
+	}
+	for _, k := range keys {
+		if !contradicting[k] {
+			m.scanned[k] = true
+		}
+	}
+	m.scanMu.Unlock()
 	order := func(set map[string]bool) []suspect {
 		var out []suspect
 		for k := range set {
@@ -359,6 +359,110 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 		}
 	}
 	return wrong, refuted, nil
+}
+
+// forgetScans makes the next checks scan every value again: values were
+// dropped, so what was consistent may rest on them.
+func (m *Master) forgetScans() {
+	m.scanMu.Lock()
+	m.scanned = nil
+	m.scannedEpoch++
+	m.scanMu.Unlock()
+}
+
+// scanValues looks at the values of keys, each against its children's
+// (vals: key → g), on every core: a value is contradicting when a child
+// whose lands all have values has its value, or when every child has a
+// value and their mex is not it (the lands of such a child are
+// contradicting too); it is incomplete when some child's lands lack a
+// value. A key that is not a position is contradicting.
+func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (contradicting, incomplete map[string]bool, err error) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(keys)/16))
+	var next atomic.Int64
+	results := make([][]scanVerdict, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(keys) || ctx.Err() != nil {
+					return
+				}
+				results[w] = append(results[w], scanValue(vals, keys[i]))
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	contradicting, incomplete = map[string]bool{}, map[string]bool{}
+	for _, rs := range results {
+		for _, r := range rs {
+			for _, k := range r.bad {
+				contradicting[k] = true
+			}
+			if r.incomplete {
+				incomplete[r.key] = true
+			}
+		}
+	}
+	return contradicting, incomplete, nil
+}
+
+// scanVerdict is what scanValue found of one value.
+type scanVerdict struct {
+	key        string
+	bad        []string // contradicting keys found
+	incomplete bool
+}
+
+// scanValue is scanValues for one key.
+func scanValue(vals map[string]uint32, k string) (v scanVerdict) {
+	v.key = k
+	g := vals[k]
+	p, err := sprouts.FromKey(k)
+	if err != nil {
+		v.bad = append(v.bad, k)
+		return v
+	}
+	seen := map[uint32]bool{}
+	complete := true
+	for _, c := range p.Children() {
+		x, ok := uint32(0), true
+		for _, l := range c.Lands() {
+			y, known := vals[l.Key()]
+			if !known {
+				ok = false
+				break
+			}
+			x ^= y
+		}
+		if !ok {
+			complete = false
+			continue
+		}
+		seen[x] = true
+		if x == g {
+			v.bad = append(v.bad, k)
+			for _, l := range c.Lands() {
+				v.bad = append(v.bad, l.Key())
+			}
+		}
+	}
+	mex := uint32(0)
+	for seen[mex] {
+		mex++
+	}
+	switch {
+	case complete && mex != g:
+		v.bad = append(v.bad, k)
+	case !complete:
+		v.incomplete = true
+	}
+	return v
 }
 
 // drop removes the wrong values, bans their senders and those of the
@@ -498,6 +602,8 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute, liars
 	default:
 	}
 	m.epoch++
+	m.forgetScans()
+	m.proof = nil
 	// Disputes met since the snapshot are of the old epoch: the values
 	// they dispute may be gone, and the disputers may have rested on
 	// what was dropped.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -293,6 +294,17 @@ type Master struct {
 	// date by account before anything changes jobs or groups.
 	acctAt             time.Time
 	slotTime, busyTime float64
+
+	// The values the checks scanned without finding them contradicting
+	// anything (findWrong), of the epoch scannedEpoch: later checks skip
+	// them. Under scanMu, not mu: the checks run without mu.
+	scanMu       sync.Mutex
+	scanned      map[string]bool
+	scannedEpoch uint64
+
+	// proof is the certificate the last audit that proved the root's
+	// outcome built (Certificate).
+	proof *format.Certificate
 	// events are the latest events and their counts.
 	events eventLog
 	// claims are the outcomes jobs reported that settled their leaves,

@@ -491,7 +491,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		if err != nil {
 			return fail(1, "%v", err)
 		}
-		path, res, err := certify.Write(cfg.certDir, m.DB(), claim, verify.Options{})
+		path, res, err := writeMasterCertificate(cfg.certDir, m, claim)
 		if err != nil {
 			return fail(1, "certifying %s: %v", claim, err)
 		}
@@ -571,6 +571,25 @@ func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, st
 		member.Leave()
 		stopServing()
 	}, nil
+}
+
+// writeMasterCertificate writes the certificate of claim into dir and
+// verifies the written file: the one the master's audit built when it
+// proved the outcome, or (with --no-verify) one built from its values now.
+func writeMasterCertificate(dir string, m *swarm.Master, claim format.Claim) (string, verify.Result, error) {
+	cert := m.Certificate()
+	if cert == nil || cert.Claim != claim {
+		return certify.Write(dir, m.DB(), claim, verify.Options{})
+	}
+	path, err := format.WriteCertificate(dir, cert, format.WriteOptions{})
+	if err != nil {
+		return "", verify.Result{}, err
+	}
+	res, err := verify.File(path, verify.Options{})
+	if err != nil {
+		return path, res, fmt.Errorf("the written certificate does not verify: %w", err)
+	}
+	return path, res, nil
 }
 
 // superviseMaster runs the solve to its end (swarm.Master.Supervise):
