@@ -106,6 +106,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -891,7 +892,7 @@ func runAdd(e *env) int {
 	// Solve.
 	opt := solve.Options{Capacity: o.capacity}
 	if e.prog != nil {
-		opt.Progress = func(p solve.Progress) { e.prog.Show(true, "solving: %s", statusline.Search(p)) }
+		opt.Progress = func(p solve.Progress) { e.prog.Show(true, "solving: %s", searchstatus.Search(p)) }
 		opt.ProgressEvery = e.prog.Every()
 	}
 	var s solve.Searcher[sprouts.Position]
@@ -912,7 +913,7 @@ func runAdd(e *env) int {
 					before = c.Records[existing].SolveSeconds
 				}
 				opt.Progress = func(p solve.Progress) {
-					e.prog.Show(true, "solving: %s%s", statusline.Search(p), sofar(saver, p, before))
+					e.prog.Show(true, "solving: %s%s", searchstatus.Search(p), sofar(saver, p, before))
 				}
 			}
 		}

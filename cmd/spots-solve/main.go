@@ -58,6 +58,7 @@ import (
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/cpuprofile"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -432,7 +433,7 @@ func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *s
 	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
 		MaxIterations: cfg.maxIterations, Estimator: est}
 	if prog != nil {
-		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", statusline.Search(p)) }
+		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", searchstatus.Search(p)) }
 		opt.ProgressEvery = prog.Every()
 	}
 	switch cfg.algorithm {

@@ -25,6 +25,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cpuprofile"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -552,7 +553,7 @@ wait:
 			if prog != nil {
 				prog.Show(false, "jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
 					st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
-					m.DB().Len(), st.NimbersShared, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
+					m.DB().Len(), st.NimbersShared, st.Iterations, searchstatus.Num(st.RootPN), searchstatus.Num(st.RootDN))
 			}
 		}
 	}
@@ -717,7 +718,7 @@ func runSimulation(ctx context.Context, cfg config, sf swarmFlags, input string,
 	res, err := swarm.Simulate(ctx, root, sf.params, swarm.SimConfig{Workers: sf.simulate, Costs: costs,
 		Iteration: 1e6 * seqCPU.Seconds() / float64(max(seq, 1)),
 		Progress: func(now uint64, st swarm.MasterStats) {
-			prog.Show(false, "virtual time %d  jobs %d  T-It %d  root pn/dn %s/%s", now, st.Assigned, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
+			prog.Show(false, "virtual time %d  jobs %d  T-It %d  root pn/dn %s/%s", now, st.Assigned, st.Iterations, searchstatus.Num(st.RootPN), searchstatus.Num(st.RootDN))
 		}})
 	prog.Clear()
 	if err != nil {
