@@ -53,4 +53,7 @@ func TestLinksNoSolver(t *testing.T) {
 			}
 		}
 	}
+	if !slices.Contains(deps, module+"/verify/sprouts2") {
+		t.Errorf("spots-verify does not link the independent rules (verify/sprouts2): %v", deps)
+	}
 }
