@@ -149,13 +149,45 @@ type notLand struct{ lands int }
 
 func (e *notLand) Error() string { return fmt.Sprintf("%d lands, not a single land", e.lands) }
 
+// worker is what one goroutine of the check keeps: the entries found for
+// lands as written (a land written the same way twice is the same land;
+// more than half the lands a check meets are written as one met before),
+// so that the Table is asked less often. It holds at most workerLands
+// lands.
+type worker struct {
+	found map[string]int32
+	key   []byte
+}
+
+const workerLands = 1 << 16
+
+// find returns the index of the entry for land, or -1.
+func (c *independent) find(w *worker, land *sprouts2.Land) (int, error) {
+	if w == nil {
+		return c.table.Find(land)
+	}
+	w.key = land.AppendWriting(w.key[:0])
+	if i, ok := w.found[string(w.key)]; ok {
+		return int(i), nil
+	}
+	i, err := c.table.Find(land)
+	if err != nil {
+		return i, err
+	}
+	if w.found == nil || len(w.found) >= workerLands {
+		w.found = make(map[string]int32, workerLands)
+	}
+	w.found[string(w.key)] = int32(i)
+	return i, nil
+}
+
 // known returns the index of the valid entry for land, or -1, when it has
 // fewer lives than below (so that its round is over).
-func (c *independent) known(land *sprouts2.Land, below int) (int, error) {
+func (c *independent) known(w *worker, land *sprouts2.Land, below int) (int, error) {
 	if land.Lives() >= below {
 		return -1, nil
 	}
-	i, err := c.table.Find(land)
+	i, err := c.find(w, land)
 	if err != nil || i < 0 || c.state[i] != indValid {
 		return -1, err
 	}
@@ -164,11 +196,11 @@ func (c *independent) known(land *sprouts2.Land, below int) (int, error) {
 
 // value returns the xor of the values of the lands that are valid entries
 // below, and the indices of the others among lands.
-func (c *independent) value(lands []*sprouts2.Land, below int) (uint32, []int, error) {
+func (c *independent) value(w *worker, lands []*sprouts2.Land, below int) (uint32, []int, error) {
 	x := uint32(0)
 	var unknown []int
 	for k, l := range lands {
-		i, err := c.known(l, below)
+		i, err := c.known(w, l, below)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -196,6 +228,7 @@ func (c *independent) run(strict bool) error {
 		return cmp.Compare(c.entries[a].land.Lives(), c.entries[b].land.Lives())
 	})
 	workers := max(c.opt.workers(), 1)
+	pool := make([]worker, workers)
 	for start := 0; start < n; {
 		lives := c.entries[order[start]].land.Lives()
 		end := start
@@ -205,14 +238,14 @@ func (c *independent) run(strict bool) error {
 		round := order[start:end]
 		var next atomic.Int64
 		var wg sync.WaitGroup
-		for range min(workers, len(round)) {
+		for k := range min(workers, len(round)) {
 			wg.Go(func() {
 				for {
-					k := int(next.Add(1)) - 1
-					if k >= len(round) {
+					j := int(next.Add(1)) - 1
+					if j >= len(round) {
 						return
 					}
-					c.check(round[k])
+					c.check(&pool[k], round[j])
 				}
 			})
 		}
@@ -243,7 +276,7 @@ func (c *independent) firstFailure(entries []int) error {
 }
 
 // check decides entry i by the entry rule.
-func (c *independent) check(i int) {
+func (c *independent) check(w *worker, i int) {
 	e := &c.entries[i]
 	defer func() {
 		if done := c.checked.Add(1); c.opt.Progress != nil && done%1000 == 0 {
@@ -272,7 +305,7 @@ func (c *independent) check(i int) {
 	var kids []child
 	reached := make([]bool, e.g)
 	for _, lands := range e.land.Children() {
-		x, unknown, err := c.value(lands, lives)
+		x, unknown, err := c.value(w, lands, lives)
 		if err != nil {
 			refused(err, lands)
 			return
@@ -302,7 +335,7 @@ func (c *independent) check(i int) {
 		}) {
 			continue
 		}
-		ok, err := c.reply(k.lands, k.x, k.unknown, e.g, lives)
+		ok, err := c.reply(w, k.lands, k.x, k.unknown, e.g, lives)
 		if err != nil {
 			refused(err, k.lands)
 			return
@@ -323,7 +356,7 @@ func (c *independent) check(i int) {
 // lands of the child and unknown the others: a reply can only be in the
 // one unknown land (in any land if there is none; with two the rest of
 // the child stays unknown).
-func (c *independent) reply(lands []*sprouts2.Land, x uint32, unknown []int, g uint32, lives int) (bool, error) {
+func (c *independent) reply(w *worker, lands []*sprouts2.Land, x uint32, unknown []int, g uint32, lives int) (bool, error) {
 	var tries []int
 	switch len(unknown) {
 	case 0:
@@ -339,7 +372,7 @@ func (c *independent) reply(lands []*sprouts2.Land, x uint32, unknown []int, g u
 		land := lands[k]
 		rest := x
 		if len(unknown) == 0 {
-			i, _ := c.known(land, lives)
+			i, _ := c.known(w, land, lives)
 			rest ^= c.entries[i].g
 		}
 		if e := c.refuse([]*sprouts2.Land{land}); e != nil {
@@ -350,7 +383,7 @@ func (c *independent) reply(lands []*sprouts2.Land, x uint32, unknown []int, g u
 			y := rest
 			for _, l := range r {
 				var i int
-				if i, err = c.known(l, lives); i < 0 {
+				if i, err = c.known(w, l, lives); i < 0 {
 					return err == nil
 				}
 				y ^= c.entries[i].g
@@ -372,7 +405,7 @@ func (c *independent) claim(cl format.Claim, root []*sprouts2.Land) error {
 	fail := func(detail string, a ...any) error {
 		return &Failure{Position: cl.Root, Rule: "claim", Detail: fmt.Sprintf(detail, a...)}
 	}
-	x, unknown, err := c.value(root, math.MaxInt)
+	x, unknown, err := c.value(nil, root, math.MaxInt)
 	if err != nil {
 		return c.budgetError(root)
 	}
@@ -392,7 +425,7 @@ func (c *independent) claim(cl format.Claim, root []*sprouts2.Land) error {
 		for k, land := range root {
 			for _, kid := range land.Children() {
 				lands := append(slices.Delete(slices.Clone(root), k, k+1), kid...)
-				if y, missing, err := c.value(lands, math.MaxInt); err != nil {
+				if y, missing, err := c.value(nil, lands, math.MaxInt); err != nil {
 					return c.budgetError(lands)
 				} else if len(missing) == 0 && y == cl.N {
 					return nil

@@ -1,10 +1,12 @@
 package sprouts2
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A corner holds one of these, or a letter: a spot with one life and two
@@ -29,8 +31,19 @@ type Land struct {
 	regions [][][]int32 // region → boundary → corners
 	letters int         // the letters are letter0 … letter0+letters-1
 	lives   int
-	hash    uint64   // unchanged by relabelling: see hash.go
-	labels  []uint64 // the same, for each region
+	// The invariants (see computeInvariants), computed when first needed: most
+	// lands a check meets are found by their writing and never need them.
+	once   sync.Once
+	hash   uint64      // unchanged by relabelling
+	labels []uint64    // the same, for each region
+	where  [][2]corner // where each letter's corners lie
+}
+
+// invariants returns the land's hash and region labels, computing them
+// the first time.
+func (l *Land) invariants() (uint64, []uint64) {
+	l.once.Do(func() { l.hash, l.labels, l.where = computeInvariants(l) })
+	return l.hash, l.labels
 }
 
 // Lives returns the lives of the land: 3 for each 0, 2 for each 1, 1 for
@@ -43,7 +56,10 @@ func (l *Land) Lives() int { return l.lives }
 // regions and reordering boundaries and regions cannot change: two lands
 // that are the same position have the same Hash (the converse need not
 // hold; see Same).
-func (l *Land) Hash() uint64 { return l.hash }
+func (l *Land) Hash() uint64 {
+	h, _ := l.invariants()
+	return h
+}
 
 // Boundaries returns the number of boundaries of the land.
 func (l *Land) Boundaries() int {
@@ -363,6 +379,25 @@ func (p *parser) land(text string, at int) ([][][]int32, int, error) {
 		return fail(once.at, "an uppercase letter occurs once in its land (it must be seen in two regions)")
 	}
 	return regions, int(next - letter0), nil
+}
+
+// AppendWriting appends to dst a byte string that says how the land is
+// written: the kinds and letters of its corners, boundary by boundary,
+// region by region, in the order Parse or the move that made it gave them.
+// Lands with equal writings are the same land; the same land may have
+// many writings (see Same). It is a cheap key for remembering lands met
+// before in a particular writing.
+func (l *Land) AppendWriting(dst []byte) []byte {
+	for _, r := range l.regions {
+		for _, b := range r {
+			for _, s := range b {
+				dst = binary.AppendUvarint(dst, uint64(s)+2)
+			}
+			dst = append(dst, 0)
+		}
+		dst = append(dst, 1)
+	}
+	return dst
 }
 
 // Corners returns the number of corners of the land, about the length of

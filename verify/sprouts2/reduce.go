@@ -7,7 +7,7 @@ package sprouts2
 // this order, each applied once: after them none applies again.
 func reduce(regions [][][]int32, letters int, died []int32) []*Land {
 	// Tables by letter (index s-letter0), in one allocation.
-	tables := make([]int32, 4*letters+2*len(regions))
+	tables := make([]int32, 5*letters+2*len(regions))
 	isDead, stamp, count, here := tables[:letters], tables[letters:2*letters], tables[2*letters:3*letters], tables[3*letters:4*letters]
 	for _, s := range died {
 		isDead[s-letter0] = 1
@@ -48,7 +48,7 @@ func reduce(regions [][][]int32, letters int, died []int32) []*Land {
 			}
 			buf = buf[:start+len(nb)]
 			if len(nb) > 0 {
-				heads = append(heads, nb[:len(nb):len(nb)])
+				heads = append(heads, nb) // its capacity runs on over the rest of its region: see below
 			}
 		}
 		live = append(live, heads[first:len(heads):len(heads)])
@@ -124,7 +124,10 @@ func reduce(regions [][][]int32, letters int, died []int32) []*Land {
 		if lives != 2 && lives != 3 {
 			continue
 		}
-		var nb []int32
+		// The boundaries of r lie one after the other in buf, and the new
+		// boundary is no longer than they are together: it is written over
+		// them, each corner no later than where it is read.
+		nb := r[0][:0:cap(r[0])]
 		twos := 0
 		for _, b := range r {
 			for _, s := range b {
@@ -141,15 +144,16 @@ func reduce(regions [][][]int32, letters int, died []int32) []*Land {
 		for range twos / 2 {
 			nb = append(nb, two)
 		}
-		live[ri] = [][]int32{nb}
+		live[ri] = r[:1]
+		live[ri][0] = nb[:len(nb):len(nb)]
 	}
 	return split(live, letters, tables[4*letters:])
 }
 
 // split divides the regions into lands: regions sharing a letter are in
 // one land. Each land's letters are numbered again from letter0 in order
-// of appearance. It uses tables, of at least 2*len(regions) zeros, and
-// overwrites the regions' corners.
+// of appearance. It uses tables, of at least letters+2*len(regions) zeros,
+// and overwrites the regions' corners.
 func split(regions [][][]int32, letters int, tables []int32) []*Land {
 	if len(regions) == 0 {
 		return nil
@@ -157,7 +161,7 @@ func split(regions [][][]int32, letters int, tables []int32) []*Land {
 	// land[ri] leads, through a chain of regions sharing letters, to the
 	// least region of ri's land; first[s] is 1 + the first region met
 	// holding letter s.
-	land, size := tables[:len(regions)], tables[len(regions):2*len(regions)]
+	land, size, first := tables[:len(regions)], tables[len(regions):2*len(regions)], tables[2*len(regions):][:letters]
 	for i := range land {
 		land[i] = int32(i)
 	}
@@ -168,7 +172,6 @@ func split(regions [][][]int32, letters int, tables []int32) []*Land {
 		}
 		return i
 	}
-	first := make([]int32, letters)
 	for ri, r := range regions {
 		for _, b := range r {
 			for _, s := range b {
@@ -241,7 +244,8 @@ func renumber(regions [][][]int32, rename []int32) [][][]int32 {
 func newLand(regions [][][]int32) *Land {
 	l := &Land{regions: regions}
 	for _, r := range regions {
-		for _, b := range r {
+		for bi, b := range r {
+			r[bi] = b[:len(b):len(b)] // reduce's buffer runs on: nothing may append over it
 			for _, s := range b {
 				switch {
 				case s == zero:
@@ -257,6 +261,5 @@ func newLand(regions [][][]int32) *Land {
 			}
 		}
 	}
-	l.hash, l.labels = invariants(l)
 	return l
 }

@@ -5,65 +5,61 @@ import (
 	"slices"
 )
 
-// invariants returns the hash of a land and a label for each of its
-// regions, numbers that no relabelling of the land changes: they are
-// computed from the kinds of the corners, the cyclic order of each
-// boundary (as multisets of consecutive triples, read both ways), and,
-// for a letter seen in two regions, from the label of the other region in
-// the previous round (three rounds, each region's label folding in its
-// previous one). Sums make the order of boundaries and regions irrelevant;
-// a region's two reading directions are combined symmetrically.
-func invariants(l *Land) (uint64, []uint64) {
+// computeInvariants returns the hash of a land and a label for each of its
+// regions, numbers that no relabelling of the land changes, and where the
+// corners of each letter lie. Each corner gets a token: its kind; for a
+// letter with both corners on its boundary, the distance between them
+// along the boundary (the shorter way round); for a letter seen in two
+// regions, the label of its other region in the previous round. A
+// boundary hashes the multiset of its corners' tokens, each with those of
+// its two neighbours (symmetrically, so that neither the place where the
+// boundary is cut open nor its direction counts); a region sums its
+// boundaries' hashes and folds in its previous label; the land sums its
+// regions' labels. Two rounds (one for a land of one region, which has no
+// letter seen in two regions).
+func computeInvariants(l *Land) (uint64, []uint64, [][2]corner) {
 	where := l.corners()
 	n := len(l.regions)
 	both := make([]uint64, 2*n)
 	labels, next := both[:n:n], both[n:]
 	var space [64]uint64
-	for range 2 {
+	rounds := 2
+	if n == 1 {
+		rounds = 1
+	}
+	for range rounds {
 		for ri, r := range l.regions {
-			var sum [2]uint64
+			sum := uint64(len(r))
 			for bi, b := range r {
 				n := len(b)
 				tokens := space[:0]
 				if n > len(space) {
 					tokens = make([]uint64, 0, n)
 				}
-				for dir := range 2 {
-					tokens = tokens[:0]
-					for k := range n {
-						i := k
-						if dir == 1 {
-							i = n - 1 - k
-						}
-						s := b[i]
-						if s < letter0 {
-							tokens = append(tokens, uint64(s)+1)
-							continue
-						}
-						c := where[s-letter0]
-						other := c[0]
-						if other.region == int32(ri) && other.boundary == int32(bi) && other.index == int32(i) {
-							other = c[1]
-						}
-						if other.region == int32(ri) { // lowercase: the distance to its other corner
-							d := (int(other.index) - i + n) % n
-							if dir == 1 {
-								d = n - d
-							}
-							tokens = append(tokens, 16+uint64(d))
-						} else {
-							tokens = append(tokens, mix(1<<40+labels[other.region]))
-						}
+				for i, s := range b {
+					if s < letter0 {
+						tokens = append(tokens, uint64(s)+1)
+						continue
 					}
-					h := uint64(n) * 0x9e3779b97f4a7c15
-					for k := range n {
-						h += mix(tokens[k] ^ mix(tokens[(k+1)%n]^mix(tokens[(k+2)%n])))
+					c := where[s-letter0]
+					other := c[0]
+					if other.region == int32(ri) && other.boundary == int32(bi) && other.index == int32(i) {
+						other = c[1]
 					}
-					sum[dir] += mix(h)
+					if other.region == int32(ri) {
+						d := (int(other.index) - i + n) % n
+						tokens = append(tokens, 16+uint64(min(d, n-d)))
+					} else {
+						tokens = append(tokens, mix(1<<40+labels[other.region]))
+					}
 				}
+				h := uint64(n) * 0x9e3779b97f4a7c15
+				for k := range n {
+					h += mix(tokens[k]*0xc2b2ae3d27d4eb4f + 0x9e3779b97f4a7c15*(tokens[(k+1)%n]+tokens[(k+n-1)%n]))
+				}
+				sum += mix(h)
 			}
-			lo, hi := min(sum[0], sum[1]), max(sum[0], sum[1])
-			next[ri] = mix(labels[ri] ^ mix(lo^mix(hi+uint64(len(r)))))
+			next[ri] = mix(labels[ri] ^ sum)
 		}
 		copy(labels, next)
 	}
@@ -71,7 +67,7 @@ func invariants(l *Land) (uint64, []uint64) {
 	for _, x := range labels {
 		h += mix(x)
 	}
-	return mix(h ^ uint64(l.lives)<<32), labels
+	return mix(h ^ uint64(l.lives)<<32), labels, where
 }
 
 // mix is a 64-bit finaliser (splitmix64's): every input bit changes
@@ -97,24 +93,18 @@ var ErrBudget = errors.New("sprouts2: the lands are too symmetric to compare wit
 // does not match. At most budget choices of a boundary and rotation are
 // tried (0: no bound); beyond it Same returns ErrBudget.
 func Same(a, b *Land, budget int64) (bool, error) {
-	if a.hash != b.hash || a.lives != b.lives || a.letters != b.letters || len(a.regions) != len(b.regions) {
+	if a.lives != b.lives || a.letters != b.letters || len(a.regions) != len(b.regions) || a.Hash() != b.Hash() {
 		return false, nil
 	}
-	la, lb := slices.Clone(a.labels), slices.Clone(b.labels)
-	slices.Sort(la)
-	slices.Sort(lb)
-	if !slices.Equal(la, lb) {
-		return false, nil
+	b.Hash() // b's labels too
+	// The bijection of letters both ways (index letter-letter0; -1: not
+	// yet) and the regions of b matched, in one allocation.
+	space := make([]int32, 2*a.letters+len(b.regions))
+	for i := range space[:2*a.letters] {
+		space[i] = -1
 	}
-	m := matcher{a: a, b: b, budget: budget, usedB: make([]bool, len(b.regions)),
-		toB: make([]int32, a.letters), toA: make([]int32, b.letters)}
-	for i := range m.toB {
-		m.toB[i] = -1
-	}
-	for i := range m.toA {
-		m.toA[i] = -1
-	}
-	m.order = regionOrder(a)
+	m := matcher{a: a, b: b, budget: budget, toB: space[:a.letters], toA: space[a.letters : 2*a.letters],
+		usedB: space[2*a.letters:], order: regionOrder(a)}
 	ok := m.region(0)
 	if m.exhausted {
 		return false, ErrBudget
@@ -127,29 +117,32 @@ func Same(a, b *Land, budget int64) (bool, error) {
 // with one already in the order, so that its letters are mostly bound
 // before it is matched.
 func regionOrder(a *Land) []int {
-	count := map[uint64]int{}
-	for _, x := range a.labels {
-		count[x]++
+	count := func(ri int) int {
+		n := 0
+		for _, x := range a.labels {
+			if x == a.labels[ri] {
+				n++
+			}
+		}
+		return n
 	}
-	start := 0
+	start, least := 0, len(a.regions)+1
 	for ri := range a.regions {
-		if count[a.labels[ri]] < count[a.labels[start]] {
-			start = ri
+		if n := count(ri); n < least {
+			start, least = ri, n
 		}
 	}
-	where := a.corners()
-	order := []int{start}
-	in := make([]bool, len(a.regions))
-	in[start] = true
+	order := make([]int, 1, len(a.regions))
+	order[0] = start
+	in := func(r int32) bool { return slices.Contains(order, int(r)) }
 	for k := 0; k < len(order); k++ {
 		for _, b := range a.regions[order[k]] {
 			for _, s := range b {
 				if s < letter0 {
 					continue
 				}
-				for _, c := range where[s-letter0] {
-					if !in[c.region] {
-						in[c.region] = true
+				for _, c := range a.where[s-letter0] {
+					if !in(c.region) {
 						order = append(order, int(c.region))
 					}
 				}
@@ -157,7 +150,7 @@ func regionOrder(a *Land) []int {
 		}
 	}
 	for ri := range a.regions { // a land is connected; this only guards
-		if !in[ri] {
+		if !in(int32(ri)) {
 			order = append(order, ri)
 		}
 	}
@@ -167,7 +160,7 @@ func regionOrder(a *Land) []int {
 type matcher struct {
 	a, b      *Land
 	order     []int
-	usedB     []bool  // regions of b matched
+	usedB     []int32 // regions of b matched (1)
 	toB, toA  []int32 // the bijection of letters (index letter-letter0; -1: not yet)
 	trail     []int32 // letters of a bound, to undo
 	budget    int64
@@ -182,53 +175,67 @@ func (m *matcher) region(k int) bool {
 		return true
 	}
 	ra := m.order[k]
-	xs, plainA := lettered(m.a.regions[ra])
+	x := m.a.regions[ra]
+	zeros, plain := kinds(x)
 	for rb := range m.b.regions {
-		if m.usedB[rb] || m.b.labels[rb] != m.a.labels[ra] || len(m.b.regions[rb]) != len(m.a.regions[ra]) {
+		y := m.b.regions[rb]
+		if m.usedB[rb] != 0 || m.b.labels[rb] != m.a.labels[ra] || len(y) != len(x) {
 			continue
 		}
-		ys, plainB := lettered(m.b.regions[rb])
-		if len(xs) != len(ys) {
+		if z, p := kinds(y); z != zeros || p != plain {
 			continue
 		}
-		m.usedB[rb] = true
+		m.usedB[rb] = 1
 		for dir := range 2 {
-			// Boundaries without letters bind nothing: they match as a
-			// multiset, each at its least rotation.
-			if !slices.Equal(plainKeys(plainA, 0), plainKeys(plainB, dir)) {
+			// Boundaries without letters bind nothing: lone 0s match by
+			// number, the others as a multiset of least rotations.
+			if plain > 0 && !slices.Equal(plainKeys(x, 0), plainKeys(y, dir)) {
 				continue
 			}
-			used := make([]bool, len(ys))
-			if m.boundaries(xs, ys, dir, 0, used, func() bool { return m.region(k + 1) }) {
+			var used [64]bool
+			usedY := used[:]
+			if len(y) > len(used) {
+				usedY = make([]bool, len(y))
+			}
+			if m.boundaries(x, y, dir, 0, usedY, func() bool { return m.region(k + 1) }) {
 				return true
 			}
 			if m.exhausted {
 				return false
 			}
 		}
-		m.usedB[rb] = false
+		m.usedB[rb] = 0
 	}
 	return false
 }
 
-// lettered splits the boundaries of a region into those holding a letter
-// and the others.
-func lettered(r [][]int32) (letters, plain [][]int32) {
+// kinds counts the boundaries of a region that are lone 0s and those
+// that hold no letter and are not lone 0s.
+func kinds(r [][]int32) (zeros, plain int) {
 	for _, b := range r {
-		if slices.ContainsFunc(b, func(s int32) bool { return s >= letter0 }) {
-			letters = append(letters, b)
-		} else {
-			plain = append(plain, b)
+		switch {
+		case b[0] == zero:
+			zeros++
+		case !hasLetter(b):
+			plain++
 		}
 	}
-	return letters, plain
+	return zeros, plain
 }
 
-// plainKeys returns the boundaries without letters read in direction dir,
-// each written at its least rotation, sorted.
-func plainKeys(bs [][]int32, dir int) []string {
-	keys := make([]string, len(bs))
-	for i, b := range bs {
+func hasLetter(b []int32) bool {
+	return slices.ContainsFunc(b, func(s int32) bool { return s >= letter0 })
+}
+
+// plainKeys returns the boundaries of r that hold no letter and are not
+// lone 0s, read in direction dir, each written at its least rotation,
+// sorted.
+func plainKeys(r [][]int32, dir int) []string {
+	var keys []string
+	for _, b := range r {
+		if b[0] == zero || hasLetter(b) {
+			continue
+		}
 		n := len(b)
 		best := ""
 		for rot := range n {
@@ -244,36 +251,39 @@ func plainKeys(bs [][]int32, dir int) []string {
 				best = string(k)
 			}
 		}
-		keys[i] = best
+		keys = append(keys, best)
 	}
 	slices.Sort(keys)
 	return keys
 }
 
-// boundaries matches the boundaries xs of a region of a, from the q-th on,
-// to unused ones of ys, of a region of b read in direction dir, then calls
-// then. All of them hold letters.
-func (m *matcher) boundaries(xs, ys [][]int32, dir, q int, used []bool, then func() bool) bool {
-	if q == len(xs) {
+// boundaries matches the boundaries of x that hold letters, from the q-th
+// boundary of x on, to unused ones of y, read in direction dir, then
+// calls then.
+func (m *matcher) boundaries(x, y [][]int32, dir, q int, used []bool, then func() bool) bool {
+	for q < len(x) && !hasLetter(x[q]) {
+		q++
+	}
+	if q == len(x) {
 		return then()
 	}
-	x := xs[q]
-	for p, y := range ys {
-		if used[p] || len(y) != len(x) {
+	bx := x[q]
+	for p, by := range y {
+		if used[p] || len(by) != len(bx) || !hasLetter(by) {
 			continue
 		}
-		for rot := range len(y) {
+		for rot := range len(by) {
 			if m.spent++; m.budget > 0 && m.spent > m.budget {
 				m.exhausted = true
 				return false
 			}
 			mark := len(m.trail)
-			if !m.corners(x, y, dir, rot) {
+			if !m.corners(bx, by, dir, rot) {
 				m.undo(mark)
 				continue
 			}
 			used[p] = true
-			if m.boundaries(xs, ys, dir, q+1, used, then) {
+			if m.boundaries(x, y, dir, q+1, used, then) {
 				return true
 			}
 			used[p] = false
@@ -369,7 +379,7 @@ func (t *Table) Land(i int) *Land { return t.lands[i] }
 // Find returns the index of the land held that is the same as l, or -1.
 // Finds may run concurrently with each other, not with Add.
 func (t *Table) Find(l *Land) (int, error) {
-	for _, i := range t.buckets[l.hash] {
+	for _, i := range t.buckets[l.Hash()] {
 		same, err := Same(l, t.lands[i], t.Budget)
 		if err != nil {
 			return -1, err
