@@ -823,3 +823,24 @@ func TestVerifyRatio(t *testing.T) {
 		t.Errorf("one over the target: %s", md.String()[:800])
 	}
 }
+
+// TestIndependentTimes: where index.csv records the time of the
+// independent check (spots-corpus retime --independent), it is within
+// IndependentTarget of the solve time for 0*14 and up.
+func TestIndependentTimes(t *testing.T) {
+	c, err := Open(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	timed := 0
+	for _, r := range c.Records {
+		if r.IndependentSeconds == 0 || r.N < VerifyTargetN {
+			continue
+		}
+		timed++
+		if r.IndependentSeconds > IndependentTarget*r.SolveSeconds {
+			t.Errorf("%s: the independent check took %.2f s, over %.0f %% of the solve's %.1f s", r.Claim, r.IndependentSeconds, 100*IndependentTarget, r.SolveSeconds)
+		}
+	}
+	t.Logf("%d certificates of 0*%d and up with an independent time", timed, VerifyTargetN)
+}

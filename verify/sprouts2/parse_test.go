@@ -132,6 +132,22 @@ func FuzzParse(f *testing.F) {
 			if l.Lives() < 2 {
 				t.Fatalf("%q: land %s has %d lives: it should have been reduced away", s, l, l.Lives())
 			}
+			if l.Moves() > 500 || l.Corners() > 200 {
+				continue
+			}
+			// Every move takes a life; its lands read back as written.
+			for _, c := range l.Children() {
+				n := 0
+				for _, k := range c {
+					n += k.Lives()
+				}
+				if n >= l.Lives() {
+					t.Fatalf("%q: the child %s of %s has %d lives, not fewer than %d", s, Text(c), l, n, l.Lives())
+				}
+				if _, err := Parse(Text(c)); err != nil {
+					t.Fatalf("%q: the child %s of %s does not parse: %v", s, Text(c), l, err)
+				}
+			}
 		}
 	})
 }
