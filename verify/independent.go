@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -83,9 +81,10 @@ func newIndependent(opt Options) *independent {
 	return c
 }
 
-// measureLand returns what generating the children of lands costs, as
-// Measure does for package sprouts: Bytes is the length of their text
-// (corners and separators).
+// measureLands returns what generating the children of lands costs, as
+// Measure does for package sprouts (Moves bounds what sprouts2's generator
+// tries, as Measure's bounds what sprouts' does), with Bytes the length of
+// their text (corners and separators).
 func measureLands(lands []*sprouts2.Land) Cost {
 	var c Cost
 	for _, l := range lands {
@@ -115,11 +114,9 @@ func (c *independent) budgetError(lands []*sprouts2.Land) *LimitError {
 }
 
 // add reads an entry. It returns the index of the entry in the table and
-// whether an entry for the same position was there already, or an error:
-// a *format.LineError-like failure is left to the caller, which knows the
-// kind of input; here the parse error, the number of lands and a refusal
-// are told apart by their types (*sprouts2.ParseError, errNotLand,
-// *LimitError).
+// whether an entry for the same position was there already, or an error
+// the caller turns into what its input calls for: a *sprouts2.ParseError,
+// a *notLand (not a single land) or a *LimitError.
 func (c *independent) add(row int, text string, g uint32) (int, bool, error) {
 	lands, err := sprouts2.Parse(text)
 	if err != nil {
@@ -463,11 +460,7 @@ func independentFile(path string, opt Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if base := filepath.Base(path); strings.HasSuffix(base, ".arrow") && format.IsAddress(strings.TrimSuffix(base, ".arrow")) &&
-		strings.TrimSuffix(base, ".arrow") != res.Address {
-		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file is named %s but its content address is %s", base, res.Address)}
-	}
-	return res, nil
+	return res, nameFailure(path, res.Address)
 }
 
 // independentStream is Stream with Options.Independent.

@@ -353,7 +353,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"add", "--solve", "0"}, 2, "--solve 0: want a number of spots"},
 		{[]string{"add", "--solve", "5", "--algorithm", "mcts"}, 2, `unknown --algorithm "mcts"`},
 		{[]string{"add", "--solve", "5", "--capacity", "1"}, 2, "--capacity 1 is too small"},
-		{[]string{verifyCommand}, 2, "usage: spots-corpus _verify FILE"},
+		{[]string{verifyCommand}, 2, "usage: spots-corpus _verify [--independent] FILE"},
 		{[]string{verifyCommand, "/nonexistent.arrow"}, 2, ""},
 		{[]string{"check", "--sample", "--budget", "1m"}, 2, "--sample and --budget: give one"},
 		{[]string{"check", "--budget", "-1s"}, 2, "--budget -1s is negative"},

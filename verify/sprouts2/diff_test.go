@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -268,39 +269,34 @@ func sprouts2Scramble(text string, rng *rand.Rand) string {
 		}
 		return short[k : k+1]
 	}
-	upper := map[string]string{}
-	for _, r := range regions {
-		for _, b := range r {
-			for _, t := range b {
-				if isUpper(t) {
-					upper[t] = ""
-				}
+	// rename gives the letters of tokens that want picks new names, in a
+	// random order, as Parse reads them.
+	rename := func(tokens []string, want func(string) bool, short string, long byte) map[string]string {
+		var seen []string
+		for _, t := range tokens {
+			if want(t) && !slices.Contains(seen, t) {
+				seen = append(seen, t)
 			}
 		}
+		names := map[string]string{}
+		for k, p := range rng.Perm(len(seen)) {
+			names[seen[k]] = name(p, len(seen), short, long)
+		}
+		return names
 	}
-	perm := rng.Perm(len(upper))
-	k := 0
-	for t := range upper {
-		upper[t] = name(perm[k], len(upper), "ABCDEFGHIJKLMNOPQRSTUVWXY", 'n')
-		k++
+	var all []string
+	for _, r := range regions {
+		for _, b := range r {
+			all = append(all, b...)
+		}
 	}
+	upper := rename(all, isUpper, "ABCDEFGHIJKLMNOPQRSTUVWXY", 'n')
 	var out []string
 	for _, r := range regions {
 		back := rng.IntN(2) == 1
 		var bs []string
 		for _, b := range r {
-			lower := map[string]string{}
-			for _, t := range b {
-				if isLower(t) {
-					lower[t] = ""
-				}
-			}
-			perm := rng.Perm(len(lower))
-			k := 0
-			for t := range lower {
-				lower[t] = name(perm[k], len(lower), "abcdefghijkl", 'm')
-				k++
-			}
+			lower := rename(b, isLower, "abcdefghijkl", 'm')
 			rot := rng.IntN(len(b))
 			var sb strings.Builder
 			for i := range b {

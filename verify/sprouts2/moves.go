@@ -41,8 +41,12 @@ func (l *Land) EachChild(f func(child []*Land) bool) bool {
 	})
 }
 
-// Moves returns the number of moves Children makes (each builds and
-// reduces one child), without making them; it saturates at 1<<62.
+// Moves returns a bound on the number of moves Children makes (each builds
+// and reduces one child), without making them: it counts every pair of
+// corners of a boundary and every pair of corners of two boundaries,
+// times the ways to share the other boundaries, including the pairs no
+// line may join (two corners of one spot, a loop at a spot with one
+// life). It saturates at 1<<62.
 func (l *Land) Moves() int64 {
 	const most = int64(1) << 62
 	total := int64(0)
