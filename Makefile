@@ -27,7 +27,7 @@ TEST_FLAGS ?= -short
 CORPUS_BUDGET ?= 90s
 test: lint
 	$(GO) test -count=1 $(TEST_FLAGS) ./...
-	$(GO) test -count=1 -race -short -run 'Concurrent' ./sprouts ./solve ./swarm
+	$(GO) test -count=1 -race -short -run 'Concurrent' ./sprouts ./solve ./swarm ./verify
 	$(GO) test -count=1 $(TEST_FLAGS) -tags spotsdebug -run 'TestOctal|TestSproutsGrundy' ./solve
 	$(GO) test -count=1 $(TEST_FLAGS) -tags spotsfault ./internal/faultcheck
 	$(GO) run ./cmd/spots-corpus check --budget $(CORPUS_BUDGET)

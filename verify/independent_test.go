@@ -202,3 +202,17 @@ func TestIndependentOtherGames(t *testing.T) {
 		t.Errorf("%s: %v, want ErrUnsupported", files[0], err)
 	}
 }
+
+// TestIndependentConcurrent: the independent check of a certificate on
+// several workers (make test runs it under the race detector) finds what
+// it finds on one.
+func TestIndependentConcurrent(t *testing.T) {
+	path := filepath.Join("..", "corpus", "certs", "0c524bb16d920e631ceeb80b752e98713223c12d24bf6c1a25d9f62dbd7ab20c.arrow") // 0*12=L
+	one, err := File(path, independentOpt(Options{Workers: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if many, err := File(path, independentOpt(Options{Workers: 4})); err != nil || many != one {
+		t.Errorf("with 4 workers: %+v, %v; with one: %+v", many, err, one)
+	}
+}
