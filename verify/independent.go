@@ -299,9 +299,16 @@ func (c *independent) check(w *worker, i int) {
 		x       uint32
 		unknown []int
 	}
+	children := e.land.Children()
+	if int64(e.g) > int64(len(children)) {
+		// Each smaller value needs a child of its own (and a hostile
+		// value must not size the table below).
+		fail("reach", "the value %d needs as many children; the position has %d", e.g, len(children))
+		return
+	}
 	var kids []child
 	reached := make([]bool, e.g)
-	for _, lands := range e.land.Children() {
+	for _, lands := range children {
 		x, unknown, err := c.value(w, lands, lives)
 		if err != nil {
 			refused(err, lands)

@@ -188,6 +188,12 @@ func TestIndependentMutants(t *testing.T) {
 	if tried == 0 {
 		t.Error("no mutant tried")
 	}
+	// A hostile value is rejected, not used to size anything.
+	c := hostileCert(t, "0*2=L", "0", "0*2")
+	c.Entries[1].Grundy = 1 << 31
+	if _, err := CertificateWith(c, independentOpt(Options{})); !IsInvalid(err) {
+		t.Errorf("a row of value 2^31: %v, want invalid", err)
+	}
 }
 
 // TestIndependentOtherGames: a Cram certificate is not for the
