@@ -655,7 +655,10 @@ func runCheck(e *env) int {
 		}
 		if len(rep.Cram) > 0 {
 			fmt.Fprintf(e.stdout, ", Cram: %d of %d verified", cramVerified, len(rep.Cram))
-			if cramFound > 0 {
+			switch {
+			case cramFound > 0 && e.opt.independent:
+				fmt.Fprintf(e.stdout, " (%d more found: the independent check knows only Sprouts)", cramFound)
+			case cramFound > 0:
 				fmt.Fprintf(e.stdout, " (%d more found, not in the sample)", cramFound)
 			}
 		}
