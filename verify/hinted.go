@@ -66,9 +66,6 @@ func (o Options) workers() int {
 // children of the position are generated; an unreadable file gives
 // another error.
 func File(path string, opt Options) (Result, error) {
-	if opt.Independent {
-		return independentFile(path, opt)
-	}
 	r, err := format.OpenCertificate(path)
 	if err != nil {
 		return Result{}, fileError(err)
@@ -78,17 +75,11 @@ func File(path string, opt Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	return res, nameFailure(path, res.Address)
-}
-
-// nameFailure is the failure of a file named by a content address other
-// than address, the one its content has; nil if it is not so named.
-func nameFailure(path, address string) error {
 	if base := filepath.Base(path); strings.HasSuffix(base, ".arrow") && format.IsAddress(strings.TrimSuffix(base, ".arrow")) &&
-		strings.TrimSuffix(base, ".arrow") != address {
-		return &Failure{Rule: "address", Detail: fmt.Sprintf("the file is named %s but its content address is %s", base, address)}
+		strings.TrimSuffix(base, ".arrow") != res.Address {
+		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file is named %s but its content address is %s", base, res.Address)}
 	}
-	return nil
+	return res, nil
 }
 
 // fileError sorts a decoding error: a corrupt file is an invalid

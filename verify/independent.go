@@ -456,20 +456,6 @@ func (c *independent) root(cl format.Claim) ([]*sprouts2.Land, error) {
 	return root, nil
 }
 
-// independentFile is File with Options.Independent.
-func independentFile(path string, opt Options) (Result, error) {
-	r, err := format.OpenCertificate(path)
-	if err != nil {
-		return Result{}, fileError(err)
-	}
-	defer r.Close()
-	res, err := independentStream(r, opt)
-	if err != nil {
-		return res, err
-	}
-	return res, nameFailure(path, res.Address)
-}
-
 // independentStream is Stream with Options.Independent.
 func independentStream(r *format.CertReader, opt Options) (Result, error) {
 	h := r.Header()
