@@ -59,6 +59,7 @@ import (
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/interrupt"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -462,7 +463,7 @@ func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *s
 	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
 		MaxIterations: cfg.maxIterations}
 	if prog != nil {
-		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", statusline.Search(p)) }
+		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", searchstatus.Search(p)) }
 		opt.ProgressEvery = prog.Every()
 	}
 	switch cfg.algorithm {
