@@ -63,6 +63,7 @@ import (
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -357,7 +358,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	if runtime.NumCPU() > 1 {
 		defaultAlg = "pdfpn"
 	}
-	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). The default is pdfpn when there is more than one CPU, but dfpn with --cert: the same certificate, at the same address, on every run")
+	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). "+defaultMode())
 	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
@@ -454,6 +455,31 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	}
 	cfg.plan = plan
 	return cfg, flags.Args(), -1
+}
+
+// defaultMode says what plain spots-solve POS runs on this machine: every
+// core in one process, with a table that grows with the threads.
+func defaultMode() string {
+	cpus := runtime.NumCPU()
+	if cpus < 2 {
+		return "The default here (1 CPU) is dfpn with a table of 10⁶ entries."
+	}
+	capacity := solve.ThreadCapacity(cpus, swarm.PhysicalMemory())
+	return fmt.Sprintf("The default here (%d CPUs) is pdfpn with %d threads and a table of %s entries, all in one process; "+
+		"with --cert it is dfpn, which gives the same certificate, at the same address, on every run",
+		cpus, cpus, entriesText(capacity))
+}
+
+// entriesText writes a number of table entries for people: 10⁶, 2×10⁶,
+// 2.5×10⁶.
+func entriesText(n int) string {
+	switch {
+	case n == 1_000_000:
+		return "10⁶"
+	case n%1_000_000 == 0:
+		return fmt.Sprintf("%d×10⁶", n/1_000_000)
+	}
+	return fmt.Sprintf("%.2g×10⁶", float64(n)/1e6)
 }
 
 // newSearcher makes the search of cfg for the game g; saver, if not nil,
