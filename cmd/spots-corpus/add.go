@@ -16,7 +16,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
-	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -149,7 +149,7 @@ func (a *adder) solve() int {
 	o := a.opt
 	s := prove.Search{Algorithm: o.algorithm, Capacity: o.capacity}
 	if a.prog != nil {
-		s.Progress = func(p solve.Progress) { a.prog.Show(true, "solving: %s", statusline.Search(p)) }
+		s.Progress = func(p solve.Progress) { a.prog.Show(true, "solving: %s", searchstatus.Search(p)) }
 		s.ProgressEvery = a.prog.Every()
 	}
 	if a.stateAt != "" {
@@ -165,7 +165,7 @@ func (a *adder) solve() int {
 				before = a.c.Records[a.existing].SolveSeconds
 			}
 			s.Progress = func(p solve.Progress) {
-				a.prog.Show(true, "solving: %s%s", statusline.Search(p), sofar(a.saver, p, before))
+				a.prog.Show(true, "solving: %s%s", searchstatus.Search(p), sofar(a.saver, p, before))
 			}
 		}
 	}

@@ -58,10 +58,12 @@ import (
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/interrupt"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
 )
 
 const usage = `usage: spots-solve [flags] POSITION...
@@ -470,7 +472,7 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	if runtime.NumCPU() > 1 {
 		defaultAlg = "pdfpn"
 	}
-	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). The default is pdfpn when there is more than one CPU, but dfpn with --cert: the same certificate, at the same address, on every run")
+	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). "+defaultMode())
 	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
@@ -535,6 +537,31 @@ func checkRun(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 	return memoryPlan(flags, cfg)
 }
 
+// defaultMode says what plain spots-solve POS runs on this machine: every
+// core in one process, with a table that grows with the threads.
+func defaultMode() string {
+	cpus := runtime.NumCPU()
+	if cpus < 2 {
+		return "The default here (1 CPU) is dfpn with a table of 10⁶ entries."
+	}
+	capacity := solve.ThreadCapacity(cpus, swarm.PhysicalMemory())
+	return fmt.Sprintf("The default here (%d CPUs) is pdfpn with %d threads and a table of %s entries, all in one process; "+
+		"with --cert it is dfpn, which gives the same certificate, at the same address, on every run",
+		cpus, cpus, entriesText(capacity))
+}
+
+// entriesText writes a number of table entries for people: 10⁶, 2×10⁶,
+// 2.5×10⁶.
+func entriesText(n int) string {
+	switch {
+	case n == 1_000_000:
+		return "10⁶"
+	case n%1_000_000 == 0:
+		return fmt.Sprintf("%d×10⁶", n/1_000_000)
+	}
+	return fmt.Sprintf("%.2g×10⁶", float64(n)/1e6)
+}
+
 // newSearcher makes the search of cfg for the game g; saver, if not nil,
 // saves it (Sprouts only).
 func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *checkpoint.Saver) solve.Searcher[P] {
@@ -542,7 +569,7 @@ func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *s
 	s := prove.Search{Algorithm: cfg.algorithm, Threads: cfg.threads, Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache,
 		Seed: cfg.seed, MaxIterations: cfg.maxIterations, Saver: saver, SaveEvery: cfg.stateEvery}
 	if prog != nil {
-		s.Progress = func(p solve.Progress) { prog.Show(true, "%s", statusline.Search(p)) }
+		s.Progress = func(p solve.Progress) { prog.Show(true, "%s", searchstatus.Search(p)) }
 		s.ProgressEvery = prog.Every()
 	}
 	return prove.NewSearcher(g, db, s)

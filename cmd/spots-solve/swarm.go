@@ -23,6 +23,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cpuprofile"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
@@ -632,7 +633,7 @@ func superviseMaster(ctx context.Context, cfg config, sf swarmFlags, root sprout
 		}
 		prog.Show(false, "jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
 			st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
-			m.DB().Len(), st.NimbersShared, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
+			m.DB().Len(), st.NimbersShared, st.Iterations, searchstatus.Num(st.RootPN), searchstatus.Num(st.RootDN))
 		return true
 	}
 	report := func(res swarm.AuditResult) {
