@@ -70,7 +70,7 @@ func (c MasterCosts) ticks(reports int, iteration float64) uint64 {
 // SimResult is what a simulation measured, in the paper's terms.
 type SimResult struct {
 	Workers int     `json:"workers"` // groups (SimConfig.Workers)
-	Outcome string  `json:"outcome"`
+	Outcome solve.Outcome `json:"outcome"`
 	Time    uint64  `json:"time"`    // virtual time to solve the root, in iterations
 	TIt     uint64  `json:"t_it"`    // iterations of all workers
 	TGN     int     `json:"t_gn"`    // entries of the master's nimber database
@@ -687,7 +687,7 @@ func (s *simulation) cut(w *simWorker) {
 func (s *simulation) finish() {
 	m, res := s.m, &s.res
 	st := m.Stats()
-	res.Outcome = m.Outcome().String()
+	res.Outcome = m.Outcome()
 	res.Time = (s.clock + simTick - 1) / simTick
 	res.MasterBusy = s.masterBusy / simTick
 	if st.Exchanges > 0 {
