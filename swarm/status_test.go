@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,6 +56,14 @@ func statusServer(t *testing.T, pos string, key Key, opts StatusOptions) (*Maste
 	})
 	return m, st, "http://" + ln.Addr().String()
 }
+
+// aheadClock is time.Now moved on by what advance adds, for
+// StatusOptions.Now: a test takes a Status past its cached report without
+// sleeping.
+type aheadClock struct{ ahead atomic.Int64 }
+
+func (c *aheadClock) now() time.Time          { return time.Now().Add(time.Duration(c.ahead.Load())) }
+func (c *aheadClock) advance(d time.Duration) { c.ahead.Add(int64(d)) }
 
 // getStatus reads a status path with the token (none if "").
 func getStatus(t *testing.T, url, token string) (int, []byte) {
@@ -177,7 +186,8 @@ func TestStatusOnLoopbackRun(t *testing.T) {
 // names is there, with the values of its counters.
 func TestMetrics(t *testing.T) {
 	key, _ := NewKey("the metrics test key")
-	m, st, base := statusServer(t, "0*6", key, StatusOptions{})
+	var clock aheadClock
+	m, st, base := statusServer(t, "0*6", key, StatusOptions{Now: clock.now})
 	g, _ := NewGroup("g", DefaultParams())
 	superviseInBackground(t, m)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -185,7 +195,7 @@ func TestMetrics(t *testing.T) {
 	if err := g.Run(ctx, LocalLink{m}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(snapshotMaxAge) // past the cached report
+	clock.advance(snapshotMaxAge) // past any report cached during the run
 	code, body := getStatus(t, base+MetricsPath, key.StatusToken())
 	if code != http.StatusOK {
 		t.Fatalf("GET /metrics: %d %s", code, body)
