@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/cram"
-	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -64,7 +64,7 @@ func parseCram(in string) (cram.Position, uint32, error) {
 	}
 	p, err := cram.Parse(text)
 	if err != nil {
-		return cram.Empty, 0, err
+		return cram.Empty, 0, cmdline.PositionError(cram.Game, text, err)
 	}
 	return p, n, nil
 }
@@ -94,10 +94,7 @@ func solveCram(ctx context.Context, cfg config, inputs []string, stdout, stderr 
 			return fail("--cert: %v", err)
 		}
 	}
-	var prog *statusline.Line
-	if !cfg.noProgress {
-		prog = statusline.New(stderr)
-	}
+	prog := cfg.progress.New(stderr)
 	s := newSearcher(cfg, cram.Rules{}, solve.NewNimberDB(), prog, nil)
 	results, status := solveEach(ctx, cfg, s, cram.Game, inputs, roots, heaps, nil, prog, stdout, stderr)
 	if cfg.statsPath != "" {

@@ -14,15 +14,17 @@
 // or with --nimber its Grundy value. With --json it prints one JSON object
 // per position instead:
 //
-//	{"input":"0*12","canonical":"0*12","outcome":"L","nimber":null,
+//	{"input":"0*12","canonical":"0*12","outcome":"L","grundy":null,
 //	 "algorithm":"pdfpn","seconds":4.1,"iterations":41205,
-//	 "grundy_numbers":1189,"tt_entries":32845}
+//	 "grundy_numbers":1189,"tt_entries":32845,…}
 //
-// While a position takes longer than a second, a status line on standard
-// error shows the elapsed time, iterations, iterations per second, the
-// root's proof and disproof numbers, the nimbers known and how full the
-// transposition table is (a line every 10 s when standard error is not a
-// terminal; none with --no-progress).
+// (docs/json.md lists the keys). While a position takes longer than a
+// second, a status line on standard error shows the elapsed time,
+// iterations, iterations per second, the root's proof and disproof
+// numbers, the nimbers known and how full the transposition table is (a
+// line every 10 s when standard error is not a terminal; none with
+// --no-progress); --progress json writes the same as a JSON object a
+// line, every second.
 //
 // The positions share one search: what is proved for one is reused by the
 // next. Exit status: 0 when every position was solved, 1 when a limit
@@ -56,9 +58,11 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/interrupt"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -140,6 +144,7 @@ var spotsAliases = map[string]string{
 	"input_database":  "db-in",
 	"output_database": "db-out",
 	"stats_path":      "stats",
+	"workers":         "workers-local", // SPOTS's Ray workers: processes here
 }
 
 // normalizeAlias is the flag set's normalize func: it turns SPOTS's option
@@ -168,6 +173,7 @@ type config struct {
 	timeout       time.Duration
 	maxIterations uint64
 	noProgress    bool
+	progress      statusline.Mode // --progress (Off with --no-progress)
 	lenient       bool
 	certDir       string
 	cpuProfile    string
@@ -179,20 +185,20 @@ type config struct {
 
 // result is one solved position, as printed with --json.
 type result struct {
-	Input         string  `json:"input"`     // the text given
-	Canonical     string  `json:"canonical"` // with " + *N" for a heap
-	Outcome       string  `json:"outcome"`
-	Reason        string  `json:"reason,omitempty"` // why unknown: timeout, iteration limit, interrupted
-	Nimber        *uint32 `json:"nimber"`
-	Algorithm     string  `json:"algorithm"`
-	Seconds       float64 `json:"seconds"`
-	Iterations    uint64  `json:"iterations"`
-	GrundyNumbers int     `json:"grundy_numbers"`
-	TTEntries     int64   `json:"tt_entries"`
-	Claim         string  `json:"claim,omitempty"`   // with --cert: the claim certified
-	Address       string  `json:"address,omitempty"` // with --cert: the certificate's content address
-	Certificate   string  `json:"certificate,omitempty"`
-	CertEntries   int     `json:"certificate_entries,omitempty"`
+	Input         string        `json:"input"`            // the text given
+	Canonical     string        `json:"canonical"`        // with " + *N" for a heap
+	Outcome       solve.Outcome `json:"outcome"`          // W, L or unknown
+	Reason        string        `json:"reason,omitempty"` // why unknown: timeout, iteration limit, interrupted
+	Nimber        *uint32       `json:"grundy"`           // with --nimber: the Grundy value
+	Algorithm     string        `json:"algorithm"`
+	Seconds       float64       `json:"seconds"`
+	Iterations    uint64        `json:"iterations"`
+	GrundyNumbers int           `json:"grundy_numbers"`
+	TTEntries     int64         `json:"tt_entries"`
+	Claim         string        `json:"claim,omitempty"`   // with --cert: the claim certified
+	Address       string        `json:"address,omitempty"` // with --cert: the certificate's content address
+	Certificate   string        `json:"path,omitempty"`    // with --cert: the certificate's file
+	CertEntries   int           `json:"entries,omitempty"` // with --cert: the certificate's entries
 	// pdfpn only
 	Threads         int      `json:"threads,omitempty"`
 	Spread          uint64   `json:"spread,omitempty"`
@@ -202,6 +208,11 @@ type result struct {
 	TTHitRate       float64  `json:"tt_hit_rate,omitempty"`
 	// With --root-moves.
 	RootMoves []rootMove `json:"root_moves,omitempty"`
+	// The keys of grundy, path and entries before docs/json.md, written
+	// beside them for one release (deprecated).
+	OldNimber      *uint32 `json:"nimber"`
+	OldCertificate string  `json:"certificate,omitempty"`
+	OldCertEntries int     `json:"certificate_entries,omitempty"`
 
 	stats solve.Stats // the search's counters for this position
 }
@@ -216,7 +227,10 @@ func runMain() int {
 	ctx, stop := interrupt.Context()
 	defer stop()
 	out := cmdout.New(os.Stdout)
-	return out.Status("spots-solve", run(ctx, os.Args[1:], out, os.Stderr), os.Stderr)
+	status := cmdline.JSONErrors("spots-solve", cmdline.WantsJSON(os.Args[1:]), out, os.Stderr, func(stdout, stderr io.Writer) int {
+		return run(ctx, os.Args[1:], stdout, stderr)
+	})
+	return out.Status("spots-solve", status, os.Stderr)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -263,6 +277,9 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 		if n > 0 && cfg.algorithm == "swarm" {
 			return fail("%q: the swarm solves a position without a heap", in)
 		}
+		if note := cmdline.PositionNote(sprouts.Game, in); note != "" {
+			fmt.Fprintf(stderr, "spots-solve: note: %s\n", note)
+		}
 		roots = append(roots, p)
 		heaps = append(heaps, n)
 	}
@@ -288,10 +305,7 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 			return fail("--db-in %s: %v", cfg.dbIn, err)
 		}
 	}
-	var prog *statusline.Line
-	if !cfg.noProgress {
-		prog = statusline.New(stderr)
-	}
+	prog := cfg.progress.New(stderr)
 	saver := newStateSaver(cfg, roots[0], heaps[0], stderr, prog)
 	s := newSearcher(cfg, sprouts.Rules{}, db, prog, saver)
 	if saver != nil && cfg.swarm.resumeDir != "" {
@@ -339,7 +353,7 @@ func parseInput(in string) (sprouts.Position, uint32, error) {
 	}
 	p, err := sprouts.Parse(text)
 	if err != nil {
-		return sprouts.Position{}, 0, err
+		return sprouts.Position{}, 0, cmdline.PositionError(sprouts.Game, text, err)
 	}
 	return p, n, nil
 }
@@ -376,13 +390,20 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
 	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
 	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
+	flags.Var(&cfg.progress, "progress", statusline.FlagUsage)
 	addSwarmFlags(flags, &cfg.swarm)
 	showFlags(flags, "")
+	foreign := cmdline.AddForeign(flags, spotsForeign...)
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
-	if err := flags.Parse(args); err != nil {
+	if err := cmdline.Parse(flags, args); err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
+	if err := foreign.Check(flags); err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return cfg, nil, 2
+	}
+	cfg.progress = cfg.progress.Unless(cfg.noProgress)
 	if cfg.algorithm == "pns-pdfpn" {
 		cfg.algorithm = "swarm" // SPOTS's name of its distributed search
 	}
@@ -462,7 +483,9 @@ func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *s
 	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
 		MaxIterations: cfg.maxIterations}
 	if prog != nil {
-		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", statusline.Search(p)) }
+		opt.Progress = func(p solve.Progress) {
+			prog.Report(true, "solving", searchstatus.FiguresOf(p), statusline.Search(p))
+		}
 		opt.ProgressEvery = prog.Every()
 	}
 	switch cfg.algorithm {
@@ -500,14 +523,14 @@ func solveEach[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher
 		if afterEach != nil {
 			afterEach()
 		}
-		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
+		if cfg.certDir != "" && r.Outcome != solve.Unknown {
 			if err := certifyOne(cfg, s, game, root, heaps[i], &r); err != nil {
 				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 				status = 1
 			}
 		}
 		results = append(results, r)
-		if r.Outcome == solve.Unknown.String() {
+		if r.Outcome == solve.Unknown {
 			status = 1
 		}
 		printResult(stdout, cfg, r)
@@ -540,7 +563,7 @@ func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[
 		out = s.Solve(posCtx, root, heap)
 	}
 	after := s.Stats()
-	r.Outcome = out.String()
+	r.Outcome = out
 	if out == solve.Unknown {
 		r.Reason = unknownReason(ctx, posCtx)
 	}
@@ -573,7 +596,7 @@ func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[
 // game.
 func certifyOne[P fmt.Stringer](cfg config, s solve.Searcher[P], game string, root P, heap uint32, r *result) error {
 	out := solve.Win
-	if r.Outcome == solve.Loss.String() {
+	if r.Outcome == solve.Loss {
 		out = solve.Loss
 	}
 	claim, err := certify.Claim(root, heap, out, r.Nimber)
@@ -596,13 +619,14 @@ func setCertificate(r *result, claim format.Claim, path string, entries int) {
 
 func printResult(w io.Writer, cfg config, r result) {
 	if cfg.json {
+		r.OldNimber, r.OldCertificate, r.OldCertEntries = r.Nimber, r.Certificate, r.CertEntries
 		b, _ := json.Marshal(r)
 		fmt.Fprintf(w, "%s\n", b)
 		return
 	}
-	who := map[string]string{"W": "first player wins", "L": "second player wins"}
+	who := map[solve.Outcome]string{solve.Win: "first player wins", solve.Loss: "second player wins"}
 	switch {
-	case r.Outcome == solve.Unknown.String():
+	case r.Outcome == solve.Unknown:
 		fmt.Fprintf(w, "%s  unknown  (stopped after %.1f s, %d iterations: %s)\n", r.Input, r.Seconds, r.Iterations, r.Reason)
 	case r.Nimber != nil:
 		fmt.Fprintf(w, "%s  %d  (Grundy value; %s)\n", r.Input, *r.Nimber, who[r.Outcome])
@@ -702,7 +726,7 @@ func writeStats(path string, args []string, now time.Time, results []result) err
 				nimber = strconv.FormatUint(uint64(*r.Nimber), 10)
 			}
 			st := r.stats
-			cw.Write([]string{r.Input, r.Canonical, r.Algorithm, r.Outcome, nimber,
+			cw.Write([]string{r.Input, r.Canonical, r.Algorithm, r.Outcome.String(), nimber,
 				strconv.FormatFloat(r.Seconds, 'f', 3, 64), u(st.Iterations), u(st.Expansions),
 				strconv.Itoa(st.GrundyNumbers), strconv.Itoa(st.NimberDB), strconv.FormatInt(st.TTEntries, 10),
 				strconv.Itoa(st.TTCapacity), strconv.FormatInt(st.TTEvictions, 10), strconv.Itoa(st.Nodes),

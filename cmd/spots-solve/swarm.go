@@ -429,11 +429,11 @@ func lyingHook(k int) func([]solve.NimberEntry) []solve.NimberEntry {
 // resumed from it runs under a new one, so that no request signed for
 // the saved run is accepted again.
 type savedState struct {
-	Root    string       `json:"root"`
-	Outcome string       `json:"outcome"`
-	Params  swarm.Params `json:"params"`
-	Saved   time.Time    `json:"saved"`
-	Run     string       `json:"run,omitempty"`
+	Root    string        `json:"root"`
+	Outcome solve.Outcome `json:"outcome"`
+	Params  swarm.Params  `json:"params"`
+	Saved   time.Time     `json:"saved"`
+	Run     string        `json:"run,omitempty"`
 }
 
 // runMaster is `spots-solve --algorithm swarm POSITION`.
@@ -480,7 +480,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		saveState(sf.stateDir, root, m, sf.params)
 	}
 	st := m.Stats()
-	r := result{Input: input, Canonical: root.String(), Algorithm: "swarm", Outcome: out.String(),
+	r := result{Input: input, Canonical: root.String(), Algorithm: "swarm", Outcome: out,
 		Seconds: time.Since(start).Seconds(), Iterations: st.Iterations, GrundyNumbers: m.DB().Len()}
 	if out == solve.Unknown {
 		return masterUnsolved(ctx, runCtx, cfg, r, err, stdout, stderr)
@@ -596,10 +596,7 @@ func writeMasterCertificate(dir string, m *swarm.Master, claim format.Claim) (st
 // it shows progress, saves the state every few seconds with --state,
 // stops at --max-iterations and says on stderr what the audits found.
 func superviseMaster(ctx context.Context, cfg config, sf swarmFlags, root sprouts.Position, m *swarm.Master, member *swarm.Member, stderr io.Writer) (solve.Outcome, error) {
-	var prog *statusline.Line
-	if !cfg.noProgress {
-		prog = statusline.New(stderr)
-	}
+	prog := cfg.progress.New(stderr)
 	defer prog.Clear()
 	lastSave := time.Now()
 	every := func(st swarm.MasterStats) bool {
@@ -610,9 +607,10 @@ func superviseMaster(ctx context.Context, cfg config, sf swarmFlags, root sprout
 			saveState(sf.stateDir, root, m, sf.params)
 			lastSave = time.Now()
 		}
-		prog.Show(false, "jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
-			st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
-			m.DB().Len(), st.NimbersShared, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
+		prog.Report(false, "swarm", swarmFigures(st, member.Workers(), m.DB().Len()),
+			fmt.Sprintf("jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
+				st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
+				m.DB().Len(), st.NimbersShared, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN)))
 		return true
 	}
 	report := func(res swarm.AuditResult) {
@@ -699,7 +697,7 @@ func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.
 	if err := saveDB(m.DB(), filepath.Join(dir, "nimbers.spr")); err != nil {
 		return err
 	}
-	st := savedState{Root: root.String(), Outcome: m.Outcome().String(), Params: params, Saved: time.Now().UTC(), Run: m.Run()}
+	st := savedState{Root: root.String(), Outcome: m.Outcome(), Params: params, Saved: time.Now().UTC(), Run: m.Run()}
 	return format.WriteFileAtomic(filepath.Join(dir, "state.json"), func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(st)
 	})
