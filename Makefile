@@ -34,14 +34,21 @@ version:
 # times index.csv records for the committed certificates add up to more than
 # CORPUS_BUDGET, check verifies a fixed sample and the certificates changed
 # since the last tag (since HEAD without one) instead (make corpus-check
-# verifies all). Timing runs live in bench, never here.
+# verifies all). Timing runs live in bench, never here. The independent
+# check (a second implementation of the rules, spots-verify --independent)
+# verifies the fixed sample of check --sample (make
+# corpus-check-independent verifies all), and the planted faults of package
+# sprouts (tag spotsfault) show that it rejects what they make the solver
+# prove.
 TEST_FLAGS ?= -short
 CORPUS_BUDGET ?= 90s
 test: lint
 	$(GO) test -count=1 $(TEST_FLAGS) ./...
-	$(GO) test -count=1 -race -short -run 'Concurrent' ./sprouts ./solve ./swarm
+	$(GO) test -count=1 -race -short -run 'Concurrent' ./sprouts ./solve ./swarm ./verify
 	$(GO) test -count=1 $(TEST_FLAGS) -tags spotsdebug -run 'TestOctal|TestSproutsGrundy' ./solve
+	$(GO) test -count=1 $(TEST_FLAGS) -tags spotsfault ./internal/faultcheck
 	$(GO) run ./cmd/spots-corpus check --budget $(CORPUS_BUDGET)
+	$(GO) run ./cmd/spots-corpus check --independent --sample
 	$(GO) run ./cmd/spots-corpus regenerate --check --no-verify
 
 # The same suite with the sampled tests in full (half an hour and more).
@@ -109,6 +116,13 @@ CORPUS_DIR ?=
 corpus-check:
 	$(GO) run ./cmd/spots-corpus check $(if $(CORPUS_DIR),--dir '$(CORPUS_DIR)')
 
+# The same with the independent check (spots-verify --independent): every
+# Sprouts certificate checked by the second implementation of the rules,
+# on every core (0*47 takes a few minutes).
+.PHONY: corpus-check-independent
+corpus-check-independent:
+	$(GO) run ./cmd/spots-corpus check --independent $(if $(CORPUS_DIR),--dir '$(CORPUS_DIR)')
+
 # Per-core speed, measured in one run (about half an hour): this build beside
 # commit BASE_COMMIT (built here from git history), whose same-run ratios to
 # the reference solver are known, and beside the reference itself when REF
@@ -174,6 +188,7 @@ bench-swarm:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./sprouts
 	$(GO) test -run '^$$' -fuzz '^FuzzFromKey$$' -fuzztime $(FUZZTIME) ./sprouts
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./verify/sprouts2
 	$(GO) test -run '^$$' -fuzz '^FuzzReadSPR$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzReadCertificate$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzParseClaim$$' -fuzztime $(FUZZTIME) ./format

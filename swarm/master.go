@@ -630,8 +630,12 @@ func plural(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-// handOut assigns up to n unlocked leaves to group as new jobs.
+// handOut assigns up to n unlocked leaves to group as new jobs, none once
+// the root is solved (an audit that drops values unsolves it again).
 func (m *Master) handOut(group string, n int, now time.Time) []JobSpec {
+	if solved(m.dag.root) {
+		return nil
+	}
 	var specs []JobSpec
 	g := m.groups[group]
 	for range n {
@@ -822,9 +826,11 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, 
 	j.worked += min(r.Iterations, j.asked)
 	leaf := j.leaf
 	// A job ends when it has worked its iterations, or (whatever a group
-	// claims it did) after as many cycles as unstretched ones would take.
+	// claims it did) after as many cycles as unstretched ones would take,
+	// and every job ends once the root is solved: the cores are the
+	// audit's then.
 	final := j.settled || solved(leaf) || r.Outcome != solve.Unknown || m.dag.root.locked ||
-		j.worked >= m.iterations() || j.cycle >= m.cycles()
+		j.worked >= m.iterations() || j.cycle >= m.cycles() || solved(m.dag.root)
 	if !final {
 		leaf.pn, leaf.dn = r.PN, r.DN
 		m.dag.propagate(leaf)

@@ -98,9 +98,14 @@ func (m *Master) Supervise(ctx context.Context, opts SuperviseOptions) (solve.Ou
 		case <-m.Done():
 		}
 		if !opts.NoAudit {
+			start := time.Now()
+			m.logf("the root is solved (%s); checking it against the rules with the %d values it may rest on", m.Outcome(), m.db.Len())
 			res, err := m.Audit(ctx)
 			if err != nil {
 				return solve.Unknown, err
+			}
+			if res.Proved {
+				m.logf("the values prove it (checked in %.1f s)", time.Since(start).Seconds())
 			}
 			if !res.Proved {
 				report(res)
@@ -143,4 +148,11 @@ func cmpOr(d, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// logf tells Log, if set, how the solve goes.
+func (m *Master) logf(format string, args ...any) {
+	if m.Log != nil {
+		m.Log(format, args...)
+	}
 }

@@ -5,9 +5,9 @@
 // Usage:
 //
 //	spots-corpus status [--json] [--dir DIR]
-//	spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...
+//	spots-corpus check [--json] [--sample | --budget D] [--independent] [--dir DIR]...
 //	spots-corpus regenerate [--check [--no-verify]] [--dir DIR]
-//	spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--dry-run] [--json] [--dir DIR]
+//	spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]
 //	spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D]
 //	                 [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]
 //
@@ -42,6 +42,11 @@
 // them, as <address>.arrow, is verified like a committed one; those found
 // in none are listed as missing, which is not a failure.
 //
+// --independent verifies the Sprouts certificates with the second
+// implementation of the rules alone (spots-verify --independent), which
+// shares no code with the rules the solver used; the Cram certificates are
+// then only found.
+//
 // --sample verifies only a fixed sample (the committed certificates of
 // 0*1 … 0*14) and the certificates changed since the last git tag (git
 // diff against it, and files git does not track yet); the others are only
@@ -63,7 +68,9 @@
 // of the claims --claim names), --runs times each in a process of its own,
 // records the median time in index.csv and regenerates: the verify/solve
 // rule of OUTCOMES.md then judges the checker as it is today, on this
-// machine, not the one that ran when the certificate was added.
+// machine, not the one that ran when the certificate was added. With
+// --independent it times the independent check instead and records it in
+// index.csv's independent_seconds.
 //
 // add solves 0*N (its outcome, or with --nimber its Grundy value), writes
 // the certificate into the corpus, verifies it, records it in index.csv with
@@ -87,13 +94,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -103,7 +108,6 @@ import (
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/corpus"
-	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/cmdline"
@@ -112,8 +116,6 @@ import (
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/solve"
-	"github.com/spots-dev/spots/sprouts"
-	"github.com/spots-dev/spots/swarm"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -172,7 +174,7 @@ var commands = map[string]struct {
 	"status":     {runStatus, "spots-corpus status [--json] [--state-root DIR] [--dir DIR]", statusFlags},
 	"check":      {runCheck, "spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...", checkFlags},
 	"regenerate": {runRegenerate, "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
-	"retime":     {runRetime, "spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--dry-run] [--json] [--dir DIR]", retimeFlags},
+	"retime":     {runRetime, "spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]", retimeFlags},
 	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]", addFlags},
 }
 
@@ -188,6 +190,8 @@ type options struct {
 	certDirs []string      // the directories of certificates kept elsewhere among them
 	sample   bool          // --sample
 	budget   time.Duration // --budget
+	// check and retime: the independent check (spots-verify --independent)
+	independent bool
 	// add
 	solve     int
 	nimber    bool
@@ -308,6 +312,7 @@ func checkFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
 	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (since HEAD when there is no tag); only find the others", corpus.SampleMaxN))
 	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never)")
+	f.BoolVar(&o.independent, "independent", false, "verify the Sprouts certificates with the second, independent implementation of the rules (spots-verify --independent); the Cram certificates are then only found")
 }
 
 // sortDirs sorts check's --dir values: the corpus directory (one holding
@@ -559,7 +564,7 @@ func runCheck(e *env) int {
 	if c == nil {
 		return status
 	}
-	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs}
+	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs, Verify: verify.Options{Independent: e.opt.independent}}
 	var sample string // what the sample holds, when sampling
 	if recorded := c.VerifySeconds(); e.opt.sample || e.opt.budget > 0 && recorded > e.opt.budget.Seconds() {
 		opt.Sample, sample = sampleOf(c.Dir)
@@ -602,6 +607,9 @@ func runCheck(e *env) int {
 				rest = "; the others are only found (make corpus-check verifies all)"
 			}
 			fmt.Fprintf(e.stdout, "sample    verifying %s%s\n", sample, rest)
+		}
+		if e.opt.independent {
+			fmt.Fprintln(e.stdout, "rules     the independent implementation (verify/sprouts2), witnesses searched for; Cram certificates only found")
 		}
 		verified, found := 0, 0
 		for _, cc := range rep.Certificates {
@@ -653,7 +661,10 @@ func runCheck(e *env) int {
 		}
 		if len(rep.Cram) > 0 {
 			fmt.Fprintf(e.stdout, ", Cram: %d of %d verified", cramVerified, len(rep.Cram))
-			if cramFound > 0 {
+			switch {
+			case cramFound > 0 && e.opt.independent:
+				fmt.Fprintf(e.stdout, " (%d more found: the independent check knows only Sprouts)", cramFound)
+			case cramFound > 0:
 				fmt.Fprintf(e.stdout, " (%d more found, not in the sample)", cramFound)
 			}
 		}
@@ -848,281 +859,6 @@ func runStatus(e *env) int {
 	return 0
 }
 
-// ---- add
-
-// maxSolve bounds --solve: far beyond what can be solved, small enough
-// that a typo does not build an absurd position.
-const maxSolve = 1000
-
-type addJSON struct {
-	certJSON
-	Outcome outcome.Outcome `json:"outcome"`
-	Grundy  *uint32         `json:"grundy"`
-}
-
-func runAdd(e *env) int {
-	o := e.opt
-	switch {
-	case !e.flags.Changed("solve"):
-		e.flags.Usage()
-		return e.fail(2, "add needs --solve N (e.g. spots-corpus add --solve 12)")
-	case o.solve < 1 || o.solve > maxSolve:
-		return e.fail(2, "--solve %d: want a number of spots from 1 to %d", o.solve, maxSolve)
-	case o.algorithm != "dfpn" && o.algorithm != "pns":
-		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithm)
-	case o.capacity < solve.MinCapacity:
-		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, solve.MinCapacity)
-	case swarm.CheckCapacity(o.capacity, 1) != nil:
-		return e.fail(2, "--capacity %d: %v", o.capacity, swarm.CheckCapacity(o.capacity, 1))
-	case o.timeout < 0:
-		return e.fail(2, "--timeout %v is negative", o.timeout)
-	case o.every <= 0:
-		return e.fail(2, "--state-every %v: want a positive duration", o.every)
-	case o.state != "" && (o.noState || o.algorithm != "dfpn"):
-		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
-	}
-	stateAt, err := stateDir(o)
-	if err != nil {
-		return e.fail(2, "%v", err)
-	}
-	c, status := e.open()
-	if c == nil {
-		return status
-	}
-	n := o.solve
-	existing := c.RecordOf(n, o.nimber)
-	if existing >= 0 && !o.replace {
-		r := c.Records[existing]
-		return e.fail(2, "the corpus already has %s (index.csv line %d); give --replace to make it again", r.Claim, r.Line)
-	}
-	root, err := sprouts.Parse(corpus.StartText(n))
-	if err != nil {
-		return e.fail(2, "0*%d: %v", n, err)
-	}
-
-	// Solve.
-	opt := solve.Options{Capacity: o.capacity}
-	if e.prog != nil {
-		opt.Progress = func(p solve.Progress) { e.prog.Show(true, "solving: %s", statusline.Search(p)) }
-		opt.ProgressEvery = e.prog.Every()
-	}
-	var s solve.Searcher[sprouts.Position]
-	var saver *checkpoint.Saver
-	if o.algorithm == "pns" {
-		s = solve.NewPNS(sprouts.Rules{}, nil, opt)
-	} else {
-		if stateAt != "" {
-			saver = checkpoint.NewSaver(stateAt, checkpoint.Manifest{Position: root.String(), Nimber: o.nimber,
-				Algorithm: o.algorithm, Capacity: o.capacity, Version: buildinfo.Version()}, nil, func(line string) {
-				e.prog.Clear()
-				fmt.Fprintf(e.stderr, "spots-corpus: %s\n", line)
-			})
-			opt.Checkpoint, opt.CheckpointEvery = saver.Save, o.every
-			if e.prog != nil {
-				var before float64 // a replaced certificate's solve time: an estimate of the whole
-				if existing >= 0 {
-					before = c.Records[existing].SolveSeconds
-				}
-				opt.Progress = func(p solve.Progress) {
-					e.prog.Show(true, "solving: %s%s", statusline.Search(p), sofar(saver, p, before))
-				}
-			}
-		}
-		d := solve.NewDFPN(sprouts.Rules{}, nil, opt)
-		if saver != nil {
-			saver.Search = d
-			if _, err := saver.Resume(e.ctx, stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
-				return e.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", stateAt, err)
-			}
-		}
-		s = d
-	}
-	ctx := e.ctx
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
-	var out solve.Outcome
-	var grundy *uint32
-	if o.nimber {
-		if g, ok := s.Grundy(ctx, root); ok {
-			grundy, out = &g, solve.Win
-			if g == 0 {
-				out = solve.Loss
-			}
-		}
-	} else {
-		out = s.Solve(ctx, root, 0)
-	}
-	stats := s.Stats()
-	e.prog.Clear()
-	resume := ""
-	if saver != nil {
-		if out == solve.Unknown {
-			saver.Save(solve.Progress{Iterations: stats.Iterations})
-		}
-		stats.Iterations, stats.Seconds = saver.Totals(stats.Iterations)
-		o.runs = saver.Base.Runs + 1
-		resume = fmt.Sprintf("; the search is saved in %s: run the same command again to go on", stateAt)
-	}
-	if out == solve.Unknown && e.ctx.Err() != nil {
-		return e.fail(130, "0*%d: interrupted after %.1f s and %d iterations in all; nothing added%s", n, stats.Seconds, stats.Iterations, resume)
-	}
-	if out == solve.Unknown {
-		return e.fail(1, "0*%d: not solved (stopped after %.1f s and %d iterations in all); nothing added%s", n, stats.Seconds, stats.Iterations, resume)
-	}
-
-	// Certify and verify.
-	claim, err := certify.Claim(root, 0, out, grundy)
-	if err != nil {
-		return e.fail(1, "0*%d: %v", n, err)
-	}
-	dir := filepath.Join(c.Dir, corpus.CertsDir)
-	if o.noCommit {
-		dir = o.out
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return e.fail(2, "%v", err)
-	}
-	release, err := lockCorpus(c.Dir)
-	if err != nil {
-		return e.fail(2, "%v", err)
-	}
-	defer release()
-	vopt := verify.Options{}
-	if e.prog != nil {
-		vopt.Progress = func(done, total int) {
-			of := ""
-			if total > 0 {
-				of = fmt.Sprintf(" of %d", total)
-			}
-			e.prog.Show(false, "certifying %s: %d%s entries checked", claim, done, of)
-		}
-	}
-	path, _, err := certify.Write(dir, s.DB(), claim, vopt)
-	e.prog.Clear()
-	if err != nil {
-		return e.fail(1, "certifying %s: %v", claim, err)
-	}
-	e.prog.Show(false, "verifying %s in a separate process", claim)
-	res, verifySeconds, err := e.verifyApart(path, vopt)
-	e.prog.Clear()
-	if err != nil && e.ctx.Err() != nil {
-		return e.fail(130, "%s: interrupted while verifying; nothing added (the file is left)", path)
-	}
-	if err != nil {
-		return e.fail(1, "%s: the certificate of %s does not verify: %v", path, claim, err)
-	}
-	if err := os.Chmod(path, 0o644); err != nil {
-		return e.fail(2, "%v", err)
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return e.fail(2, "%v", err)
-	}
-	producer, err := producerOf(path)
-	if err != nil {
-		return e.fail(2, "%v", err)
-	}
-	// The size rule: a certificate too large to commit is kept elsewhere.
-	kept := o
-	if !o.noCommit {
-		var freed int64 // the replaced certificate's file, removed below
-		if existing >= 0 && c.Records[existing].Committed && c.Records[existing].Address != res.Address {
-			freed = c.Records[existing].Bytes
-		}
-		fits, why, err := c.Fits(limits, st.Size(), true, freed)
-		if err != nil {
-			return e.fail(2, "%v", err)
-		}
-		if !fits {
-			moved, err := moveFile(path, o.out)
-			if err != nil {
-				return e.fail(2, "keeping the certificate of %s elsewhere: %v", claim, err)
-			}
-			fmt.Fprintf(e.stderr, "spots-corpus: not committing the certificate of %s: %s; it is in %s, listed in %s as kept elsewhere (committed no)\n",
-				claim, why, moved, corpus.IndexFile)
-			path, kept.noCommit = moved, true
-		}
-	}
-	rec := corpus.Record{N: n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: st.Size(),
-		Algorithm: o.algorithm, SolveSeconds: millis(stats.Seconds), VerifySeconds: millis(verifySeconds),
-		Added: time.Now().UTC().Format(time.DateOnly), Producer: producer,
-		Machine:   fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Committed: !kept.noCommit, Command: command(kept)}
-
-	// A valid certificate that contradicts the literature or the conjecture
-	// is news, or a bug in the rules: a human must look before it is listed.
-	if problems, _ := c.CheckClaim(rec.Claim, path); len(problems) > 0 {
-		for _, p := range problems {
-			fmt.Fprintf(e.stderr, "PROBLEM   %s\n", p)
-		}
-		return e.fail(1, "%s verifies but disagrees with what is known; not added to %s (the file is left for inspection)", path, c.Path(corpus.IndexFile))
-	}
-	// A solve may take hours, and another add may have listed its
-	// certificate meanwhile: list this one in the index as it is now, not
-	// as it was read at the start, or the other's row would be lost.
-	if beforeListing != nil {
-		beforeListing()
-	}
-	if c, status = e.open(); c == nil {
-		return status
-	}
-	if existing = c.RecordOf(n, o.nimber); existing >= 0 && !o.replace {
-		r := c.Records[existing]
-		return e.fail(1, "%s was listed by another add while this one solved (index.csv line %d); %s is left for inspection", r.Claim, r.Line, path)
-	}
-	old, replaced := c.Put(rec, existing)
-	if err := c.SaveIndex(); err != nil {
-		return e.fail(2, "%v", err)
-	}
-	// The replaced certificate's file is no longer listed as committed.
-	if replaced && old.Committed && (old.Address != rec.Address || !rec.Committed) {
-		if err := os.Remove(c.CertPath(old)); err != nil && !os.IsNotExist(err) {
-			return e.fail(2, "removing the replaced certificate: %v", err)
-		}
-	}
-	// Regenerate from the index as written, as regenerate will.
-	if c, status = e.open(); c == nil {
-		return status
-	}
-
-	if o.json {
-		j := addJSON{certJSON: recordJSON(rec), Outcome: out, Grundy: grundy}
-		j.Path, j.Status = path, corpus.StatusVerified
-		b, _ := json.Marshal(j)
-		fmt.Fprintf(e.stdout, "%s\n", b)
-	} else {
-		who := map[solve.Outcome]string{solve.Win: "first player wins", solve.Loss: "second player wins"}[out]
-		if grundy != nil {
-			fmt.Fprintf(e.stdout, "%s  %d  (Grundy value; %s)\n", root, *grundy, who)
-		} else {
-			fmt.Fprintf(e.stdout, "%s  %s  (%s)\n", root, out, who)
-		}
-		fmt.Fprintf(e.stdout, "    certificate %s  (%d entries, %d bytes; solved in %.2f s, verified in %.2f s)\n",
-			path, rec.Entries, rec.Bytes, rec.SolveSeconds, rec.VerifySeconds)
-		if replaced {
-			fmt.Fprintf(e.stdout, "    replaces %s (%s)\n", old.Claim, old.ShortAddress())
-		}
-	}
-	if stateAt != "" {
-		// The certificate is in: the checkpoint has served its purpose.
-		if err := checkpoint.Remove(stateAt); err != nil {
-			fmt.Fprintf(e.stderr, "spots-corpus: warning: removing the checkpoint %s: %v\n", stateAt, err)
-		}
-	}
-	// The new certificate was verified above; the others are what check
-	// verifies. Verifying the whole corpus again here took longer than
-	// adding 0*29.
-	e.opt.noVerify = true
-	return e.regenerate(c, false, o.json)
-}
-
-// beforeListing, when set (by tests), runs just before add reads the index
-// again to list its certificate.
-var beforeListing func()
-
 // plural returns "1 problem", "2 problems".
 func plural(n int, noun string) string {
 	if n == 1 {
@@ -1133,35 +869,3 @@ func plural(n int, noun string) string {
 
 // millis rounds seconds to milliseconds, as index.csv keeps them.
 func millis(s float64) float64 { return math.Round(s*1000) / 1000 }
-
-// command returns the command line that makes the certificate again.
-func command(o options) string {
-	parts := []string{"spots-corpus", "add", "--solve", strconv.Itoa(o.solve)}
-	if o.nimber {
-		parts = append(parts, "--nimber")
-	}
-	if o.algorithm != "dfpn" {
-		parts = append(parts, "--algorithm", o.algorithm)
-	}
-	if o.capacity != solve.DefaultCapacity && o.algorithm == "dfpn" {
-		parts = append(parts, "--capacity", strconv.Itoa(o.capacity))
-	}
-	if o.noCommit {
-		parts = append(parts, "--no-commit", "--out", "DIR")
-	}
-	if o.runs > 1 {
-		parts = append(parts, fmt.Sprintf("(in %d runs through --state)", o.runs))
-	}
-	return strings.Join(parts, " ")
-}
-
-// producerOf returns the producer and version a certificate names.
-func producerOf(path string) (string, error) {
-	r, err := format.OpenCertificate(path)
-	if err != nil {
-		return "", err
-	}
-	defer r.Close()
-	h := r.Header()
-	return strings.TrimSpace(h.Producer + " " + h.Version), nil
-}

@@ -155,21 +155,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cmd == "game" && o.json:
 		return bad("--json goes with best")
 	}
-	var start *play.Game
-	if len(rest) == 1 {
-		g, err := play.ParseGame(rest[0])
-		if err != nil {
-			return bad("position: %v", cmdline.PositionError(sprouts.Game, rest[0], err))
-		}
-		if note := cmdline.PositionNote(sprouts.Game, rest[0]); note != "" {
-			fmt.Fprintf(stderr, "%s: note: %s\n", name, note)
-		}
-		start = &g
+	start, err := startOf(rest, stderr)
+	if err != nil {
+		return bad("position: %v", err)
 	}
 	ctx := context.Background()
 	opt := verify.Options{}
 	var lib *play.Library
-	var err error
 	if o.cert != "" {
 		lib, err = play.OpenCert(ctx, o.cert, opt)
 	} else {
@@ -193,4 +185,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return best(ctx, lib, rest[0], *start, o.json, stdout, stderr)
 	}
 	return game(ctx, lib, *start, o.first == "spots", stdin, stdout, stderr)
+}
+
+// startOf parses the position of the command line, if one is given (nil
+// if none), with a note on standard error where a newcomer may have meant
+// another (0*12 for 12).
+func startOf(rest []string, stderr io.Writer) (*play.Game, error) {
+	if len(rest) != 1 {
+		return nil, nil
+	}
+	g, err := play.ParseGame(rest[0])
+	if err != nil {
+		return nil, cmdline.PositionError(sprouts.Game, rest[0], err)
+	}
+	if note := cmdline.PositionNote(sprouts.Game, rest[0]); note != "" {
+		fmt.Fprintf(stderr, "%s: note: %s\n", name, note)
+	}
+	return &g, nil
 }
