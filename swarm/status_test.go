@@ -132,7 +132,7 @@ func TestStatusOnLoopbackRun(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if r.Position != "0*7" || r.Outcome != solve.Loss.String() || !r.Finished {
+	if r.Position != "0*7" || r.Outcome != solve.Loss || !r.Finished {
 		t.Errorf("position %q outcome %q finished %v, want 0*7 L true", r.Position, r.Outcome, r.Finished)
 	}
 	if r.Stats.Iterations == 0 || r.Stats.Assigned == 0 || r.Stats.Exchanges == 0 || r.Nimbers == 0 {
@@ -389,6 +389,12 @@ func TestEstimate(t *testing.T) {
 		{"rising", line(120, time.Second, func(i int) uint64 { return uint64(1000 + i) }), false, false, 0, "not falling"},
 		{"flat", line(120, time.Second, func(int) uint64 { return 500 }), false, false, 0, "not falling"},
 		{"infinite", line(120, time.Second, func(int) uint64 { return solve.Inf }), false, false, 0, "infinite"},
+		// The fall of the last few leaves: from 3 to 1 over the newest
+		// samples (the case that said "about 3 s" with 100 s left).
+		{"a few leaves left", line(120, time.Second, func(i int) uint64 { return uint64(3 - i/50) }), false, false, 0, "too few leaves"},
+		{"just enough leaves", line(120, time.Second, func(i int) uint64 { return uint64(135 - i) }), false, true, 16, ""},
+		// A slight fall under a large swing: the line explains little.
+		{"uneven", line(120, time.Second, func(i int) uint64 { return uint64(1000 - i + 400*(i%2)) }), false, false, 0, "unevenly"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
