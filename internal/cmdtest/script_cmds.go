@@ -4,8 +4,10 @@ import (
 	"errors"
 	"maps"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -23,6 +25,10 @@ import (
 //		sets each environment variable NAME to a loopback address
 //		(127.0.0.1:PORT) that is free now: a swarm's master listens on
 //		it and its workers join it.
+//	replace FILE OLD NEW
+//		replaces the first OLD in FILE by NEW, and fails when FILE has
+//		no OLD: an edit of a file the transcript did not write whole
+//		(a corpus's literature, a generated file).
 //	mkfifo PATH...
 //		makes a named pipe at each path (Unix only): no command may
 //		block on one.
@@ -31,6 +37,7 @@ var ScriptCommands = maps.Clone(platformCmds)
 func init() {
 	ScriptCommands["exits"] = exits
 	ScriptCommands["freeaddr"] = freeaddr
+	ScriptCommands["replace"] = replace
 }
 
 func exits(ts *testscript.TestScript, neg bool, args []string) {
@@ -65,4 +72,17 @@ func freeaddr(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Setenv(name, l.Addr().String())
 		ts.Check(l.Close())
 	}
+}
+
+func replace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	path := ts.MkAbs(args[0])
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	if !strings.Contains(string(data), args[1]) {
+		ts.Fatalf("%s has no %q", args[0], args[1])
+	}
+	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(data), args[1], args[2], 1)), 0o644))
 }
