@@ -135,16 +135,7 @@ func TestSwarmSurvivesMasterRestart(t *testing.T) {
 		ws = append(ws, worker(t, gossip, testKey))
 	}
 	// Wait for a saved state, then crash the master.
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(filepath.Join(state, "state.json")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no state saved: %s", m1.Stderr.String())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	waitFor(t, time.Minute, "a saved state", func() bool { return exists(filepath.Join(state, "state.json")) }, m1)
 	m1.Cmd.Process.Signal(syscall.SIGKILL)
 	m1.Wait(t, 10*time.Second)
 	saved, _ := os.ReadFile(filepath.Join(state, "nimbers.spr"))
@@ -224,4 +215,10 @@ func TestSwarmLyingWorker(t *testing.T) {
 	if wrong > 0 || db.Len() == 0 {
 		t.Errorf("%d of the %d saved values are wrong", wrong, db.Len())
 	}
+}
+
+// exists reports whether there is a file at path.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
