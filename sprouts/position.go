@@ -240,8 +240,7 @@ func (g *generator) addChild(s *sketch, others []string) {
 				g.regs = append(g.regs, int32(r2))
 			}
 		}
-		g.can.load(s, kind, g.regs)
-		g.buf = g.can.canonical(g.buf)
+		g.buf = g.can.canonical(s, kind, g.regs, g.buf)
 		g.ends = append(g.ends, len(g.buf))
 	}
 	start := len(g.arena)
