@@ -2,6 +2,7 @@ package sprouts
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -179,6 +180,17 @@ func TestEstimateChildren(t *testing.T) {
 	for _, tt := range tests {
 		if got := MustParse(tt.pos).EstimateChildren(); got != tt.want {
 			t.Errorf("EstimateChildren(%s) = %d, want %d", tt.pos, got, tt.want)
+		}
+	}
+}
+
+func TestAppendLands(t *testing.T) {
+	for _, s := range []string{"!", "0*3", "0*3+0.1a1a", "0+0+0.AB|0.AB", "0*2.ABCD|0.2.ABCD+1a1a+1a1a"} {
+		p := MustParse(s)
+		buf := []Position{MustParse("0")}
+		got := p.AppendLands(buf)
+		if !slices.Equal(got[1:], p.Lands()) || got[0] != buf[0] {
+			t.Errorf("%s: AppendLands gave %v, Lands %v", s, got[1:], p.Lands())
 		}
 	}
 }

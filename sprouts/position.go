@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Position is a canonical Sprouts position: a sum of lands, each reduced and
@@ -56,6 +57,20 @@ func (p Position) Lands() []Position {
 		out = append(out, Position{land})
 	}
 	return out
+}
+
+// AppendLands appends the lands of p to dst, as Lands returns them, and
+// returns the result: Lands without an allocation when dst has room.
+func (p Position) AppendLands(dst []Position) []Position {
+	for code := p.code; code != ""; {
+		i := strings.IndexByte(code, cLand)
+		if i < 0 {
+			return append(dst, Position{code})
+		}
+		dst = append(dst, Position{code[:i]})
+		code = code[i+1:]
+	}
+	return dst
 }
 
 // Sum returns the position made of all lands of the given positions.
@@ -159,9 +174,9 @@ type generator struct {
 	owner       []int32
 	uf          []int32
 	regs        []int32
-	arena       []byte     // codes of the children generated so far
-	spans       [][2]int32 // each child's code in arena
-	strs        []string   // the children made so far, when stop is set
+	out         []byte     // the codes of the children made so far (see appendChildren)
+	kids        []Position // the children made so far, codes in out
+	outGuess    int        // bytes to set aside for the children of the next call
 	stop        func(Position) bool
 	stopped     bool // stop said so: make no more children
 	others      []string
@@ -185,14 +200,17 @@ var generators = sync.Pool{New: func() any { return new(generator) }}
 // finish reduces s, splits it into lands and returns their canonical codes,
 // joined with the codes in others, as a position code.
 func (g *generator) finish(s *sketch, others []string) string {
-	g.arena, g.spans = g.arena[:0], g.spans[:0]
+	g.out, g.kids, g.stop = nil, g.kids[:0], nil
 	g.addChild(s, others)
-	return string(g.arena)
+	code := g.kids[0].code
+	g.out, g.kids = nil, g.kids[:0]
+	return code
 }
 
 // addChild reduces s, splits it into lands and appends their canonical
-// codes, joined with the codes in others, as a position code to g.arena,
-// recording its span in g.spans.
+// codes, joined with the codes in others, as a position code to g.out, and
+// the position to g.kids. g.out only ever grows: a child's code is never
+// written over, so the position can be handed out at once (to stop).
 func (g *generator) addChild(s *sketch, others []string) {
 	s.reduce(&g.red)
 	kind := g.red.kind
@@ -243,16 +261,14 @@ func (g *generator) addChild(s *sketch, others []string) {
 		g.buf = g.can.canonical(s, kind, g.regs, g.buf)
 		g.ends = append(g.ends, len(g.buf))
 	}
-	start := len(g.arena)
-	g.arena = g.join(g.arena, others)
-	if g.stop == nil {
-		g.spans = append(g.spans, [2]int32{int32(start), int32(len(g.arena))})
-		return
+	start := len(g.out)
+	g.out = g.join(g.out, others)
+	kid := Position{}
+	if n := len(g.out) - start; n > 0 {
+		kid.code = unsafe.String(&g.out[start], n)
 	}
-	code := string(g.arena[start:])
-	g.arena = g.arena[:start]
-	g.strs = append(g.strs, code)
-	if g.stop(Position{code}) {
+	g.kids = append(g.kids, kid)
+	if g.stop != nil && g.stop(kid) {
 		g.stopped = true
 	}
 }

@@ -11,6 +11,9 @@ func (Rules) Key(p Position) string { return p.code }
 // Components returns the lands of p.
 func (Rules) Components(p Position) []Position { return p.Lands() }
 
+// AppendComponents appends the lands of p to dst.
+func (Rules) AppendComponents(dst []Position, p Position) []Position { return p.AppendLands(dst) }
+
 // Combine returns the sum of the lands.
 func (Rules) Combine(lands []Position) Position { return Sum(lands...) }
 
