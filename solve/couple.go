@@ -13,6 +13,7 @@ type base[P any] struct {
 	db    *NimberDB
 	stats Stats
 	comps []P // scratch for fold
+	split []P // scratch for components
 	// kids remembers the children of positions expanded before: DFPN
 	// enters the same couples again and again (and the threads of PDFPN
 	// each other's), and generating children is most of an iteration's cost.
@@ -121,11 +122,21 @@ func (b *base[P]) makeCouple(pos P, n uint32, comps int) couple[P] {
 	return couple[P]{pos: pos, key: b.game.Key(pos), n: n, decomp: comps > 1, size: b.game.Size(pos), est: -1, comps: comps}
 }
 
+// components returns the components of pos, in b.split's array when the
+// game can append them (the array is reused by the next call).
+func (b *base[P]) components(pos P) []P {
+	if g, ok := b.game.(AppendComponents[P]); ok {
+		b.split = g.AppendComponents(b.split[:0], pos)
+		return b.split
+	}
+	return b.game.Components(pos)
+}
+
 // fold removes from the couple (pos, n) every component whose Grundy value
 // is known, adding the value to the heap. It reports empty when nothing is
 // left: the couple is then the heap alone, a Loss exactly when n is 0.
 func (b *base[P]) fold(pos P, n uint32) (c couple[P], empty bool) {
-	comps := b.game.Components(pos)
+	comps := b.components(pos)
 	b.comps = b.comps[:0]
 	for _, q := range comps {
 		if g, ok := b.db.Get(b.game.Key(q)); ok {
@@ -151,7 +162,7 @@ func (b *base[P]) fold(pos P, n uint32) (c couple[P], empty bool) {
 // verdict on an empty couple without building the couple, for the
 // children generation asks about one by one.
 func (b *base[P]) lost(pos P, n uint32) bool {
-	for _, q := range b.game.Components(pos) {
+	for _, q := range b.components(pos) {
 		g, ok := b.db.Get(b.game.Key(q))
 		if !ok {
 			return false

@@ -64,6 +64,11 @@ type worker[P any] struct {
 	unwind int         // index in path to back out to, -1 if none
 	box    mailbox
 	below  []RootChild[P] // the iterations below each child of the root, this call
+
+	// expand's question to each child as it is made (lostChild)
+	stopAtLost func(P) bool
+	made       int    // children made so far
+	heap       uint32 // the heap of the couple expanded
 }
 
 // mailbox holds the couples other threads solved while this thread may be
@@ -373,7 +378,12 @@ func (w *worker[P]) newNode(c couple[P]) *dnode[P] {
 // newUnknownNode is newNode for a couple that fold returned: the database
 // holds none of its components, so only the table is asked.
 func (w *worker[P]) newUnknownNode(c couple[P]) *dnode[P] {
-	v := &dnode[P]{c: c}
+	return w.initUnknownNode(new(dnode[P]), c)
+}
+
+// initUnknownNode is newUnknownNode into a node the caller provides.
+func (w *worker[P]) initUnknownNode(v *dnode[P], c couple[P]) *dnode[P] {
+	*v = dnode[P]{c: c}
 	w.stats.TTLookups++
 	if pn, dn, work, threads, ok := w.s.tt.get(c.key, c.n); ok {
 		w.stats.TTHits++
@@ -522,15 +532,11 @@ func (w *worker[P]) expand(v *dnode[P]) {
 	// the heap) wins v: generation stops at the first one.
 	// Generating the children of a large position takes long: the context
 	// is looked at every few children, and an ended one stops it too.
-	made := 0
-	stop := func(q P) bool {
-		if made++; made%32 == 0 && w.s.ctx.Err() != nil {
-			w.stop = true
-			return true
-		}
-		return w.lost(q, v.c.n)
+	if w.stopAtLost == nil {
+		w.stopAtLost = w.lostChild // once: a method value is an allocation
 	}
-	children, complete := w.children(&v.c, stop)
+	w.made, w.heap = 0, v.c.n
+	children, complete := w.children(&v.c, w.stopAtLost)
 	if !complete {
 		if !w.stop {
 			v.pn, v.dn = 0, Inf
@@ -541,7 +547,9 @@ func (w *worker[P]) expand(v *dnode[P]) {
 	for m := range v.c.n {
 		v.kids = append(v.kids, w.newNode(w.makeCouple(v.c.pos, m, 1)))
 	}
-	for _, q := range children {
+	// The children's nodes in one block: one allocation, none per child.
+	slab := make([]dnode[P], len(children))
+	for i, q := range children {
 		c, empty := w.fold(q, v.c.n)
 		if empty {
 			if c.n == 0 {
@@ -552,10 +560,20 @@ func (w *worker[P]) expand(v *dnode[P]) {
 			}
 			continue // a move to a won position is no use
 		}
-		v.kids = append(v.kids, w.newUnknownNode(c))
+		v.kids = append(v.kids, w.initUnknownNode(&slab[i], c))
 	}
 	slices.SortFunc(v.kids, func(x, y *dnode[P]) int { return w.order(&x.c, &y.c) })
 	v.kids = slices.CompactFunc(v.kids, func(x, y *dnode[P]) bool { return x.c.n == y.c.n && x.c.key == y.c.key })
+}
+
+// lostChild is what expand asks of each child q as it is made: whether q
+// + *w.heap is lost, or the search must stop.
+func (w *worker[P]) lostChild(q P) bool {
+	if w.made++; w.made%32 == 0 && w.s.ctx.Err() != nil {
+		w.stop = true
+		return true
+	}
+	return w.lost(q, w.heap)
 }
 
 // recompute brings v's proof and disproof numbers up to date with its

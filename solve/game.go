@@ -40,6 +40,13 @@ type ChildrenUntil[P any] interface {
 	ChildrenUntil(pos P, stop func(P) bool) (kids []P, complete bool)
 }
 
+// AppendComponents is what a Game may also offer: Components(pos) appended
+// to dst, so that a search can look at the components of every child
+// without allocating.
+type AppendComponents[P any] interface {
+	AppendComponents(dst []P, pos P) []P
+}
+
 // Outcome is the result of a couple for the player to move: the shared
 // outcome.Outcome (String writes "W", "L" or "unknown").
 type Outcome = shared.Outcome

@@ -2,6 +2,7 @@ package solve
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync"
 )
 
@@ -80,7 +81,10 @@ func (db *NimberDB) add(key string, g uint32) bool {
 	if _, ok := s.m[key]; ok {
 		return false
 	}
-	s.m[key] = g
+	// A key may share its bytes with the rest of a block (a game may make
+	// the keys of all children of a position in one): a copy keeps only
+	// itself alive for as long as the database lives.
+	s.m[strings.Clone(key)] = g
 	return true
 }
 
