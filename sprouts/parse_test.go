@@ -194,3 +194,41 @@ func TestAppendLands(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLettersLivesAndEstimate checks Lives and EstimateChildren, which
+// read one byte a symbol, on codes with letters too many for one byte.
+func TestLongLettersLivesAndEstimate(t *testing.T) {
+	var up, upRev, low strings.Builder
+	for k := range 130 {
+		up.WriteString(letterName(k, 'A', 'n'))
+	}
+	for k := 129; k >= 0; k-- {
+		upRev.WriteString(letterName(k, 'A', 'n'))
+	}
+	for k := range 125 {
+		name := letterName(k, 'a', 'm')
+		low.WriteString(name + "1" + name)
+	}
+	for _, tt := range []struct {
+		pos          string
+		lives, moves int // as counted by hand: lives, then the estimate's formula
+	}{
+		// 0 + 130 letters each side: one region of 2 boundaries (1 and 130)
+		// on each side: 1·130 + ⌊1/2·2⌋ + ⌊130²·2/2⌋ = 130 + 1 + 16900.
+		{"0." + up.String() + "|0." + upRev.String(), 3*2 + 130, 2 * (130 + 1 + 16900)},
+		// one boundary of 375 symbols: 125 pairs of a one-life spot and a
+		// spot 1 (two lives) between: ⌊375²/2⌋.
+		{low.String(), 125 + 125*2, 375 * 375 / 2},
+	} {
+		p := MustParse(tt.pos)
+		if strings.IndexByte(p.Key(), cLowerLong) < 0 && strings.IndexByte(p.Key(), cUpperLong) < 0 {
+			t.Fatalf("%s: its key has no long letter; the test needs one", tt.pos)
+		}
+		if got := p.Lives(); got != tt.lives {
+			t.Errorf("Lives(%s…) = %d, want %d", tt.pos[:20], got, tt.lives)
+		}
+		if got := p.EstimateChildren(); got != tt.moves {
+			t.Errorf("EstimateChildren(%s…) = %d, want %d", tt.pos[:20], got, tt.moves)
+		}
+	}
+}

@@ -92,6 +92,29 @@ func Sum(ps ...Position) Position {
 // use, so every child has fewer lives than its parent.
 func (p Position) Lives() int {
 	n := 0
+	for i := 0; i < len(p.code); i++ {
+		b := p.code[i]
+		if b == cLowerLong || b == cUpperLong {
+			return p.livesOfLongCode()
+		}
+		n += int(halfLives[b])
+	}
+	return n / 2
+}
+
+// halfLives is twice the lives of the symbol a byte of a code starts, for
+// codes without long letters (one byte a symbol): 0 for separators.
+var halfLives = func() (t [256]uint8) {
+	t[cSpot0], t[cSpot1], t[cSpot2] = 6, 4, 2
+	for b := cLowerBase; b < 256; b++ {
+		t[b] = 1 // a corner of a one-life spot
+	}
+	return t
+}()
+
+// livesOfLongCode is Lives for a code with long letters.
+func (p Position) livesOfLongCode() int {
+	n := 0
 	for i := 0; i < len(p.code); {
 		switch p.code[i] {
 		case cBoundary, cRegion, cLand:
@@ -136,21 +159,24 @@ func (p Position) EstimateChildren() int {
 	}
 	code := p.code
 	for i := 0; i < len(code); {
-		switch code[i] {
+		switch b := code[i]; b {
 		case cBoundary, cRegion, cLand:
 			if nb < len(lens) {
 				lens[nb] = cur
 			}
 			nb++
 			cur = 0
-			if code[i] != cBoundary {
+			if b != cBoundary {
 				endRegion()
 			}
-			i++
+		case cLowerLong, cUpperLong:
+			i += 3 // the letter and its two continuation bytes
+			cur++
 			continue
+		default:
+			cur++
 		}
-		_, _, i = readSymbol(code, i)
-		cur++
+		i++
 	}
 	if code != "" {
 		if nb < len(lens) {
