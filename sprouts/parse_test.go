@@ -232,3 +232,23 @@ func TestLongLettersLivesAndEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestStringLongNames checks that lands with more lowercase letters than
+// a…l or more uppercase ones than A…Y are written with m(k) and n(k)
+// throughout, and read back as themselves.
+func TestStringLongNames(t *testing.T) {
+	for _, tt := range []struct{ pos, want string }{
+		{"a1ab1bc1cd1de1ef1fg1gh1hi1ij1jk1kl1lm(13)1m(13)+0*3", "m(13)"},
+		{"ABCDEFGHIJKLMNOPQRSTUVWXYn(26)|n(26)YXWVUTSRQPONMLKJIHGFEDCBA+1a1a", "n(26)"},
+		{"a1ab1bc1cd1de1ef1fg1gh1hi1ij1jk1kl1l+0*2.AB|0.AB", ""},
+	} {
+		p := MustParse(tt.pos)
+		s := p.String()
+		if tt.want != "" && !strings.Contains(s, tt.want) || tt.want == "" && strings.ContainsAny(s, "()") {
+			t.Errorf("%s is written %s", tt.pos, s)
+		}
+		if q, err := Parse(s); err != nil || q != p {
+			t.Errorf("%s is written %s, which reads back as %v (%v)", tt.pos, s, q, err)
+		}
+	}
+}
