@@ -418,20 +418,6 @@ func (c *canonizer) prepare() {
 	}
 }
 
-// fresh reports whether boundary bd's rotations were computed under the
-// colors its letters have now.
-func (c *canonizer) fresh(bd *bnd, colors []uint64) bool {
-	if !bd.valid {
-		return false
-	}
-	for p := bd.s; p < bd.s+bd.n; p++ {
-		if t := c.base[p]; t&tClass == tUpper && colors[t&tValue] != c.seen[p] {
-			return false
-		}
-	}
-	return true
-}
-
 // colored returns the token at p with an uppercase letter written as its
 // color, which it records in seen.
 func (c *canonizer) colored(p int, colors []uint64) uint64 {
@@ -500,13 +486,18 @@ func (c *canonizer) rotate(bd *bnd, colors []uint64) {
 	sf, sr := leastRotation(fwd), leastRotation(rev)
 	bd.sF, bd.sR = int32(sf), int32(sr)
 	bd.q = int32(period(fwd))
-	bd.hF = hashRot(fwd, sf)
-	bd.hR = hashRot(rev, sr)
-	e := s + n
-	copy(c.rf[s:e], fwd[sf:])
-	copy(c.rf[s+n-sf:e], fwd[:sf])
-	copy(c.rr[s:e], rev[sr:])
-	copy(c.rr[s+n-sr:e], rev[:sr])
+	// The rotated tokens and their hashes (hashRot's, in one pass).
+	rf, rr := c.rf[s:s+n:s+n], c.rr[s:s+n:s+n]
+	hf, hr := uint64(n), uint64(n)
+	for k := range n {
+		f, r := fwd[wrap(sf+k, n)], rev[wrap(sr+k, n)]
+		rf[k], rr[k] = f, r
+		hf = (hf ^ f) * hashPrime
+		hf ^= hf >> 29
+		hr = (hr ^ r) * hashPrime
+		hr ^= hr >> 29
+	}
+	bd.hF, bd.hR = mix(hf), mix(hr)
 }
 
 // hash2 is hashRot of the sequence a, b.
@@ -519,8 +510,16 @@ func hash2(a, b uint64) uint64 {
 
 // update rotates the uppercase boundaries whose letters changed color.
 func (c *canonizer) update(colors []uint64) {
+	base, seen := c.base, c.seen
 	for _, b := range c.upB {
-		if bd := &c.bnds[b]; !c.fresh(bd, colors) {
+		bd := &c.bnds[b]
+		fresh := bd.valid
+		for p := bd.s; fresh && p < bd.s+bd.n; p++ {
+			if t := base[p]; t&tClass == tUpper && colors[t&tValue] != seen[p] {
+				fresh = false
+			}
+		}
+		if !fresh {
 			c.rotate(bd, colors)
 		}
 	}
