@@ -197,8 +197,6 @@ type generator struct {
 	buf         []byte
 	ends        []int
 	order       []int
-	owner       []int32
-	uf          []int32
 	regs        []int32
 	out         []byte     // the codes of the children made so far (see appendChildren)
 	kids        []Position // the children made so far, codes in out
@@ -240,48 +238,17 @@ func (g *generator) finish(s *sketch, others []string) string {
 func (g *generator) addChild(s *sketch, others []string) {
 	s.reduce(&g.red)
 	kind := g.red.kind
-	nr := len(s.rEnd)
-	// Lands: regions joined by uppercase vertices.
-	g.uf = resize(g.uf, nr)
-	for i := range g.uf {
-		g.uf[i] = int32(i)
-	}
-	find := func(a int32) int32 {
-		for g.uf[a] != a {
-			g.uf[a] = g.uf[g.uf[a]]
-			a = g.uf[a]
-		}
-		return a
-	}
-	g.owner = resize(g.owner, len(s.lives))
-	for i := range g.owner {
-		g.owner[i] = -1
-	}
-	for reg := range nr {
-		b0, b1 := s.regionBounds(reg)
-		for b := b0; b < b1; b++ {
-			for _, v := range s.boundary(b) {
-				if kind[v] != vUpper {
-					continue
-				}
-				if o := g.owner[v]; o < 0 {
-					g.owner[v] = int32(reg)
-				} else if ra, rb := find(o), find(int32(reg)); ra != rb {
-					g.uf[ra] = rb
-				}
-			}
-		}
-	}
+	nr := int32(len(s.rEnd))
 	g.buf = g.buf[:0]
 	g.ends = g.ends[:0]
 	for reg := range nr {
-		if find(int32(reg)) != int32(reg) {
+		if g.red.landOf(reg) != reg {
 			continue
 		}
 		g.regs = g.regs[:0]
 		for r2 := range nr {
-			if find(int32(r2)) == int32(reg) {
-				g.regs = append(g.regs, int32(r2))
+			if g.red.landOf(r2) == reg {
+				g.regs = append(g.regs, r2)
 			}
 		}
 		g.buf = g.can.canonical(s, kind, g.regs, g.buf)

@@ -65,6 +65,18 @@ type reducer struct {
 	first []int32 // boundary of a vertex's last corner; -2 once two were on one boundary
 	kind  []int8
 	lives []int32 // lives of each region kept by rule 4
+	vreg  []int32 // region of a vertex's first corner
+	land  []int32 // union-find of the regions joined by uppercase letters
+}
+
+// landOf returns the representative of the land of region reg.
+func (r *reducer) landOf(reg int32) int32 {
+	uf := r.land
+	for uf[reg] != reg {
+		uf[reg] = uf[uf[reg]]
+		reg = uf[reg]
+	}
+	return reg
 }
 
 // reduce applies the rules that simplify a drawing without changing its game:
@@ -81,15 +93,17 @@ type reducer struct {
 //     carries a life, and every cyclic order of three symbols is a rotation
 //     or mirror image of every other).
 //
-// It then records each vertex's kind in r.kind. Everything is done in
-// place, in three passes over the corners.
+// It then records each vertex's kind in r.kind, and in r.land which
+// regions uppercase letters join into lands. Everything is done in place,
+// in three passes over the corners.
 func (s *sketch) reduce(r *reducer) {
 	lives := s.lives
 	nv := len(lives)
 	r.stamp = resize(r.stamp, nv)
 	r.count = resize(r.count, nv)
 	r.first = resize(r.first, nv)
-	stamp, count, first := r.stamp, r.count, r.first
+	r.vreg = resize(r.vreg, nv)
+	stamp, count, first, vreg := r.stamp, r.count, r.first, r.vreg
 	clear(stamp)
 	clear(count)
 	occ, bEnd, rEnd := s.occ, s.bEnd, s.rEnd
@@ -139,18 +153,31 @@ func (s *sketch) reduce(r *reducer) {
 	s.occ, s.bEnd, s.rEnd = occ, bEnd, rEnd
 
 	// Corners per vertex, and whether a vertex's two corners lie on one
-	// boundary (a lowercase letter) or two (an uppercase one).
-	start := 0
-	for b, e := range bEnd {
-		for _, v := range occ[start:e] {
-			if count[v] == 1 && first[v] == int32(b) {
-				first[v] = -2
-			} else {
-				first[v] = int32(b)
+	// boundary (a lowercase letter) or two, in two regions of one land (an
+	// uppercase one).
+	r.land = resize(r.land, rw)
+	for i := range r.land {
+		r.land[i] = int32(i)
+	}
+	start, b := 0, 0
+	for reg, rEndB := range rEnd {
+		for ; b < int(rEndB); b++ {
+			e := bEnd[b]
+			for _, v := range occ[start:e] {
+				switch {
+				case count[v] == 0:
+					first[v], vreg[v] = int32(b), int32(reg)
+				case first[v] == int32(b):
+					first[v] = -2
+				case lives[v] == 1:
+					if x, y := r.landOf(vreg[v]), r.landOf(int32(reg)); x != y {
+						r.land[x] = y
+					}
+				}
+				count[v]++
 			}
-			count[v]++
+			start = int(e)
 		}
-		start = int(e)
 	}
 	if cap(r.kind) < nv {
 		r.kind = make([]int8, nv, nv+nv/2)
