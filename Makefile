@@ -3,12 +3,29 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 20s
 
-.PHONY: all build test test-long race bench bench-parallel bench-swarm fuzz lint clean
+.PHONY: all build version test test-long race hostile bench bench-scaling bench-swarm fuzz lint clean
 
 all: build
 
+# The version the commands print for --version and write into the
+# certificates they make: git describe of this checkout (a tag or the
+# commit, with -dirty for uncommitted changes), stamped in with the linker
+# so that it does not depend on the Go toolchain recording the revision
+# (it does not with -buildvcs=false or go run). Empty outside a git
+# checkout: the commands then say what the build information or a source
+# archive's commit says (see internal/buildinfo). SPOTS_VERSION=v1.2.3
+# sets it.
+ifeq ($(origin SPOTS_VERSION),undefined)
+SPOTS_VERSION := $(shell test -e .git && git describe --tags --always --dirty --abbrev=12 2>/dev/null)
+endif
+LDFLAGS := $(if $(SPOTS_VERSION),-X github.com/spots-dev/spots/internal/buildinfo.stamped=$(SPOTS_VERSION))
+
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
+
+# The version make build stamps in (empty outside a git checkout).
+version:
+	@echo '$(SPOTS_VERSION)'
 
 # The whole test suite, as CI runs it (.ci/run): every kind of check, the
 # exhaustive, brute-force and differential ones on samples (-short) so that it
@@ -17,19 +34,73 @@ build:
 # times index.csv records for the committed certificates add up to more than
 # CORPUS_BUDGET, check verifies a fixed sample and the certificates changed
 # since the last tag (since HEAD without one) instead (make corpus-check
-# verifies all). Timing runs live in bench, never here.
+# verifies all). Timing runs live in bench, never here. The independent
+# check (a second implementation of the rules, spots-verify --independent)
+# verifies the fixed sample of check --sample (make
+# corpus-check-independent verifies all), and the planted faults of package
+# sprouts (tag spotsfault) show that it rejects what they make the solver
+# prove.
 TEST_FLAGS ?= -short
 CORPUS_BUDGET ?= 90s
 test: lint
 	$(GO) test -count=1 $(TEST_FLAGS) ./...
-	$(GO) test -count=1 -race -short -run 'Concurrent' ./sprouts ./solve ./swarm
+	$(GO) test -count=1 -race -short -run 'Concurrent' ./sprouts ./solve ./swarm ./verify
 	$(GO) test -count=1 $(TEST_FLAGS) -tags spotsdebug -run 'TestOctal|TestSproutsGrundy' ./solve
+	$(GO) test -count=1 $(TEST_FLAGS) -tags spotsfault ./internal/faultcheck
 	$(GO) run ./cmd/spots-corpus check --budget $(CORPUS_BUDGET)
+	$(GO) run ./cmd/spots-corpus check --independent --sample
 	$(GO) run ./cmd/spots-corpus regenerate --check --no-verify
 
 # The same suite with the sampled tests in full (half an hour and more).
 test-long:
 	$(MAKE) test TEST_FLAGS='-timeout 90m'
+
+# The cases of RELIABILITY.md's "Hostile files and faults of long runs",
+# each test run on its own with a time limit and 4 GB of address space (the
+# code before them hangs or eats memory on several), one line per case.
+# HOSTILE_TREE runs them in another checkout (RELIABILITY.md says how).
+HOSTILE_TREE ?= .
+HOSTILE_TIMEOUT ?= 90s
+HOSTILE_CASES = \
+	./cmd/spots-solve:^TestForgedCheckpoint$$ \
+	./cmd/spots-solve:^TestScript$$/^state_dir$$ \
+	./cmd/spots-solve:^TestScript$$/^hostile_checkpoint$$ \
+	./internal/checkpoint:^TestDamagedCheckpoint$$ \
+	./cmd/spots-corpus:^TestScript$$/^hostile_index$$ \
+	./corpus:^TestHostileTables$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_databases$$ \
+	./cmd/spots-verify:^TestNotRegular$$ \
+	./format:^TestReadSPRStopsAtLongLine$$ \
+	./internal/cmdtest:^TestStdoutFull$$ \
+	./cmd/spots-solve:^TestOutputsKeepWhatTheyReplace$$ \
+	./format:^TestAtomicOutputs$$ \
+	./format:^TestAtomicDeviceNode$$ \
+	./format:^TestZstdWindowBounded$$ \
+	./format:^TestZstdFramesCutShort$$ \
+	./cmd/spots-verify:^TestVerdictsStream$$ \
+	./cmd/spots-verify:^TestSignal$$
+hostile:
+	@cd '$(HOSTILE_TREE)' && ulimit -v 4000000 && failed=0 && \
+	for c in $(HOSTILE_CASES); do \
+		pkg=$${c%%:*}; run=$${c#*:}; \
+		if out=$$($(GO) test -count=1 -timeout $(HOSTILE_TIMEOUT) -run "$$run" $$pkg 2>&1); then \
+			echo "PASS $$pkg $$run"; \
+		else \
+			failed=$$((failed + 1)); \
+			echo "FAIL $$pkg $$run: $$(echo "$$out" | grep -m1 -E 'timed out|out of memory|FAIL:|want|rror' | cut -c1-140)"; \
+		fi; \
+	done; \
+	echo "$$failed failed"; test $$failed = 0
+
+# The race detector on the packages with concurrent code (sprouts, solve,
+# swarm): all their tests, in short mode, but two that check no concurrency
+# and take minutes under it (TestVectorsAgree 7 min, TestLargeSwarmPaced
+# 5 min on 2 loaded cores; make test runs them without it). The rest takes
+# some 10 minutes there; the default timeout of 10 minutes a package was
+# too short with those two.
+RACE_TIMEOUT ?= 30m
+race:
+	$(GO) test -count=1 -race -short -timeout $(RACE_TIMEOUT) -skip '^(TestVectorsAgree|TestLargeSwarmPaced)$$' ./sprouts ./solve ./swarm
 
 # Rebuild corpus/OUTCOMES.md and corpus/outcomes.svg after changing the corpus
 # (phony: corpus/ is also a directory).
@@ -44,6 +115,13 @@ CORPUS_DIR ?=
 .PHONY: corpus-check
 corpus-check:
 	$(GO) run ./cmd/spots-corpus check $(if $(CORPUS_DIR),--dir '$(CORPUS_DIR)')
+
+# The same with the independent check (spots-verify --independent): every
+# Sprouts certificate checked by the second implementation of the rules,
+# on every core (0*47 takes a few minutes).
+.PHONY: corpus-check-independent
+corpus-check-independent:
+	$(GO) run ./cmd/spots-corpus check --independent $(if $(CORPUS_DIR),--dir '$(CORPUS_DIR)')
 
 # Per-core speed, measured in one run (about half an hour): this build beside
 # commit BASE_COMMIT (built here from git history), whose same-run ratios to
@@ -69,17 +147,19 @@ bench: build
 	$(GO) test -run '^$$' -bench '^BenchmarkChildren$$' -benchtime 4000x ./sprouts
 	$(GO) test -run '^$$' -bench '^BenchmarkChildrenSearch$$' -benchtime 3x ./sprouts
 
-# PDFPN against sequential DFPN in the same run (an hour and more on 2
-# cores): PAR_RUNS interleaved runs of each cell, medians and spread of time,
-# iterations, search overhead, speedup and throughput, every run's
-# certificate verified, and a verdict per target of issue 17 (speedup and
-# throughput at 2 threads, search overhead at 2 and 8; with more threads
-# than cores only the overhead means something).
-PAR_N ?= 14,15,18,19,20
-PAR_THREADS ?= 2,4,8
-PAR_RUNS ?= 3
-bench-parallel: build
-	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(PAR_N) -threads $(PAR_THREADS) -runs $(PAR_RUNS)
+# Every core of this machine against sequential DFPN in the same run:
+# DFPN alone and as many copies at once as there are CPUs (what a busy core
+# costs), plain spots-solve, PDFPN with SCALE_THREADS threads and one-machine
+# swarms of SCALE_WORKERS layouts (W x G: W local workers of G solvers),
+# SCALE_RUNS interleaved runs each: wall time, speedup, search overhead, CPU
+# per iteration over DFPN's, utilisation, every certificate verified, and
+# the targets met or missed (an hour and more on 2 cores).
+SCALE_N ?= 18,19,20
+SCALE_THREADS ?= 2
+SCALE_WORKERS ?= 2x1
+SCALE_RUNS ?= 3
+bench-scaling: build
+	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(SCALE_N) -threads $(SCALE_THREADS) -workers '$(SCALE_WORKERS)' -runs $(SCALE_RUNS)
 
 # The swarm in simulation, 1 … 1024 virtual cores (0*14: a quarter of an hour here): the
 # paper's statistics per number of cores and the scaling curve as SVG.
@@ -89,9 +169,10 @@ bench-parallel: build
 # Jobs run SWARM_ITERATIONS iterations and report every SWARM_UPDATES;
 # each solver has a table of SWARM_CAPACITY entries (0*20 at 1,024 cores:
 # SWARM_POS='0*20' SWARM_CAPACITY=65536, half an hour a point here).
-# The master's costs are swarm.DefaultCosts, µs of CPU measured on this
+# The master's costs are swarmlab.DefaultCosts, µs of CPU measured on this
 # project's machine, charged against the CPU time of an iteration of the
-# sequential baseline on SWARM_POS (BENCHMARKS.md).
+# sequential baseline on SWARM_POS, or SWARM_ITERATION_US µs when given
+# (then the figures are the same on every machine).
 SWARM_POS ?= 0*14
 SWARM_N ?= 1,2,4,8,16,32,64,128,256,512,1024
 SWARM_GROUPING ?= 32
@@ -99,13 +180,15 @@ SWARM_THREADS ?= 0
 SWARM_ITERATIONS ?= 100000
 SWARM_UPDATES ?= 1000
 SWARM_CAPACITY ?= 4096
+SWARM_ITERATION_US ?=
 bench-swarm:
-	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -threads $(SWARM_THREADS) -iterations $(SWARM_ITERATIONS) -updates $(SWARM_UPDATES) -capacity $(SWARM_CAPACITY) -svg docs/swarm-scaling.svg
+	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -threads $(SWARM_THREADS) -iterations $(SWARM_ITERATIONS) -updates $(SWARM_UPDATES) -capacity $(SWARM_CAPACITY) $(if $(SWARM_ITERATION_US),-iteration-us $(SWARM_ITERATION_US)) -svg docs/swarm-scaling.svg
 
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./sprouts
 	$(GO) test -run '^$$' -fuzz '^FuzzFromKey$$' -fuzztime $(FUZZTIME) ./sprouts
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./verify/sprouts2
 	$(GO) test -run '^$$' -fuzz '^FuzzReadSPR$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzReadCertificate$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzParseClaim$$' -fuzztime $(FUZZTIME) ./format
@@ -115,6 +198,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadCramIndex$$' -fuzztime $(FUZZTIME) ./corpus
 	$(GO) test -run '^$$' -fuzz '^FuzzEachLine$$' -fuzztime $(FUZZTIME) ./cmd/spots-position
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckIPCStream$$' -fuzztime $(FUZZTIME) ./format
+	$(GO) test -run '^$$' -fuzz '^FuzzZstdFrames$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzFromGLOP$$' -fuzztime $(FUZZTIME) ./cmd/spots-solve
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./cram
 	$(GO) test -run '^$$' -fuzz '^FuzzParseGame$$' -fuzztime $(FUZZTIME) ./play
@@ -122,9 +206,14 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseChoice$$' -fuzztime $(FUZZTIME) ./cmd/spots-play
 	$(GO) test -run '^$$' -fuzz '^FuzzLineReader$$' -fuzztime $(FUZZTIME) ./cmd/spots-play
 
+# gofmt, go vet and staticcheck, pinned: go run fetches it through the
+# module proxy once and caches it (a cold analysis cache adds about half a
+# minute of CPU to make test, a warm one two seconds).
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 clean:
 	rm -rf $(BIN)
@@ -133,12 +222,13 @@ clean:
 IMAGE ?= spots:latest
 .PHONY: image test-deploy
 image:
-	docker build -f deploy/Dockerfile -t $(IMAGE) .
+	docker build -f deploy/Dockerfile --build-arg SPOTS_VERSION='$(SPOTS_VERSION)' -t $(IMAGE) .
 
 # The deployment files of deploy/: their shape checked offline, then a
 # master and two workers run on 127.0.0.1 with the flags and environment
-# the systemd units and the Kubernetes manifests give them (make test runs
-# the same tests).
+# the systemd units and the Kubernetes manifests give them, and the Slurm
+# batch script run with a stand-in for srun (make test runs the same
+# tests).
 test-deploy:
 	$(GO) test -count=1 ./deploy/
 	$(GO) test -count=1 -run 'TestDeploy' ./cmd/spots-solve/

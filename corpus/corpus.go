@@ -62,14 +62,29 @@ func Open(dir string) (*Corpus, error) {
 	return c, nil
 }
 
+// Bounds of the files of a corpus read as tables (literature.csv,
+// index.csv, cram.csv): a few kilobytes each, lines of a few hundred
+// bytes.
+const (
+	maxTableFile = 64 << 20
+	maxTableLine = 64 << 10
+)
+
+// readFile reads the table at path with read: a regular file (see
+// format.OpenInput) of at most maxTableFile bytes and lines of at most
+// maxTableLine, so that no file (a link to /dev/zero, a file of one endless
+// line) costs more than that.
 func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
-	f, err := os.Open(path)
+	f, err := format.OpenInput(path)
 	if err != nil {
 		var zero T
 		return zero, fmt.Errorf("corpus: %w", err)
 	}
 	defer f.Close()
-	v, err := read(bufio.NewReader(f))
+	v, err := read(bufio.NewReader(format.NewBoundedReader(f, path, format.Bounds{File: maxTableFile, Line: maxTableLine})))
+	if tl := (*format.TooLongError)(nil); errors.As(err, &tl) {
+		return v, fmt.Errorf("corpus: %w", tl) // it names the file and the line
+	}
 	if err != nil {
 		return v, fmt.Errorf("corpus: %s: %w", path, err)
 	}
@@ -85,7 +100,7 @@ func Find(start string) (string, error) {
 		return "", err
 	}
 	for {
-		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && modulePath(data) == Module {
+		if data, err := format.ReadInput(filepath.Join(dir, "go.mod"), maxTableFile); err == nil && modulePath(data) == Module {
 			c := filepath.Join(dir, "corpus")
 			if _, err := os.Stat(filepath.Join(c, LiteratureFile)); err != nil {
 				return "", fmt.Errorf("the repository %s has no corpus: %w", dir, err)
@@ -175,7 +190,7 @@ func (c *Corpus) Copy(dir string, keep func(Record) bool) (*Corpus, error) {
 	if err := os.MkdirAll(filepath.Join(dir, CertsDir), 0o755); err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
-	lit, err := os.ReadFile(c.Path(LiteratureFile))
+	lit, err := format.ReadInput(c.Path(LiteratureFile), maxTableFile)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
@@ -188,7 +203,7 @@ func (c *Corpus) Copy(dir string, keep func(Record) bool) (*Corpus, error) {
 			continue
 		}
 		if r.Committed {
-			data, err := os.ReadFile(c.CertPath(r))
+			data, err := format.ReadInput(c.CertPath(r), MaxCertBytes)
 			if err != nil {
 				return nil, fmt.Errorf("corpus: %w", err)
 			}

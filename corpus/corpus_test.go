@@ -295,7 +295,7 @@ func TestBrokenCorpusFails(t *testing.T) {
 		}, 2, []string{"invalid certificate", "content address"}},
 		{"a listed-only certificate is present", func(t *testing.T, c *Corpus) string {
 			r := find(t, c, "0*3=W")
-			edit(t, c.Path(IndexFile), "yes,spots-corpus add --solve 3\n", "no,spots-corpus add --solve 3\n")
+			edit(t, c.Path(IndexFile), "yes,spots-corpus add --solve 3,", "no,spots-corpus add --solve 3,")
 			return c.CertPath(r)
 		}, 3, []string{"is present", "not committed"}},
 	}
@@ -341,12 +341,14 @@ func TestUnreadableCorpus(t *testing.T) {
 		want string
 	}{
 		{"bad index header", IndexFile, "n,claim\n", "index.csv: line 1: header"},
-		{"bad claim", IndexFile, strings.Join(indexHeader, ",") + "\n5,0*5=X,a,1,1,dfpn,1,1,,p,m,yes,c\n", "line 2: claim"},
-		{"claim not about 0*n", IndexFile, strings.Join(indexHeader, ",") + "\n2,0.1=W,a,1,1,dfpn,1,1,,p,m,yes,c\n", `root "0.1" is not an n-spot start`},
-		{"heap claim", IndexFile, strings.Join(indexHeader, ",") + "\n2,0*2+*1=W,a,1,1,dfpn,1,1,,p,m,yes,c\n", "says nothing of 0*2 alone"},
-		{"n disagrees", IndexFile, strings.Join(indexHeader, ",") + "\n3,0*2=L," + strings.Repeat("a", 64) + ",1,1,dfpn,1,1,,p,m,yes,c\n", `n "3": does not match`},
-		{"bad address", IndexFile, strings.Join(indexHeader, ",") + "\n2,0*2=L,xyz,1,1,dfpn,1,1,,p,m,yes,c\n", `address "xyz"`},
-		{"bad committed", IndexFile, strings.Join(indexHeader, ",") + "\n2,0*2=L," + strings.Repeat("a", 64) + ",1,1,dfpn,1,1,,p,m,maybe,c\n", `committed "maybe"`},
+		// Rows of the header before independent_seconds was added.
+		{"bad claim", IndexFile, strings.Join(indexHeader[:13], ",") + "\n5,0*5=X,a,1,1,dfpn,1,1,,p,m,yes,c\n", "line 2: claim"},
+		{"claim not about 0*n", IndexFile, strings.Join(indexHeader[:13], ",") + "\n2,0.1=W,a,1,1,dfpn,1,1,,p,m,yes,c\n", `root "0.1" is not an n-spot start`},
+		{"heap claim", IndexFile, strings.Join(indexHeader[:13], ",") + "\n2,0*2+*1=W,a,1,1,dfpn,1,1,,p,m,yes,c\n", "says nothing of 0*2 alone"},
+		{"n disagrees", IndexFile, strings.Join(indexHeader[:13], ",") + "\n3,0*2=L," + strings.Repeat("a", 64) + ",1,1,dfpn,1,1,,p,m,yes,c\n", `n "3": does not match`},
+		{"bad address", IndexFile, strings.Join(indexHeader[:13], ",") + "\n2,0*2=L,xyz,1,1,dfpn,1,1,,p,m,yes,c\n", `address "xyz"`},
+		{"bad committed", IndexFile, strings.Join(indexHeader[:13], ",") + "\n2,0*2=L," + strings.Repeat("a", 64) + ",1,1,dfpn,1,1,,p,m,maybe,c\n", `committed "maybe"`},
+		{"bad independent time", IndexFile, strings.Join(indexHeader, ",") + "\n2,0*2=L," + strings.Repeat("a", 64) + ",1,1,dfpn,1,1,,p,m,yes,c,soon\n", `independent_seconds "soon"`},
 		{"bad literature outcome", LiteratureFile, strings.Join(literatureHeader, ",") + "\n1,X,Conway,2e0\n", "line 2: n = 1: outcome \"X\""},
 		{"literature out of order", LiteratureFile, strings.Join(literatureHeader, ",") + "\n2,L,Conway,4e0\n1,L,Conway,2e0\n", "line 3: n = 1 after n = 2"},
 		{"open case with a solver", LiteratureFile, strings.Join(literatureHeader, ",") + "\n63,?,GLOP 2007,\n", "outcome ? but first_solved_by"},
@@ -577,7 +579,7 @@ func TestSizeRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	largest := find(t, c, "gn(0*5)=1") // 3522 bytes, the largest of n ≤ 5
+	largest := find(t, c, "gn(0*5)=1") // the largest of n ≤ 5
 	for _, r := range c.Records {
 		if r.Bytes > largest.Bytes {
 			t.Fatalf("%s has %d bytes, more than %s", r.Claim, r.Bytes, largest.Claim)
@@ -591,7 +593,8 @@ func TestSizeRule(t *testing.T) {
 	}{
 		{"defaults", Limits{}, "", ""},
 		{"exactly at both limits", Limits{CertBytes: largest.Bytes, CorpusBytes: total}, "", ""},
-		{"a certificate one byte over", Limits{CertBytes: largest.Bytes - 1}, c.CertPath(largest), "has 3522 bytes (3.5 KB), over the 3.5 KB a committed certificate may have"},
+		{"a certificate one byte over", Limits{CertBytes: largest.Bytes - 1}, c.CertPath(largest),
+			fmt.Sprintf("has %d bytes (%s), over the %s a committed certificate may have", largest.Bytes, SizeText(largest.Bytes), SizeText(largest.Bytes-1))},
 		{"the corpus one byte over", Limits{CorpusBytes: total - 1}, c.Dir, fmt.Sprintf("holds %d bytes", total)},
 	}
 	for _, tt := range tests {
@@ -820,4 +823,25 @@ func TestVerifyRatio(t *testing.T) {
 	if !strings.Contains(md.String(), "0 of the 1 listed here meet that; ⚠ marks the 1 that do not: `0*3=W` (10.0 %).") {
 		t.Errorf("one over the target: %s", md.String()[:800])
 	}
+}
+
+// TestIndependentTimes: where index.csv records the time of the
+// independent check (spots-corpus retime --independent), it is within
+// IndependentTarget of the solve time for 0*14 and up.
+func TestIndependentTimes(t *testing.T) {
+	c, err := Open(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	timed := 0
+	for _, r := range c.Records {
+		if r.IndependentSeconds == 0 || r.N < VerifyTargetN {
+			continue
+		}
+		timed++
+		if r.IndependentSeconds > IndependentTarget*r.SolveSeconds {
+			t.Errorf("%s: the independent check took %.2f s, over %.0f %% of the solve's %.1f s", r.Claim, r.IndependentSeconds, 100*IndependentTarget, r.SolveSeconds)
+		}
+	}
+	t.Logf("%d certificates of 0*%d and up with an independent time", timed, VerifyTargetN)
 }

@@ -14,8 +14,10 @@ import (
 // error naming the line. The slice passed to row is reused (its strings
 // are not): row must not keep the slice. It reports whether the input was
 // empty, so that callers can tell "no file content" from "a header and no
-// rows".
-func readCSV(r io.Reader, header []string, row func(line int, rec []string) error) (empty bool, err error) {
+// rows". A file may also begin with one of the older headers, the header
+// without its last columns (added since): its rows then have that many
+// fields.
+func readCSV(r io.Reader, header []string, row func(line int, rec []string) error, older ...[]string) (empty bool, err error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1 // checked below, with a clearer message
 	cr.ReuseRecord = true
@@ -29,7 +31,13 @@ func readCSV(r io.Reader, header []string, row func(line int, rec []string) erro
 			return false, err // csv errors name the line
 		}
 		if line == 1 {
-			if got := strings.Join(rec, ","); got != want {
+			got := strings.Join(rec, ",")
+			for _, h := range older {
+				if got == strings.Join(h, ",") {
+					header = h
+				}
+			}
+			if got != strings.Join(header, ",") {
 				return false, fmt.Errorf("line 1: header %q, want %q", got, want)
 			}
 			continue

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/spots-dev/spots/format"
 )
 
 // Generated is the content of the generated files of a corpus.
@@ -66,7 +67,7 @@ func (c *Corpus) Stale(g Generated) []string {
 		want []byte
 	}{{OutcomesFile, g.Outcomes}, {PlotFile, g.Plot}} {
 		path := c.Path(f.name)
-		if have, err := os.ReadFile(path); err != nil || !bytes.Equal(have, f.want) {
+		if have, err := format.ReadInput(path, int64(len(f.want))); err != nil || !bytes.Equal(have, f.want) {
 			stale = append(stale, path)
 		}
 	}

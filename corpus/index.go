@@ -15,9 +15,10 @@ import (
 	"github.com/spots-dev/spots/format"
 )
 
-// indexHeader is the first line of index.csv.
+// indexHeader is the first line of index.csv; files without its last
+// column (independent_seconds, added later) still read.
 var indexHeader = []string{"n", "claim", "address", "entries", "bytes", "algorithm",
-	"solve_seconds", "verify_seconds", "added", "producer", "machine", "committed", "command"}
+	"solve_seconds", "verify_seconds", "added", "producer", "machine", "committed", "command", "independent_seconds"}
 
 // Record is one row of index.csv: a certificate we produced and how.
 //
@@ -32,12 +33,16 @@ type Record struct {
 	Algorithm     string       // the search that produced it: dfpn or pns
 	SolveSeconds  float64      // time of the search
 	VerifySeconds float64      // time of verify.File on the written file
-	Added         string       // date it was added, YYYY-MM-DD (UTC)
-	Producer      string       // producer and version written in the certificate, e.g. "spots dev"
-	Machine       string       // where it was solved, e.g. "linux/amd64 2 CPUs"
-	Committed     bool         // yes: certs/<Address>.arrow is in the repository; no: kept elsewhere (see MaxCertBytes)
-	Command       string       // the command that makes it again
-	Line          int          // line of index.csv, 1-based; 0 for a new record
+	// IndependentSeconds is the time of the independent check
+	// (spots-verify --independent) of the file, as spots-corpus retime
+	// --independent measures it; 0 when it was not measured.
+	IndependentSeconds float64
+	Added              string // date it was added, YYYY-MM-DD (UTC)
+	Producer           string // producer and version written in the certificate, e.g. "spots dev"
+	Machine            string // where it was solved, e.g. "linux/amd64 2 CPUs"
+	Committed          bool   // yes: certs/<Address>.arrow is in the repository; no: kept elsewhere (see MaxCertBytes)
+	Command            string // the command that makes it again
+	Line               int    // line of index.csv, 1-based; 0 for a new record
 }
 
 // FileName returns the certificate's file name, <Address>.arrow.
@@ -76,7 +81,7 @@ func ReadIndex(r io.Reader) ([]Record, error) {
 		rc.Line = line
 		rs = append(rs, rc)
 		return err
-	})
+	}, indexHeader[:len(indexHeader)-1])
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +124,11 @@ func parseRecord(f []string) (Record, error) {
 		return r, field(11, "is not yes or no")
 	}
 	r.Command = f[12]
+	if len(f) > 13 && f[13] != "" {
+		if r.IndependentSeconds, err = parseSeconds(f[13]); err != nil {
+			return r, field(13, "is not a number of seconds")
+		}
+	}
 	return r, nil
 }
 
@@ -199,9 +209,13 @@ func EncodeIndex(records []Record) []byte {
 		if r.Committed {
 			committed = "yes"
 		}
+		independent := ""
+		if r.IndependentSeconds > 0 {
+			independent = seconds(r.IndependentSeconds)
+		}
 		w.Write([]string{strconv.Itoa(r.N), r.Claim.String(), r.Address, strconv.Itoa(r.Entries),
 			strconv.FormatInt(r.Bytes, 10), r.Algorithm, seconds(r.SolveSeconds), seconds(r.VerifySeconds),
-			r.Added, r.Producer, r.Machine, committed, r.Command})
+			r.Added, r.Producer, r.Machine, committed, r.Command, independent})
 	}
 	w.Flush()
 	return b.Bytes()

@@ -33,6 +33,12 @@ const (
 	VerifyTargetN = 14
 )
 
+// IndependentTarget is the speed target of the independent check
+// (spots-verify --independent, on every core): a certificate of 0*n, n ≥
+// VerifyTargetN, should pass it in at most this share of the time its
+// search took (independent_seconds and solve_seconds in index.csv).
+const IndependentTarget = 0.20
+
 // VerifyRatio returns the certificate's verify time over its solve time,
 // and false when the solve time is 0 (too short to measure).
 func (r Record) VerifyRatio() (float64, bool) {

@@ -1,15 +1,17 @@
 // Package deploy holds the files that deploy a spots swarm (systemd units,
-// a Dockerfile, Kubernetes manifests; see README.md) and reads them, so
-// that tests start master and workers with exactly the flags and
-// environment the files give, and check the manifests' shape offline.
+// a Dockerfile, Kubernetes manifests, a Slurm batch script; see README.md)
+// and reads them, so that tests start master and workers with exactly the
+// flags and environment the files give, and check the manifests' shape
+// offline.
 package deploy
 
 import "embed"
 
 // Files are the deployment files, by their paths under deploy/:
-// systemd/*.service, systemd/spots.env, k8s/*.yaml, Dockerfile.
+// systemd/*.service, systemd/spots.env, k8s/*.yaml, slurm/*.sbatch,
+// Dockerfile, and README.md, which documents them.
 //
-//go:embed systemd/*.service systemd/spots.env k8s/*.yaml Dockerfile
+//go:embed systemd/*.service systemd/spots.env k8s/*.yaml slurm/*.sbatch Dockerfile README.md
 var Files embed.FS
 
 // File returns the content of the deployment file at path (e.g.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -177,6 +178,43 @@ func (g SecretGenerator) Keys() []string {
 		keys = append(keys, key)
 	}
 	return keys
+}
+
+// KeySecret returns the Secret that holds the swarm's key, as the command
+// that k8s/kustomization.yaml gives for it makes it (kubectl create secret
+// generic NAME --from-file=KEY=FILE): its name and its one key. The key is
+// not in the kustomization, so that kubectl kustomize renders the
+// manifests without it.
+func KeySecret() (name, key string, err error) {
+	data, err := Files.ReadFile("k8s/kustomization.yaml")
+	if err != nil {
+		return "", "", err
+	}
+	name, key, ok := SecretCommand(string(data))
+	if !ok {
+		return "", "", errors.New("k8s/kustomization.yaml: no kubectl create secret generic NAME --from-file=KEY=FILE")
+	}
+	return name, key, nil
+}
+
+// SecretCommand finds in text the first command "kubectl create secret
+// generic NAME --from-file=KEY=FILE" (or --from-file=FILE, whose key is
+// the file's name) and returns NAME and KEY.
+func SecretCommand(text string) (name, key string, ok bool) {
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		i := slices.Index(f, "kubectl")
+		if i < 0 || len(f) < i+5 || f[i+1] != "create" || f[i+2] != "secret" || f[i+3] != "generic" {
+			continue
+		}
+		name = f[i+4]
+		for _, a := range f[i+5:] {
+			if v, found := strings.CutPrefix(a, "--from-file="); found {
+				return name, SecretGenerator{Files: []string{v}}.Keys()[0], true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // ParseManifest reads the objects of a YAML manifest (documents separated

@@ -92,12 +92,15 @@ func TestManifestKinds(t *testing.T) {
 // Secret and claim a pod mounts is made by the manifests.
 func TestManifestWiring(t *testing.T) {
 	objs := manifests(t)
-	var kust Object
 	secrets, claims := map[string][]string{}, map[string]bool{}
+	name, key, err := KeySecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets[name] = []string{key}
 	for _, o := range objs {
 		switch o.Kind {
 		case "Kustomization":
-			kust = o
 			for _, g := range o.SecretGenerator {
 				secrets[g.Name] = g.Keys()
 			}
@@ -142,7 +145,7 @@ func TestManifestWiring(t *testing.T) {
 			switch {
 			case v.Secret != nil:
 				if _, ok := secrets[v.Secret.SecretName]; !ok {
-					t.Errorf("%s: volume %s: no Secret %q is made by %s", o.Metadata.Name, v.Name, v.Secret.SecretName, kust.File)
+					t.Errorf("%s: volume %s: no Secret %q is made by k8s/kustomization.yaml or its kubectl create secret", o.Metadata.Name, v.Name, v.Secret.SecretName)
 				}
 				if m := v.Secret.DefaultMode; m == nil || *m&0o007 != 0 {
 					t.Errorf("%s: the key's files are readable by others (defaultMode %v)", o.Metadata.Name, m)
@@ -290,5 +293,144 @@ func TestDockerfile(t *testing.T) {
 	}
 	if !strings.Contains(entry, "spots-solve") {
 		t.Errorf("entrypoint %q is not spots-solve", entry)
+	}
+}
+
+// TestKustomizationNeedsNoKey: every file the kustomization reads is
+// committed (kubectl kustomize renders the manifests on a fresh clone, with
+// no key: the old secretGenerator failed there with "evalsymlink failure"),
+// and the key's Secret is made by the command the kustomization and
+// README.md give, the same in both; the pods mount that Secret where their
+// --key-file reads it.
+func TestKustomizationNeedsNoKey(t *testing.T) {
+	objs := manifests(t)
+	kust, ok := Find(objs, "Kustomization", "")
+	if !ok {
+		t.Fatal("no Kustomization")
+	}
+	var files []string
+	files = append(files, kust.Resources...)
+	for _, g := range kust.SecretGenerator {
+		for _, f := range g.Files {
+			_, path, found := strings.Cut(f, "=")
+			if !found {
+				path = f
+			}
+			files = append(files, path)
+		}
+	}
+	for _, f := range files {
+		if _, err := File("k8s/" + f); err != nil {
+			t.Errorf("kustomization.yaml reads %s, which is not committed: kubectl kustomize fails without it", f)
+		}
+	}
+	name, key, err := KeySecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := File("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, k, ok := SecretCommand(string(readme)); !ok || n != name || k != key {
+		t.Errorf("README.md makes the Secret %q with key %q (found: %v), kustomization.yaml %q with %q", n, k, ok, name, key)
+	}
+	for _, o := range objs {
+		if !isWorkload(o) {
+			continue
+		}
+		mounts := map[string]string{} // volume → mount path
+		for _, c := range o.Spec.Template.Spec.Containers {
+			for _, m := range c.VolumeMounts {
+				mounts[m.Name] = m.MountPath
+			}
+		}
+		var want string
+		for _, v := range o.Spec.Template.Spec.Volumes {
+			if v.Secret != nil && v.Secret.SecretName == name {
+				want = "--key-file=" + mounts[v.Name] + "/" + key
+			}
+		}
+		if want == "" {
+			t.Errorf("%s does not mount the Secret %s", o.Metadata.Name, name)
+			continue
+		}
+		for _, c := range o.Spec.Template.Spec.Containers {
+			if !slices.Contains(c.Args, want) {
+				t.Errorf("%s/%s: no %s", o.Metadata.Name, c.Name, want)
+			}
+		}
+	}
+}
+
+func TestSecretCommand(t *testing.T) {
+	for _, tc := range []struct {
+		text, name, key string
+		ok              bool
+	}{
+		{"#   kubectl create secret generic spots-swarm-key --from-file=swarm-key=swarm.key\n", "spots-swarm-key", "swarm-key", true},
+		{"$ kubectl create secret generic k --from-file=dir/swarm.key", "k", "swarm.key", true},
+		{"kubectl create secret tls k --cert=c", "", "", false},
+		{"kubectl create secret generic k --from-literal=a=b", "", "", false},
+		{"nothing", "", "", false},
+	} {
+		name, key, ok := SecretCommand(tc.text)
+		if name != tc.name || key != tc.key || ok != tc.ok {
+			t.Errorf("SecretCommand(%q) = %q, %q, %v; want %q, %q, %v", tc.text, name, key, ok, tc.name, tc.key, tc.ok)
+		}
+	}
+}
+
+// TestManifestMetrics: the Service that carries prometheus.io annotations
+// points at a port where the master serves /metrics without the status
+// token (--metrics-listen on the pod's address), not at the job port, whose
+// /metrics answers 401 without it, nor at the loopback status page, which
+// nothing outside the pod reaches.
+func TestManifestMetrics(t *testing.T) {
+	objs := manifests(t)
+	scraped := 0
+	for _, svc := range objs {
+		a := svc.Metadata.Annotations
+		if svc.Kind != "Service" || a["prometheus.io/scrape"] != "true" {
+			continue
+		}
+		scraped++
+		if a["prometheus.io/path"] != "/metrics" {
+			t.Errorf("Service %s: prometheus.io/path %q, want /metrics", svc.Metadata.Name, a["prometheus.io/path"])
+		}
+		var sp *ServicePort
+		for i, p := range svc.Spec.Ports {
+			if strconv.Itoa(p.Port) == a["prometheus.io/port"] {
+				sp = &svc.Spec.Ports[i]
+			}
+		}
+		if sp == nil {
+			t.Errorf("Service %s: prometheus.io/port %q is none of its ports", svc.Metadata.Name, a["prometheus.io/port"])
+			continue
+		}
+		sel, _ := svc.Spec.ServiceSelector()
+		for _, o := range objs {
+			if !isWorkload(o) || !subset(sel, o.Spec.Template.Metadata.Labels) {
+				continue
+			}
+			for _, c := range o.Spec.Template.Spec.Containers {
+				for _, cp := range c.Ports {
+					if cp.Name != sp.TargetPort && strconv.Itoa(cp.ContainerPort) != sp.TargetPort {
+						continue
+					}
+					port := ":" + strconv.Itoa(cp.ContainerPort)
+					if !slices.ContainsFunc(c.Args, func(arg string) bool {
+						v, ok := strings.CutPrefix(arg, "--metrics-listen=")
+						return ok && strings.HasSuffix(v, port) && !strings.HasPrefix(v, "127.")
+					}) {
+						t.Errorf("Service %s scrapes %s/%s port %s (%d), where no --metrics-listen on the pod's address serves /metrics without a token: %q",
+							svc.Metadata.Name, o.Metadata.Name, c.Name, cp.Name, cp.ContainerPort, c.Args)
+					}
+				}
+			}
+		}
+	}
+	if scraped == 0 {
+		t.Error("no Service carries prometheus.io/scrape: \"true\"")
 	}
 }

@@ -66,16 +66,12 @@ type CertReader struct {
 	err   error
 }
 
-// OpenCertificate opens the certificate file at path for streaming. The
-// caller must Close it.
+// OpenCertificate opens the certificate file at path for streaming: a
+// regular file (or a link to one; see OpenInput). The caller must Close
+// it.
 func OpenCertificate(path string) (*CertReader, error) {
-	f, err := os.Open(path)
+	f, info, err := openInput(path)
 	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	r, err := NewCertReader(f, info.Size())

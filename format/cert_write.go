@@ -115,7 +115,7 @@ func WriteCertificate(dir string, c *Certificate, opt WriteOptions) (string, err
 			return path, nil
 		}
 	}
-	a, err := CreateAtomic(path)
+	a, err := createReplacing(path) // whatever is at the address is damage: replaced
 	if err != nil {
 		return "", fmt.Errorf("write certificate %s: %w", path, err)
 	}
@@ -166,23 +166,30 @@ func holdsAddress(path, addr string) (bool, error) {
 // checkWritten reads back the file just written and checks that it is a
 // certificate of address addr.
 func checkWritten(f *os.File, addr string) error {
+	_, err := readBack(f, addr)
+	return err
+}
+
+// readBack reads back the file just written, checks that it is a
+// certificate of address addr and returns it.
+func readBack(f *os.File, addr string) (*Certificate, error) {
 	info, err := f.Stat()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r, err := NewCertReader(f, info.Size())
 	if err != nil {
-		return fmt.Errorf("reading back the new file: %w", err)
+		return nil, fmt.Errorf("reading back the new file: %w", err)
 	}
 	defer r.Close()
 	got, err := readAll(r)
 	if err != nil {
-		return fmt.Errorf("reading back the new file: %w", err)
+		return nil, fmt.Errorf("reading back the new file: %w", err)
 	}
 	if a := got.Address(); a != addr {
-		return fmt.Errorf("the new file reads back as %s, not %s", a, addr)
+		return nil, fmt.Errorf("the new file reads back as %s, not %s", a, addr)
 	}
-	return nil
+	return got, nil
 }
 
 // EncodeCertificate writes c to w as an Arrow IPC file: the schema and its

@@ -272,7 +272,8 @@ func footerBlocks(footer []byte, dataEnd int64) ([]fileBlock, error) {
 }
 
 // checkBlockMessage reads the metadata of a record batch block (bounded by
-// footerBlocks) and checks it with checkIPCMessage.
+// footerBlocks) and checks it with checkIPCMessage, then the zstd frames of
+// its body with checkZstdBody.
 func checkBlockMessage(r io.ReaderAt, b fileBlock) error {
 	buf := make([]byte, b.meta)
 	if err := readAt(r, buf, b.offset); err != nil {
@@ -290,5 +291,8 @@ func checkBlockMessage(r io.ReaderAt, b fileBlock) error {
 	if prefix == 0 {
 		return errors.New("the message metadata starts with an end-of-stream marker")
 	}
-	return checkIPCMessage(buf[prefix:], b.body)
+	if err := checkIPCMessage(buf[prefix:], b.body); err != nil {
+		return err
+	}
+	return checkZstdBody(r, buf[prefix:], b.offset+int64(b.meta), b.body)
 }

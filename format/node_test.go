@@ -100,7 +100,7 @@ func nodeWant(c *Certificate, batches int) nodeOutput {
 		DeclaredAddress: addr, Address: addr, Batches: batches, Entries: []nodeEntry{},
 	}
 	for _, e := range c.Entries {
-		ne := nodeEntry{Position: e.Position, Grundy: e.Grundy, Reach: e.Reach, Win: e.Win}
+		ne := nodeEntry(e)
 		if ne.Reach == nil {
 			ne.Reach = []uint32{}
 		}

@@ -52,46 +52,103 @@ type SPROptions struct {
 // ReadSPR reads a [Positions+Nimber] database: the header line, then one
 // "<position> <grundy value>" line per entry (one space, a decimal value
 // 0…255). Empty lines are allowed. Anything else is a *LineError, unless
-// opt.Lenient, which skips the line; a missing header is always an error.
+// opt.Lenient, which skips the line; a missing header, and a line longer
+// than MaxSPRLine, are always errors. It holds every entry: see SPRReader
+// for one at a time.
 func ReadSPR(r io.Reader, opt SPROptions) ([]SPREntry, error) {
-	br := bufio.NewReaderSize(r, 64*1024)
 	var out []SPREntry
-	for line := 1; ; line++ {
-		text, err := readLine(br)
+	err := NewSPRReader(r, opt).Each(func(e SPREntry) error {
+		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SPRReader reads a [Positions+Nimber] database entry by entry, as ReadSPR
+// does, so that a caller can measure (and refuse) each entry as it comes
+// instead of holding the whole file first. Its memory is that of one line.
+type SPRReader struct {
+	br   *bufio.Reader
+	opt  SPROptions
+	line int    // lines read
+	buf  []byte // of the line being read, kept from line to line
+	err  error
+}
+
+// NewSPRReader reads the database in r.
+func NewSPRReader(r io.Reader, opt SPROptions) *SPRReader {
+	return &SPRReader{br: bufio.NewReaderSize(r, 64*1024), opt: opt}
+}
+
+// Next returns the next entry, io.EOF after the last, or the error that
+// ended the file (then again on every call).
+func (sr *SPRReader) Next() (SPREntry, error) {
+	if sr.err != nil {
+		return SPREntry{}, sr.err
+	}
+	e, err := sr.next()
+	if err != nil {
+		sr.err = err
+	}
+	return e, err
+}
+
+// Each calls fn with every entry left, in order, until the end of the
+// file (it returns nil), an error of the file or the first error of fn
+// (returned).
+func (sr *SPRReader) Each(fn func(SPREntry) error) error {
+	for {
+		e, err := sr.Next()
 		if err == io.EOF {
-			if line == 1 {
-				return nil, &LineError{Line: 1, Reason: "empty file: the first line must be " + SPRHeader}
+			return nil
+		}
+		if err == nil {
+			err = fn(e)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (sr *SPRReader) next() (SPREntry, error) {
+	for {
+		sr.line++
+		text, err := readLine(sr.br, sr.buf[:0])
+		sr.buf = text[:0]
+		if err == io.EOF {
+			if sr.line == 1 {
+				return SPREntry{}, &LineError{Line: 1, Reason: "empty file: the first line must be " + SPRHeader}
 			}
-			return out, nil
+			return SPREntry{}, io.EOF
 		}
 		if err != nil {
 			if le, ok := err.(*LineError); ok {
-				le.Line = line
-				if opt.Lenient && line > 1 {
-					warn(opt, le)
-					continue
-				}
+				le.Line = sr.line
 			}
-			return nil, err
+			return SPREntry{}, err
 		}
-		if line == 1 {
+		if sr.line == 1 {
 			if string(text) != SPRHeader {
-				return nil, &LineError{Line: 1, Text: cut(text), Reason: "the first line must be " + SPRHeader}
+				return SPREntry{}, &LineError{Line: 1, Text: cut(text), Reason: "the first line must be " + SPRHeader}
 			}
 			continue
 		}
 		if len(text) == 0 {
 			continue
 		}
-		e, lerr := parseSPRLine(text, line)
+		e, lerr := parseSPRLine(text, sr.line)
 		if lerr != nil {
-			if opt.Lenient {
-				warn(opt, lerr)
+			if sr.opt.Lenient {
+				warn(sr.opt, lerr)
 				continue
 			}
-			return nil, lerr
+			return SPREntry{}, lerr
 		}
-		out = append(out, e)
+		return e, nil
 	}
 }
 
@@ -101,17 +158,16 @@ func warn(opt SPROptions, e *LineError) {
 	}
 }
 
-// readLine returns the next line without its '\n', refusing lines longer
-// than MaxSPRLine (the rest of such a line is skipped).
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var buf []byte
+// readLine returns the next line without its '\n', appended to buf. A
+// line longer than MaxSPRLine is an error that ends the file: what follows
+// is not read (a file of one endless line, /dev/zero, would otherwise be
+// read for ever).
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(buf)+len(chunk) > MaxSPRLine+1 {
-			for err == bufio.ErrBufferFull {
-				_, err = br.ReadSlice('\n')
-			}
-			return nil, &LineError{Text: cut(append(buf, chunk...)), Reason: fmt.Sprintf("line longer than %d bytes", MaxSPRLine)}
+			return nil, &LineError{Text: cut(append(buf, chunk[:min(len(chunk), 128)]...)),
+				Reason: fmt.Sprintf("line longer than %d bytes: this is not a %s database", MaxSPRLine, SPRHeader)}
 		}
 		buf = append(buf, chunk...)
 		switch {

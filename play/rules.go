@@ -30,9 +30,6 @@ func lands(p Position) []Position { return p.Lands() }
 // key identifies a position: equal keys, equal positions.
 func key(p Position) string { return p.Key() }
 
-// lives bounds the number of moves left in p: every move costs a life.
-func lives(p Position) int { return p.Lives() }
-
 // sum returns the position made of all the given lands.
 func sum(ps ...Position) Position { return sprouts.Sum(ps...) }
 

@@ -101,9 +101,6 @@ func read(ctx context.Context, path string) (*candidate, error) {
 	return c, nil
 }
 
-// value is Values.Value on the values of a candidate.
-func (c *candidate) value(g Game) (uint32, bool) { return valueOf(c.known, g) }
-
 // admit verifies the certificate c was read from and, if it is valid and
 // still has the content that was read, adds c's values.
 func (v *Values) admit(c *candidate, opt verify.Options) error {

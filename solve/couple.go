@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // base holds what every search needs: the game, the nimber database and
@@ -13,7 +14,7 @@ type base[P any] struct {
 	db    *NimberDB
 	stats Stats
 	comps []P // scratch for fold
-	split []P // scratch for components
+	parts []P // scratch for components
 	// kids remembers the children of positions expanded before: DFPN
 	// enters the same couples again and again (and the threads of PDFPN
 	// each other's), and generating children is most of an iteration's cost.
@@ -47,72 +48,148 @@ func (b *base[P]) children(c *couple[P], stop func(P) bool) (kids []P, complete 
 // childCache is a bounded map from position keys to children, safe for
 // concurrent use. Its memory is bounded in bytes: a full shard is emptied,
 // which is cheap, and what is used again comes back.
+//
+// Every thread of a PDFPN looks here before it makes children, so a
+// lookup writes nothing another thread reads: each shard is an
+// open-addressing table of pointers to immutable entries. Writers,
+// serialised by the shard's lock, fill free slots, and replace the table by
+// a larger copy when it is half full or by an empty one when its entries
+// pass the shard's bytes; a lookup still holding the old table reads it
+// safely and at worst misses an entry, which only costs making the children
+// again.
 type childCache[P any] struct {
-	shards [16]childShard[P]
-	max    int64 // bytes per shard
-	size   func(P) int
+	tables  [childShards]atomic.Pointer[childTable[P]]
+	_       [64]byte
+	writers [childShards]childWriter
+	max     int64 // bytes per shard
+	size    func(P) int
 }
 
-type childShard[P any] struct {
-	mu    sync.RWMutex
-	m     map[string][]P
-	bytes int64
+const (
+	childShards     = 64
+	childShardBits  = 6
+	childMinSlots   = 64
+	childEntryBytes = 64 // an entry beyond its children: the entry, the slice header, rounding
+)
+
+type childTable[P any] struct {
+	slots []atomic.Pointer[childEntry[P]]
 }
 
-// childEntryOverhead is what a cached entry costs beyond its children: the
-// map slot, the slice header and allocation rounding.
-const childEntryOverhead = 64
+type childEntry[P any] struct {
+	hash uint64
+	key  string
+	kids []P
+}
+
+// childWriter serialises the writers of one shard and keeps its books.
+type childWriter struct {
+	mu    sync.Mutex
+	n     int   // entries in the shard's table
+	bytes int64 // what they cost
+}
 
 func newChildCache[P any](bytes int64, size func(P) int) *childCache[P] {
 	if bytes <= 0 {
 		return nil
 	}
-	return &childCache[P]{max: max(1, bytes/16), size: size}
+	c := &childCache[P]{max: max(1, bytes/childShards), size: size}
+	for i := range c.tables {
+		c.tables[i].Store(&childTable[P]{slots: make([]atomic.Pointer[childEntry[P]], childMinSlots)})
+	}
+	return c
 }
 
-func (c *childCache[P]) shard(key string) *childShard[P] {
-	return &c.shards[hashKey(key, 0)%uint64(len(c.shards))]
+func (c *childCache[P]) locate(key string) (int, uint64) {
+	h := hashKey(key, 0)
+	return int(h >> (64 - childShardBits)), h
+}
+
+func (t *childTable[P]) find(key string, h uint64) *childEntry[P] {
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := t.slots[i].Load()
+		if e == nil {
+			return nil
+		}
+		if e.hash == h && e.key == key {
+			return e
+		}
+	}
+}
+
+func (t *childTable[P]) insert(e *childEntry[P]) {
+	mask := uint64(len(t.slots) - 1)
+	i := e.hash & mask
+	for t.slots[i].Load() != nil {
+		i = (i + 1) & mask
+	}
+	t.slots[i].Store(e)
 }
 
 func (c *childCache[P]) get(key string) ([]P, bool) {
-	s := c.shard(key)
-	s.mu.RLock()
-	kids, ok := s.m[key]
-	s.mu.RUnlock()
-	return kids, ok
+	i, h := c.locate(key)
+	if e := c.tables[i].Load().find(key, h); e != nil {
+		return e.kids, true
+	}
+	return nil, false
 }
 
 func (c *childCache[P]) put(key string, kids []P) {
-	cost := int64(childEntryOverhead + len(key))
+	cost := int64(childEntryBytes + len(key))
 	for _, k := range kids {
 		cost += int64(c.size(k))
 	}
 	if cost > c.max {
 		return
 	}
-	s := c.shard(key)
-	s.mu.Lock()
-	if s.m == nil || s.bytes+cost > c.max {
-		s.m = make(map[string][]P, min(c.max/1024, 1<<12))
-		s.bytes = 0
+	i, h := c.locate(key)
+	w := &c.writers[i]
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t := c.tables[i].Load()
+	if t.find(key, h) != nil {
+		return
 	}
-	if _, ok := s.m[key]; !ok {
-		s.m[key] = kids
-		s.bytes += cost
+	// The shard's bytes are its entries' costs and 8 a slot.
+	slots := int64(8 * len(t.slots))
+	grow := 2*(w.n+1) > len(t.slots)
+	if grow {
+		slots *= 2
 	}
-	s.mu.Unlock()
+	switch {
+	case w.bytes+cost+slots > c.max:
+		// Emptied in place: a lookup holding an entry keeps it, one
+		// probing meanwhile misses.
+		for j := range t.slots {
+			t.slots[j].Store(nil)
+		}
+		w.n, w.bytes = 0, 0
+	case grow:
+		grown := &childTable[P]{slots: make([]atomic.Pointer[childEntry[P]], 2*len(t.slots))}
+		for j := range t.slots {
+			if e := t.slots[j].Load(); e != nil {
+				grown.insert(e)
+			}
+		}
+		c.tables[i].Store(grown)
+		t = grown
+	}
+	t.insert(&childEntry[P]{hash: h, key: key, kids: kids})
+	w.n++
+	w.bytes += cost
 }
 
 func (c *childCache[P]) clear() {
 	if c == nil {
 		return
 	}
-	for i := range c.shards {
-		s := &c.shards[i]
-		s.mu.Lock()
-		s.m = nil
-		s.bytes = 0
-		s.mu.Unlock()
+	for i := range c.writers {
+		w := &c.writers[i]
+		w.mu.Lock()
+		c.tables[i].Store(&childTable[P]{slots: make([]atomic.Pointer[childEntry[P]], childMinSlots)})
+		w.n, w.bytes = 0, 0
+		w.mu.Unlock()
 	}
 }
 
@@ -122,12 +199,12 @@ func (b *base[P]) makeCouple(pos P, n uint32, comps int) couple[P] {
 	return couple[P]{pos: pos, key: b.game.Key(pos), n: n, decomp: comps > 1, size: b.game.Size(pos), est: -1, comps: comps}
 }
 
-// components returns the components of pos, in b.split's array when the
-// game can append them (the array is reused by the next call).
+// components returns the components of pos in a slice that is valid
+// until the next call.
 func (b *base[P]) components(pos P) []P {
-	if g, ok := b.game.(AppendComponents[P]); ok {
-		b.split = g.AppendComponents(b.split[:0], pos)
-		return b.split
+	if a, ok := b.game.(ComponentsAppender[P]); ok {
+		b.parts = a.AppendComponents(b.parts[:0], pos)
+		return b.parts
 	}
 	return b.game.Components(pos)
 }

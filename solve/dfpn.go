@@ -69,11 +69,17 @@ type worker[P any] struct {
 	stopAtLost func(P) bool
 	made       int    // children made so far
 	heap       uint32 // the heap of the couple expanded
+
+	freeNodes []*dnode[P]   // nodes let go of, for alloc
+	freeKids  [][]*dnode[P] // children slices let go of, for kidsOf
 }
 
 // mailbox holds the couples other threads solved while this thread may be
 // inside them.
+// Its owner looks at it after every child it searched, so an empty box
+// is seen from a count that only posts write, without taking the lock.
 type mailbox struct {
+	n    atomic.Int32 // len(keys)
 	mu   sync.Mutex
 	keys []ckey
 }
@@ -81,13 +87,18 @@ type mailbox struct {
 func (m *mailbox) post(k ckey) {
 	m.mu.Lock()
 	m.keys = append(m.keys, k)
+	m.n.Store(int32(len(m.keys)))
 	m.mu.Unlock()
 }
 
 func (m *mailbox) take(into []ckey) []ckey {
+	if m.n.Load() == 0 {
+		return into[:0]
+	}
 	m.mu.Lock()
 	into = append(into[:0], m.keys...)
 	m.keys = m.keys[:0]
+	m.n.Store(0)
 	m.mu.Unlock()
 	return into
 }
@@ -368,22 +379,66 @@ func (s *DFPN[P]) progress(now time.Time) Progress {
 func (w *worker[P]) newNode(c couple[P]) *dnode[P] {
 	switch w.known(&c) {
 	case Win:
-		return &dnode[P]{c: c, pn: 0, dn: Inf}
+		v := w.alloc(c)
+		v.pn, v.dn = 0, Inf
+		return v
 	case Loss:
-		return &dnode[P]{c: c, pn: Inf, dn: 0}
+		v := w.alloc(c)
+		v.pn, v.dn = Inf, 0
+		return v
 	}
 	return w.newUnknownNode(c)
 }
 
+// alloc returns a node for couple c with no numbers, reusing one that a
+// search below has let go: nodes are made for every child of every couple
+// entered, and recycling them keeps the collector's work from growing with
+// the threads.
+func (w *worker[P]) alloc(c couple[P]) *dnode[P] {
+	if n := len(w.freeNodes); n > 0 {
+		v := w.freeNodes[n-1]
+		w.freeNodes = w.freeNodes[:n-1]
+		*v = dnode[P]{c: c}
+		return v
+	}
+	return &dnode[P]{c: c}
+}
+
+// kidsOf returns an empty slice of at least n children's room.
+func (w *worker[P]) kidsOf(n int) []*dnode[P] {
+	if k := len(w.freeKids); k > 0 && cap(w.freeKids[k-1]) >= n {
+		kids := w.freeKids[k-1]
+		w.freeKids = w.freeKids[:k-1]
+		return kids
+	}
+	return make([]*dnode[P], 0, n)
+}
+
+// release lets go of v's children once the search has left v: nothing
+// else points to them then (the path holds only v's ancestors).
+func (w *worker[P]) release(v *dnode[P]) {
+	if v.kids == nil {
+		return
+	}
+	for i, c := range v.kids {
+		if c.kids == nil {
+			w.freeNodes = append(w.freeNodes, c)
+		}
+		v.kids[i] = nil
+	}
+	if len(w.freeKids) < maxFreeKids {
+		w.freeKids = append(w.freeKids, v.kids[:0])
+	}
+	v.kids = nil
+}
+
+// maxFreeKids bounds the children slices a thread keeps for reuse.
+const maxFreeKids = 256
+
 // newUnknownNode is newNode for a couple that fold returned: the database
 // holds none of its components, so only the table is asked.
 func (w *worker[P]) newUnknownNode(c couple[P]) *dnode[P] {
-	return w.initUnknownNode(new(dnode[P]), c)
-}
-
-// initUnknownNode is newUnknownNode into a node the caller provides.
-func (w *worker[P]) initUnknownNode(v *dnode[P], c couple[P]) *dnode[P] {
-	*v = dnode[P]{c: c}
+	v := w.alloc(c)
 	w.stats.TTLookups++
 	if pn, dn, work, threads, ok := w.s.tt.get(c.key, c.n); ok {
 		w.stats.TTHits++
@@ -469,7 +524,7 @@ func (w *worker[P]) dfpn(v *dnode[P], th thresholds) uint64 {
 			w.unwind = -1 // v was the shallowest solved couple: its parent goes on
 		}
 	}
-	v.kids = nil
+	w.release(v)
 	return work
 }
 
@@ -521,7 +576,7 @@ func (w *worker[P]) expand(v *dnode[P]) {
 	if v.c.decomp {
 		v.merged = v.c.n
 		comps := w.game.Components(v.c.pos)
-		v.kids = make([]*dnode[P], 0, len(comps))
+		v.kids = w.kidsOf(len(comps))
 		for _, q := range comps {
 			v.kids = append(v.kids, w.newNode(w.makeCouple(q, 0, 1)))
 		}
@@ -543,13 +598,11 @@ func (w *worker[P]) expand(v *dnode[P]) {
 		}
 		return
 	}
-	v.kids = make([]*dnode[P], 0, int(v.c.n)+len(children))
+	v.kids = w.kidsOf(int(v.c.n) + len(children))
 	for m := range v.c.n {
 		v.kids = append(v.kids, w.newNode(w.makeCouple(v.c.pos, m, 1)))
 	}
-	// The children's nodes in one block: one allocation, none per child.
-	slab := make([]dnode[P], len(children))
-	for i, q := range children {
+	for _, q := range children {
 		c, empty := w.fold(q, v.c.n)
 		if empty {
 			if c.n == 0 {
@@ -560,14 +613,14 @@ func (w *worker[P]) expand(v *dnode[P]) {
 			}
 			continue // a move to a won position is no use
 		}
-		v.kids = append(v.kids, w.initUnknownNode(&slab[i], c))
+		v.kids = append(v.kids, w.newUnknownNode(c))
 	}
 	slices.SortFunc(v.kids, func(x, y *dnode[P]) int { return w.order(&x.c, &y.c) })
 	v.kids = slices.CompactFunc(v.kids, func(x, y *dnode[P]) bool { return x.c.n == y.c.n && x.c.key == y.c.key })
 }
 
 // lostChild is what expand asks of each child q as it is made: whether q
-// + *w.heap is lost, or the search must stop.
+// is lost against the heap w.heap, or the search must stop.
 func (w *worker[P]) lostChild(q P) bool {
 	if w.made++; w.made%32 == 0 && w.s.ctx.Err() != nil {
 		w.stop = true

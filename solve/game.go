@@ -40,10 +40,10 @@ type ChildrenUntil[P any] interface {
 	ChildrenUntil(pos P, stop func(P) bool) (kids []P, complete bool)
 }
 
-// AppendComponents is what a Game may also offer: Components(pos) appended
-// to dst, so that a search can look at the components of every child
-// without allocating.
-type AppendComponents[P any] interface {
+// ComponentsAppender is what a Game may also offer: Components, appended
+// to dst instead of a new slice. The search asks for the components of
+// every child it makes and keeps none of the slices, so it reuses one.
+type ComponentsAppender[P any] interface {
 	AppendComponents(dst []P, pos P) []P
 }
 

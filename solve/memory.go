@@ -75,6 +75,22 @@ func PlanCapacity(capacity, threads int) MemoryPlan {
 	return p
 }
 
+// ThreadCapacity is the table a search with the given number of threads
+// gets when the user names no size: DefaultCapacity entries a thread, as
+// the threads of a PDFPN meet that many more positions, but no more than
+// a plan (PlanCapacity) of a quarter of memory bytes allows (memory 0:
+// unknown, no bound), and never less than DefaultCapacity.
+func ThreadCapacity(threads int, memory uint64) int {
+	threads = max(threads, 1)
+	c := DefaultCapacity * threads
+	if memory > 0 {
+		for c > DefaultCapacity && uint64(PlanCapacity(c, threads).Budget) > memory/4 {
+			c -= DefaultCapacity / 4
+		}
+	}
+	return max(c, DefaultCapacity)
+}
+
 // WithCapacity returns the plan with its table set to capacity entries and
 // the caches shrunk to what the rest of the budget allows; it fails when
 // the table alone takes the budget's share of the caches and more.

@@ -4,15 +4,29 @@ import (
 	"hash/maphash"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // NimberDB maps the keys of atomic positions to their Grundy values. It only
 // grows: an entry is added when the solver proves a couple (P, g) with P
 // atomic to be a Loss, which says gn(P) = g, and is never evicted. It is safe
 // for concurrent use.
+//
+// Every thread of a search asks it about every child it makes, so a lookup
+// writes no memory that another thread reads: each shard is an
+// open-addressing table of pointers to immutable entries, which writers
+// (serialised by the shard's lock) fill slot by slot and replace by a
+// larger copy when it is half full. A lookup that runs while a value is
+// being added may miss it, as it would had it come a moment earlier; once
+// Put has returned, every lookup sees the value.
 type NimberDB struct {
-	seed   maphash.Seed
-	shards [nimberShards]nimberShard
+	seed maphash.Seed
+	// tables are what lookups read, written only when a shard grows; the
+	// locks and counts that writers change are kept apart from them, so
+	// that adding an entry does not take a line every lookup reads.
+	tables  [nimberShards]atomic.Pointer[nimberTable]
+	_       [64]byte
+	writers [nimberShards]nimberWriter
 
 	// The journal lists the entries Put added, for a distributed search to
 	// pass on; Learn adds entries without journaling them.
@@ -27,33 +41,81 @@ type NimberEntry struct {
 	G   uint32
 }
 
-const nimberShards = 32
+const (
+	nimberShards    = 64
+	nimberShardBits = 6
+	nimberMinSlots  = 16
+)
 
-type nimberShard struct {
-	mu sync.RWMutex
-	m  map[string]uint32
+// nimberWriter serialises the writers of one shard.
+type nimberWriter struct {
+	mu sync.Mutex
+	n  int // entries, under mu
+}
+
+// nimberTable is an open-addressing table with linear probing; a slot, once
+// set, is never changed.
+type nimberTable struct {
+	slots []atomic.Pointer[nimberSlot]
+}
+
+type nimberSlot struct {
+	hash uint64
+	key  string
+	g    uint32
 }
 
 // NewNimberDB returns an empty database.
 func NewNimberDB() *NimberDB {
 	db := &NimberDB{seed: maphash.MakeSeed()}
-	for i := range db.shards {
-		db.shards[i].m = make(map[string]uint32)
+	for i := range db.tables {
+		db.tables[i].Store(newNimberTable(nimberMinSlots))
 	}
 	return db
 }
 
-func (db *NimberDB) shard(key string) *nimberShard {
-	return &db.shards[maphash.String(db.seed, key)%nimberShards]
+func newNimberTable(slots int) *nimberTable {
+	return &nimberTable{slots: make([]atomic.Pointer[nimberSlot], slots)}
+}
+
+// locate returns the shard of key and its hash.
+func (db *NimberDB) locate(key string) (int, uint64) {
+	h := maphash.String(db.seed, key)
+	return int(h >> (64 - nimberShardBits)), h
+}
+
+// find returns the entry of key in t, or nil.
+func (t *nimberTable) find(key string, h uint64) *nimberSlot {
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := t.slots[i].Load()
+		if e == nil {
+			return nil
+		}
+		if e.hash == h && e.key == key {
+			return e
+		}
+	}
+}
+
+// insert puts e in the first free slot of its probe sequence; the caller
+// holds the shard's lock and has made room.
+func (t *nimberTable) insert(e *nimberSlot) {
+	mask := uint64(len(t.slots) - 1)
+	i := e.hash & mask
+	for t.slots[i].Load() != nil {
+		i = (i + 1) & mask
+	}
+	t.slots[i].Store(e)
 }
 
 // Get returns the Grundy value of the atomic position with the given key.
 func (db *NimberDB) Get(key string) (uint32, bool) {
-	s := db.shard(key)
-	s.mu.RLock()
-	g, ok := s.m[key]
-	s.mu.RUnlock()
-	return g, ok
+	i, h := db.locate(key)
+	if e := db.tables[i].Load().find(key, h); e != nil {
+		return e.g, true
+	}
+	return 0, false
 }
 
 // Put records gn(key) = g and reports whether the entry is new. An existing
@@ -75,16 +137,31 @@ func (db *NimberDB) Put(key string, g uint32) bool {
 func (db *NimberDB) Learn(key string, g uint32) bool { return db.add(key, g) }
 
 func (db *NimberDB) add(key string, g uint32) bool {
-	s := db.shard(key)
+	i, h := db.locate(key)
+	s := &db.writers[i]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.m[key]; ok {
+	t := db.tables[i].Load()
+	if t.find(key, h) != nil {
 		return false
+	}
+	if 2*(s.n+1) > len(t.slots) {
+		// Readers go on with the old table, which stays valid; the
+		// entry is added to the new one only.
+		grown := newNimberTable(2 * len(t.slots))
+		for i := range t.slots {
+			if e := t.slots[i].Load(); e != nil {
+				grown.insert(e)
+			}
+		}
+		db.tables[i].Store(grown)
+		t = grown
 	}
 	// A key may share its bytes with the rest of a block (a game may make
 	// the keys of all children of a position in one): a copy keeps only
 	// itself alive for as long as the database lives.
-	s.m[strings.Clone(key)] = g
+	t.insert(&nimberSlot{hash: h, key: strings.Clone(key), g: g})
+	s.n++
 	return true
 }
 
@@ -105,37 +182,36 @@ func (db *NimberDB) TakeNew() []NimberEntry {
 // Len returns the number of entries.
 func (db *NimberDB) Len() int {
 	n := 0
-	for i := range db.shards {
-		s := &db.shards[i]
-		s.mu.RLock()
-		n += len(s.m)
-		s.mu.RUnlock()
+	for i := range db.writers {
+		s := &db.writers[i]
+		s.mu.Lock()
+		n += s.n
+		s.mu.Unlock()
 	}
 	return n
 }
 
 // Range calls f for every entry, in no particular order, until f returns
-// false. f must not modify the database.
+// false. f must not modify the database. Entries added while Range runs
+// may or may not be seen.
 func (db *NimberDB) Range(f func(key string, g uint32) bool) {
-	for i := range db.shards {
-		s := &db.shards[i]
-		s.mu.RLock()
-		for k, g := range s.m {
-			if !f(k, g) {
-				s.mu.RUnlock()
+	for i := range db.tables {
+		t := db.tables[i].Load()
+		for j := range t.slots {
+			if e := t.slots[j].Load(); e != nil && !f(e.key, e.g) {
 				return
 			}
 		}
-		s.mu.RUnlock()
 	}
 }
 
 // Clear removes every entry (a distributed search's "state level 2").
 func (db *NimberDB) Clear() {
-	for i := range db.shards {
-		s := &db.shards[i]
+	for i := range db.writers {
+		s := &db.writers[i]
 		s.mu.Lock()
-		s.m = make(map[string]uint32)
+		db.tables[i].Store(newNimberTable(nimberMinSlots))
+		s.n = 0
 		s.mu.Unlock()
 	}
 	db.jmu.Lock()

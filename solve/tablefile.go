@@ -29,7 +29,7 @@ var ErrTableFile = errors.New("not a table file of this version")
 
 // WriteTable writes every used entry of the search's transposition table
 // to w and returns how many it wrote. It may be called while the search runs (from Options.Checkpoint):
-// each bucket is copied under its lock, so no entry is torn, though
+// each bucket is copied whole (tt.snapshot), so no entry is torn, though
 // entries of buckets copied earlier may have changed since. Every entry
 // written was true of its couple when it was copied: a proved value is
 // final, and unproved numbers only steer the search.
@@ -45,7 +45,7 @@ func (s *DFPN[P]) WriteTable(w io.Writer) (int, error) {
 	t := s.tt
 	var rec [tableRecord]byte
 	for b := range t.buckets {
-		bucket := t.lockedCopy(b)
+		bucket, _ := t.snapshot(b)
 		for i := range bucket {
 			e := &bucket[i]
 			if !e.used() {
@@ -63,17 +63,6 @@ func (s *DFPN[P]) WriteTable(w io.Writer) (int, error) {
 		}
 	}
 	return n, bw.Flush()
-}
-
-// lockedCopy returns a copy of bucket b, taken under its lock when the
-// table is shared.
-func (t *tt) lockedCopy(b int) ttBucket {
-	if t.locks == nil {
-		return t.buckets[b]
-	}
-	t.locks[b].Lock()
-	defer t.locks[b].Unlock()
-	return t.buckets[b]
 }
 
 // ReadTable adds the entries of a table file written by WriteTable to the

@@ -1,7 +1,7 @@
 package sprouts
 
 import (
-	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 	"sync"
 	"sync/atomic"
@@ -22,7 +22,11 @@ import (
 type landCache struct {
 	seed     maphash.Seed
 	shardMax atomic.Int64 // bytes a shard may hold, slots and arena
-	shards   [cacheShards]cacheShard
+	// tables are what lookups read, written only when a shard is made
+	// anew; the locks and books of writers are kept apart from them.
+	tables  [cacheShards]atomic.Pointer[cacheTable]
+	_       [64]byte
+	writers [cacheShards]cacheWriter
 }
 
 const (
@@ -39,21 +43,34 @@ const (
 	cacheMaxKey = 1<<16 - 1
 )
 
+// cacheTable is one shard's table. Every thread of a search looks lands up
+// here, so a lookup writes nothing. The table is a sequence lock over an
+// arena of 8-byte words, every word read and written atomically: a writer
+// copies an entry into the arena past what is published and then publishes
+// its slot (meta, then hash); a reader that sees the hash sees the entry.
+// A full table is emptied in place: the writer makes gen odd, clears the
+// slots, and makes gen even again, and a reader that finds gen changed
+// after its lookup takes it for a miss. So emptying costs no allocation,
+// and no reader ever returns bytes of an entry that was being overwritten.
+type cacheTable struct {
+	gen   atomic.Uint64 // odd while the writer empties the table
+	slots []cacheSlot   // a power of two long
+	words []uint64      // the arena; an entry is its key, then its code, each from a word's start
+	limit int           // the shard's byte bound the table was sized for
+}
+
 type cacheSlot struct {
-	hash       uint64 // 0: empty
-	off        uint32
-	klen, clen uint16
+	hash atomic.Uint64 // 0: empty
+	meta atomic.Uint64 // word offset << 32 | key length << 16 | code length
 }
 
 const cacheSlotBytes = 16
 
-type cacheShard struct {
-	mu      sync.RWMutex
-	slots   []cacheSlot // a power of two long, or nil until first used
-	arena   []byte
-	used    int // slots in use
-	maxArea int // arena bytes allowed
-	limit   int // the shard's byte bound that slots and maxArea were sized for
+// cacheWriter serialises the writers of one shard and keeps its books.
+type cacheWriter struct {
+	mu   sync.Mutex
+	used int // slots in use in the shard's table
+	fill int // arena words in use
 }
 
 var lands = newLandCache(DefaultCacheBytes)
@@ -80,30 +97,96 @@ func (c *landCache) hash(key []byte) uint64 {
 	return maphash.Bytes(c.seed, key) | 1 // never 0, the empty slot
 }
 
-func (c *landCache) shard(h uint64) *cacheShard { return &c.shards[h>>58] }
+func (c *landCache) shard(h uint64) int { return int(h >> 58) }
+
+func words(n int) int { return (n + 7) / 8 }
+
+func unpackMeta(m uint64) (off, klen, clen int) {
+	return int(m >> 32), int(m>>16) & 0xFFFF, int(m) & 0xFFFF
+}
+
+// equal reports whether the n bytes of the arena from word off are b.
+func (t *cacheTable) equal(off int, b []byte) bool {
+	for len(b) >= 8 {
+		if atomic.LoadUint64(&t.words[off]) != binary.LittleEndian.Uint64(b) {
+			return false
+		}
+		off++
+		b = b[8:]
+	}
+	if len(b) == 0 {
+		return true
+	}
+	w := atomic.LoadUint64(&t.words[off])
+	for i, c := range b {
+		if byte(w>>(8*i)) != c {
+			return false
+		}
+	}
+	return true
+}
+
+// appendBytes appends the n bytes of the arena from word off to dst.
+func (t *cacheTable) appendBytes(dst []byte, off, n int) []byte {
+	for ; n >= 8; n -= 8 {
+		dst = binary.LittleEndian.AppendUint64(dst, atomic.LoadUint64(&t.words[off]))
+		off++
+	}
+	if n > 0 {
+		w := atomic.LoadUint64(&t.words[off])
+		for i := range n {
+			dst = append(dst, byte(w>>(8*i)))
+		}
+	}
+	return dst
+}
+
+// storeBytes writes b into the arena from word off.
+func (t *cacheTable) storeBytes(off int, b []byte) {
+	for len(b) >= 8 {
+		atomic.StoreUint64(&t.words[off], binary.LittleEndian.Uint64(b))
+		off++
+		b = b[8:]
+	}
+	if len(b) > 0 {
+		var w uint64
+		for i, c := range b {
+			w |= uint64(c) << (8 * i)
+		}
+		atomic.StoreUint64(&t.words[off], w)
+	}
+}
 
 // appendGet appends the code cached for key to dst.
 func (c *landCache) appendGet(dst, key []byte) ([]byte, bool) {
 	h := c.hash(key)
-	s := c.shard(h)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.slots == nil {
+	t := c.tables[c.shard(h)].Load()
+	if t == nil {
 		return dst, false
 	}
-	mask := len(s.slots) - 1
+	g := t.gen.Load()
+	if g&1 != 0 {
+		return dst, false
+	}
+	mask := len(t.slots) - 1
 	for i := int(h>>6) & mask; ; i = (i + 1) & mask {
-		sl := &s.slots[i]
-		switch {
-		case sl.hash == 0:
+		sl := &t.slots[i]
+		sh := sl.hash.Load()
+		if sh == 0 {
 			return dst, false
-		case sl.hash == h && int(sl.klen) == len(key):
-			k := s.arena[sl.off : sl.off+uint32(sl.klen)]
-			if bytes.Equal(k, key) {
-				end := sl.off + uint32(sl.klen) + uint32(sl.clen)
-				return append(dst, s.arena[sl.off+uint32(sl.klen):end]...), true
-			}
 		}
+		if sh != h {
+			continue
+		}
+		off, klen, clen := unpackMeta(sl.meta.Load())
+		if klen != len(key) || !t.equal(off, key) {
+			continue
+		}
+		out := t.appendBytes(dst, off+words(klen), clen)
+		if t.gen.Load() != g {
+			return dst, false // emptied meanwhile: the bytes may be another entry's
+		}
+		return out, true
 	}
 }
 
@@ -113,58 +196,61 @@ func (c *landCache) put(key []byte, code []byte) {
 	}
 	limit := int(c.shardMax.Load())
 	h := c.hash(key)
-	s := c.shard(h)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.ready(limit) {
-		return
-	}
-	need := len(key) + len(code)
-	if len(s.arena)+need > s.maxArea || 2*(s.used+1) > len(s.slots) {
-		s.empty()
-		if need > s.maxArea {
+	i := c.shard(h)
+	w := &c.writers[i]
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t := c.tables[i].Load()
+	if t == nil || t.limit != limit {
+		t = newCacheTable(limit)
+		c.tables[i].Store(t)
+		w.used, w.fill = 0, 0
+		if t == nil {
 			return
 		}
 	}
-	mask := len(s.slots) - 1
-	i := int(h>>6) & mask
-	for ; s.slots[i].hash != 0; i = (i + 1) & mask {
-		sl := &s.slots[i]
-		if sl.hash == h && int(sl.klen) == len(key) && bytes.Equal(s.arena[sl.off:sl.off+uint32(sl.klen)], key) {
+	need := words(len(key)) + words(len(code))
+	if need > len(t.words) {
+		return
+	}
+	if w.fill+need > len(t.words) || 2*(w.used+1) > len(t.slots) {
+		t.gen.Add(1)
+		for j := range t.slots {
+			t.slots[j].hash.Store(0)
+		}
+		t.gen.Add(1)
+		w.used, w.fill = 0, 0
+	}
+	mask := len(t.slots) - 1
+	j := int(h>>6) & mask
+	for ; t.slots[j].hash.Load() != 0; j = (j + 1) & mask {
+		sl := &t.slots[j]
+		if sl.hash.Load() != h {
+			continue
+		}
+		if off, klen, _ := unpackMeta(sl.meta.Load()); klen == len(key) && t.equal(off, key) {
 			return // cached meanwhile
 		}
 	}
-	s.slots[i] = cacheSlot{hash: h, off: uint32(len(s.arena)), klen: uint16(len(key)), clen: uint16(len(code))}
-	s.arena = append(append(s.arena, key...), code...)
-	s.used++
+	off := w.fill
+	t.storeBytes(off, key)
+	t.storeBytes(off+words(len(key)), code)
+	w.fill += need
+	w.used++
+	t.slots[j].meta.Store(uint64(off)<<32 | uint64(len(key))<<16 | uint64(len(code)))
+	t.slots[j].hash.Store(h)
 }
 
-// ready sizes an unused shard for limit bytes, or resizes one whose limit
-// changed, and reports whether the shard can hold anything.
-func (s *cacheShard) ready(limit int) bool {
-	if limit == s.limit && s.slots != nil {
-		return true
-	}
-	s.limit = limit
+// newCacheTable returns an empty table sized for a shard bound of limit
+// bytes, or nil when the bound leaves room for nothing.
+func newCacheTable(limit int) *cacheTable {
 	nSlots := 1
 	for (nSlots*2)*cacheSlotBytes <= limit/cacheSlotShare {
 		nSlots *= 2
 	}
 	area := limit - nSlots*cacheSlotBytes
 	if nSlots < 16 || area < 256 {
-		s.slots, s.arena, s.used = nil, nil, 0
-		return false
+		return nil
 	}
-	if len(s.slots) != nSlots || s.maxArea != area {
-		s.slots = make([]cacheSlot, nSlots)
-		s.arena = make([]byte, 0, area)
-		s.maxArea, s.used = area, 0
-	}
-	return true
-}
-
-func (s *cacheShard) empty() {
-	clear(s.slots)
-	s.arena = s.arena[:0]
-	s.used = 0
+	return &cacheTable{slots: make([]cacheSlot, nSlots), words: make([]uint64, area/8), limit: limit}
 }

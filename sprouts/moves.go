@@ -447,6 +447,13 @@ func (p Position) ChildrenUntil(stop func(Position) bool) (kids []Position, comp
 }
 
 func (p Position) appendChildren(dst []Position, stop func(Position) bool) ([]Position, bool) {
+	if faulty {
+		return faultChildren(p, dst, stop) // planted faults: tests only (fault_on.go)
+	}
+	return p.generateChildren(dst, stop)
+}
+
+func (p Position) generateChildren(dst []Position, stop func(Position) bool) ([]Position, bool) {
 	if p.code == "" {
 		return dst, true
 	}

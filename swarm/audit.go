@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
@@ -42,6 +45,11 @@ type AuditResult struct {
 	// dropped when no value was found wrong, so that the groups derive
 	// them again.
 	Underived int
+	// Claims are the outcomes reported by jobs that the master's values
+	// do not back ("0*5+*0=W from g7"), or that it found wrong by solving
+	// their couples ("… (wrong)"), one for each group banned for them:
+	// such a group reports outcomes without the values that prove them.
+	Claims []string
 }
 
 // Limits of the search for wrong values: how many of the master's values it
@@ -72,6 +80,7 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	})
 	m.stats.Audits++
 	disputes := m.takeDisputes()
+	claims := m.takeClaims(maxAuditClaims, m.disputers(disputes))
 	m.mu.Unlock()
 	var res AuditResult
 	if out == solve.Unknown {
@@ -85,10 +94,9 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	for k, g := range snapshot {
 		db.Put(k, g)
 	}
+	// Build proves the claim from the rules (the checker's search over the
+	// values) before it writes the proof's entries as a certificate.
 	cert, err := certify.Build(db, claim, verify.Options{})
-	if err == nil {
-		_, err = verify.Certificate(cert)
-	}
 	proved := err == nil
 	res.Unproved = err
 	// Even when the values prove the outcome, those that contradict others
@@ -97,20 +105,31 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	if err != nil {
 		return res, err
 	}
+	var liars map[string]claimFault
+	if !proved || len(wrong)+len(refuted) > 0 {
+		// The DAG settled its root from the claims too: one the values
+		// do not back may be a lie.
+		if liars, err = m.checkClaims(ctx, claims, snapshot); err != nil {
+			return res, err
+		}
+	}
 	if proved && len(wrong) == 0 && len(refuted) == 0 {
+		m.mu.Lock()
+		m.proof = cert
+		m.mu.Unlock()
 		return AuditResult{Proved: true}, nil
 	}
 	if proved {
 		res.Unproved = fmt.Errorf("the values prove %s but %d of them are wrong, and %d values sent against them are", claim, len(wrong), len(refuted))
 	}
 	var unsupported map[string]bool
-	if !proved && len(wrong) == 0 && len(refuted) == 0 {
+	if !proved && len(wrong) == 0 && len(refuted) == 0 && len(liars) == 0 {
 		unsupported = underived(db, claim)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res.Banned, res.Dropped = m.drop(wrong, unsupported, refuted)
-	res.Wrong, res.Refuted = describe(wrong, snapshot), describeRefuted(refuted)
+	res.Banned, res.Dropped = m.drop(wrong, unsupported, refuted, liars)
+	res.Wrong, res.Refuted, res.Claims = describe(wrong, snapshot), describeRefuted(refuted), describeClaims(liars)
 	res.Underived = len(unsupported)
 	return res, nil
 }
@@ -137,9 +156,10 @@ func underived(db *solve.NimberDB, claim format.Claim) map[string]bool {
 
 // Check looks for wrong values while the solve goes on: values that
 // contradict the values of their positions' children, solved again by the
-// master itself. It drops what it finds wrong (and what may rest on it) as
-// Audit does, bans the senders and starts a new epoch; it does nothing if
-// it finds nothing. Run now and then, it catches a lying group before its
+// master itself, and outcomes reported by jobs that the values do not
+// back (claims.go). It drops what it finds wrong (and what may rest on
+// it) as Audit does, bans the senders and starts a new epoch; it does
+// nothing if it finds nothing. Run now and then, it catches a lying group before its
 // values spread (and before they can stall the groups' searches). It
 // returns an error only when ctx ends.
 func (m *Master) Check(ctx context.Context) (AuditResult, error) {
@@ -150,16 +170,21 @@ func (m *Master) Check(ctx context.Context) (AuditResult, error) {
 		return true
 	})
 	disputes := m.takeDisputes()
+	claims := m.takeClaims(maxClaimChecks, m.disputers(disputes))
 	m.mu.Unlock()
 	wrong, refuted, err := m.findWrong(ctx, snapshot, false, disputes)
-	if err != nil || len(wrong) == 0 && len(refuted) == 0 {
+	if err != nil {
+		return AuditResult{}, err
+	}
+	liars, err := m.checkClaims(ctx, claims, snapshot)
+	if err != nil || len(wrong) == 0 && len(refuted) == 0 && len(liars) == 0 {
 		return AuditResult{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var res AuditResult
-	res.Banned, res.Dropped = m.drop(wrong, nil, refuted)
-	res.Wrong, res.Refuted = describe(wrong, snapshot), describeRefuted(refuted)
+	res.Banned, res.Dropped = m.drop(wrong, nil, refuted, liars)
+	res.Wrong, res.Refuted, res.Claims = describe(wrong, snapshot), describeRefuted(refuted), describeClaims(liars)
 	return res, nil
 }
 
@@ -222,6 +247,17 @@ func (m *Master) takeDisputes() []dispute {
 	return d
 }
 
+// Certificate returns the certificate of the root's outcome that the last
+// audit proved from the master's values (certify.Build: the checker's
+// search from the rules, trimmed to the entries the proof uses), or nil
+// when no audit proved it. It is not written or read back: a caller that
+// writes it verifies the file.
+func (m *Master) Certificate() *format.Certificate {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.proof
+}
+
 // findWrong returns the values of vals (key → g) that are wrong, found by
 // solving suspects again with a search of the master's own that trusts no
 // value it did not prove, and the disputes whose value is wrong (the
@@ -230,49 +266,33 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 	// Suspects: values that contradict a child whose lands all have values
 	// (the child has the same value, or the children's values are all
 	// known and their mex differs), with those lands; then values with a
-	// child not all known.
-	contradicting, incomplete := map[string]bool{}, map[string]bool{}
-	for k, g := range vals {
-		p, err := sprouts.FromKey(k)
-		if err != nil {
-			contradicting[k] = true
-			continue
-		}
-		seen := map[uint32]bool{}
-		complete := true
-		for _, c := range p.Children() {
-			v, ok := uint32(0), true
-			for _, l := range c.Lands() {
-				x, known := vals[l.Key()]
-				if !known {
-					ok = false
-					break
-				}
-				v ^= x
-			}
-			if !ok {
-				complete = false
-				continue
-			}
-			seen[v] = true
-			if v == g {
-				contradicting[k] = true
-				for _, l := range c.Lands() {
-					contradicting[l.Key()] = true
-				}
-			}
-		}
-		mex := uint32(0)
-		for seen[mex] {
-			mex++
-		}
-		switch {
-		case complete && mex != g:
-			contradicting[k] = true
-		case !complete:
-			incomplete[k] = true
+	// child not all known. Values scanned by an earlier check of this
+	// epoch without contradicting anything are scanned again only when
+	// incomplete ones are wanted too: making every value's children is
+	// most of a check's work, and the values only grow within an epoch.
+	m.scanMu.Lock()
+	epoch := m.scannedEpoch
+	keys := make([]string, 0, len(vals))
+	for k := range vals {
+		if incompleteToo || !m.scanned[k] {
+			keys = append(keys, k)
 		}
 	}
+	m.scanMu.Unlock()
+	contradicting, incomplete, err := scanValues(ctx, vals, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.scanMu.Lock()
+	if m.scanned == nil || m.scannedEpoch != epoch {
+		m.scanned = map[string]bool{}
+	}
+	for _, k := range keys {
+		if !contradicting[k] {
+			m.scanned[k] = true
+		}
+	}
+	m.scanMu.Unlock()
 	order := func(set map[string]bool) []suspect {
 		var out []suspect
 		for k := range set {
@@ -341,20 +361,134 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 	return wrong, refuted, nil
 }
 
+// forgetScans makes the next checks scan every value again: values were
+// dropped, so what was consistent may rest on them.
+func (m *Master) forgetScans() {
+	m.scanMu.Lock()
+	m.scanned = nil
+	m.scannedEpoch++
+	m.scanMu.Unlock()
+}
+
+// scanValues looks at the values of keys, each against its children's
+// (vals: key → g), on every core: a value is contradicting when a child
+// whose lands all have values has its value, or when every child has a
+// value and their mex is not it (the lands of such a child are
+// contradicting too); it is incomplete when some child's lands lack a
+// value. A key that is not a position is contradicting.
+func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (contradicting, incomplete map[string]bool, err error) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(keys)/16))
+	var next atomic.Int64
+	results := make([][]scanVerdict, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(keys) || ctx.Err() != nil {
+					return
+				}
+				results[w] = append(results[w], scanValue(vals, keys[i]))
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	contradicting, incomplete = map[string]bool{}, map[string]bool{}
+	for _, rs := range results {
+		for _, r := range rs {
+			for _, k := range r.bad {
+				contradicting[k] = true
+			}
+			if r.incomplete {
+				incomplete[r.key] = true
+			}
+		}
+	}
+	return contradicting, incomplete, nil
+}
+
+// scanVerdict is what scanValue found of one value.
+type scanVerdict struct {
+	key        string
+	bad        []string // contradicting keys found
+	incomplete bool
+}
+
+// scanValue is scanValues for one key.
+func scanValue(vals map[string]uint32, k string) (v scanVerdict) {
+	v.key = k
+	g := vals[k]
+	p, err := sprouts.FromKey(k)
+	if err != nil {
+		v.bad = append(v.bad, k)
+		return v
+	}
+	seen := map[uint32]bool{}
+	complete := true
+	for _, c := range p.Children() {
+		x, ok := uint32(0), true
+		for _, l := range c.Lands() {
+			y, known := vals[l.Key()]
+			if !known {
+				ok = false
+				break
+			}
+			x ^= y
+		}
+		if !ok {
+			complete = false
+			continue
+		}
+		seen[x] = true
+		if x == g {
+			v.bad = append(v.bad, k)
+			for _, l := range c.Lands() {
+				v.bad = append(v.bad, l.Key())
+			}
+		}
+	}
+	mex := uint32(0)
+	for seen[mex] {
+		mex++
+	}
+	switch {
+	case complete && mex != g:
+		v.bad = append(v.bad, k)
+	case !complete:
+		v.incomplete = true
+	}
+	return v
+}
+
 // drop removes the wrong values, bans their senders and those of the
 // refuted disputes (wrong values the master did not keep) that could not
-// have taken them from others, drops everything that may rest on their
-// values, and the underived values, then rebuilds the DAG and starts a new
-// epoch. With the lock held.
-func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute) (banned []string, dropped int) {
-	// The culprits: the senders of wrong values they could not have taken
-	// from others. A group's values may rest on those of a culprit from
-	// the first exchange at which it was sent values that arrived after
-	// the culprit's first; its wrong values sent after that are explained,
-	// its wrong values sent before are its own.
+// have taken them from others, and the liars (groups that reported
+// outcomes their values do not back), drops everything that may rest on
+// their values or claims, and the underived values, then rebuilds the DAG
+// and starts a new epoch. With the lock held.
+func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute, liars map[string]claimFault) (banned []string, dropped int) {
+	// The culprits: the liars, and the senders of wrong values they could
+	// not have taken from others. A group's values may rest on those of a
+	// culprit from the first exchange at which it was sent values that
+	// arrived after the culprit's first value or claim (the master's own
+	// derivations may rest on a claim); its wrong values sent after that
+	// are explained, its wrong values sent before are its own.
 	const never = uint64(1<<63 - 1)
 	culprits := map[string]bool{}
-	t0 := never // the first arrival of a value of a culprit (or of a wrong value without a sender)
+	t0 := never // the first arrival of a value or claim of a culprit (or of a wrong value without a sender)
+	for g := range liars {
+		culprits[g] = true
+		first, ok := m.firstClaim[g]
+		if !ok {
+			first = liars[g].claim.seq
+		}
+		t0 = min(t0, first)
+	}
 	var tainted map[string]uint64
 	for changed := true; changed; {
 		changed = false
@@ -446,7 +580,18 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute) (bann
 		banned = append(banned, g)
 	}
 	sort.Strings(banned)
+	for _, g := range banned {
+		why := "it sent wrong Grundy values"
+		if f, ok := liars[g]; ok && f.wrong {
+			why = fmt.Sprintf("it reported a wrong outcome, %s+*%d=%s", f.claim.pos, f.claim.n, f.claim.out)
+		} else if ok {
+			why = fmt.Sprintf("it reported outcomes without the values that prove them (%s+*%d=%s)", f.claim.pos, f.claim.n, f.claim.out)
+		}
+		m.record(EventBan, g, 0, "%s", why)
+	}
+	m.claims, m.firstClaim = nil, map[string]uint64{}
 	m.stats.Banned += len(banned)
+	m.stats.Unbacked += len(liars)
 	m.stats.Dropped += dropped
 	m.account(m.now())
 	m.db = keep
@@ -457,6 +602,8 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute) (bann
 	default:
 	}
 	m.epoch++
+	m.forgetScans()
+	m.proof = nil
 	// Disputes met since the snapshot are of the old epoch: the values
 	// they dispute may be gone, and the disputers may have rested on
 	// what was dropped.
@@ -467,12 +614,10 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute) (bann
 	m.shared = nil
 	for _, g := range m.groups {
 		g.pending, g.cursor, g.jobs = nil, 0, map[string]*job{}
-		if !m.params.NoSharing {
-			m.db.Range(func(k string, v uint32) bool {
-				g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
-				return true
-			})
-		}
+		m.db.Range(func(k string, v uint32) bool {
+			g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
+			return true
+		})
 	}
 	for k := range m.origin {
 		if _, ok := keep.Get(k); !ok {

@@ -90,7 +90,7 @@ func TestLiarSentFirst(t *testing.T) {
 				}
 			}
 			m.mu.Lock()
-			banned, _ := m.drop(map[string]bool{lie.Key: true}, nil, nil)
+			banned, _ := m.drop(map[string]bool{lie.Key: true}, nil, nil, nil)
 			m.mu.Unlock()
 			if !slices.Equal(banned, []string{"liar"}) {
 				t.Errorf("banned %v, want the liar", banned)

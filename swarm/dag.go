@@ -27,7 +27,6 @@ type node struct {
 	queued   bool
 	job      *job   // the job working on this leaf, while locked
 	visit    uint64 // the walk of dag.matters that last reached it
-	work     uint64 // iterations of the jobs that ran with it as their leaf
 	ppn, pdn uint64 // the plain numbers, as if no job ran (swarm/plan.go)
 	// anchor is the couple whose outcome v's plan works towards: the
 	// root, or v itself for a component of a sum; odd, whether an odd
@@ -37,7 +36,6 @@ type node struct {
 	anchor  *node
 	odd     bool
 	covered bool
-	ever    []*node // every child it ever had, while dag.history is on
 }
 
 type ckey struct {
@@ -59,12 +57,8 @@ type dag struct {
 	learned []solve.NimberEntry
 	walks   uint64 // walks of matters so far, which mark the nodes they reach
 	path    []*node
-	// history keeps in each node every child it ever had (node.ever),
-	// which a solved node's kids no longer show, for proofWork.
-	history bool
-	// plan: the plan is kept, and selection goes by it first
-	// (swarm/plan.go).
-	plan bool
+	// watch, if set, is told of every link (Observer).
+	watch Observer
 }
 
 func newDAG(db *solve.NimberDB, seed uint64) *dag {
@@ -128,7 +122,9 @@ func (d *dag) link(parent, child *node) *node {
 		}
 	}
 	child.parents = append(child.parents, parent)
-	d.remember(parent, child)
+	if d.watch != nil {
+		d.watch.Linked(Couple{parent.key, parent.n}, Couple{child.key, child.n})
+	}
 	return child
 }
 
@@ -230,23 +226,23 @@ func (d *dag) sortComponents(v *node) {
 	})
 }
 
-// recompute brings v's numbers and lock up to date with its children, by
-// the rules every search of package solve follows (solve.SettleAtomic,
-// solve.SettleSum), with the lock-aware proof numbers of the paper on top:
-// a couple takes its proof number from its unlocked children only, so busy
-// branches stop attracting selection, and once all are locked it takes the
-// largest; its disproof number always counts all. A node is locked when
-// all its children are.
+// recompute brings v's numbers, lock and plan up to date with its
+// children: its lock-aware numbers (recomputeLocked), its plain ones and
+// whether running jobs cover its part of the plan (plan.go).
 func (d *dag) recompute(v *node) {
-	d.recomputeReal(v)
-	if d.plan {
-		d.recomputePlain(v)
-		d.recomputeCovered(v)
-	}
+	d.recomputeLocked(v)
+	d.recomputePlain(v)
+	d.recomputeCovered(v)
 }
 
-// recomputeReal is recompute without the plan's numbers.
-func (d *dag) recomputeReal(v *node) {
+// recomputeLocked brings v's numbers and lock up to date with its
+// children, by the rules every search of package solve follows
+// (solve.SettleAtomic, solve.SettleSum), with the lock-aware proof numbers
+// of the paper on top: a couple takes its proof number from its unlocked
+// children only, so busy branches stop attracting selection, and once all
+// are locked it takes the largest; its disproof number always counts all.
+// A node is locked when all its children are.
+func (d *dag) recomputeLocked(v *node) {
 	if solved(v) {
 		v.kids, v.locked = nil, false
 		return

@@ -1,50 +1,148 @@
-// Package swarm solves a Sprouts position with PNS-PDFPN across machines:
-// one master keeps a proof-number DAG of the top of the game and hands its
-// most-proving leaves out as jobs; worker groups (one per machine) run
-// PDFPN (or DFPN) on them for a few thousand iterations at a time and send
-// back what they learned, with every Grundy value they proved; the master
-// merges the values, forwards them to the other groups, and grows its DAG.
+// Package swarm solves a Sprouts position with PNS-PDFPN across machines,
+// the distributed proof-number search of Čížek, Balko and Schmid: one
+// master keeps a proof-number DAG of the top of the game and hands its
+// leaves out as jobs; worker groups search them with DFPN (PDFPN with
+// Params.Threads) and send back what they found, with every Grundy value
+// they proved; the master grows its DAG from their reports and passes
+// the values on to the other groups.
 //
-// The package is layered:
+// # Who is who
 //
-//   - dag.go: the master DAG: PNS with Grundy numbers, lock-aware proof
-//     numbers (a leaf is locked while it is a job), expansion from a
-//     worker's report;
-//   - plan.go: which leaves go out first: those of the proof of the
-//     outcome the root looks like having that the numbers make the most
-//     likely, then alternatives; proofwork.go: where a simulation's work
-//     went, on that proof or off it;
-//   - master.go: jobs, their cycles and leases, Grundy-number sharing
-//     through one shared log read by each group from its own cursor, the
-//     exchange a group makes each cycle (reports parsed and checked before
-//     the lock is taken, the values to send copied out after it is let go);
-//   - park.go: a group the master has no job for waits at the master,
-//     which hands it the next free leaf, instead of polling it;
-//   - pace.go: the master measures its load and, when it is high, asks for
-//     reports less often, so that a thousand solvers do not wait in line;
-//   - group.go: a worker group: solvers sharing one nimber database, jobs
-//     kept on the solver that ran them before (its table is warm);
-//   - http.go, cluster.go: the transport between processes: memberlist for
-//     membership (encrypted gossip), HTTP with HMAC-signed requests for
-//     jobs, Arrow IPC streams for Grundy values;
-//   - audit.go: the master's checks of the values it was sent: each value
-//     remembers its sender; a solved root is reported only after the
-//     certificate built from the master's database has been verified, and
-//     when it does not verify (or values contradict each other) the master
-//     solves the suspects itself, drops the wrong values with everything
-//     that may rest on them, bans their senders and solves on;
-//   - server.go, memory.go: the bounds of the master's HTTP server
-//     (timeouts, connections) and of what a process may allocate;
-//   - status.go, status_page.go, status_http.go, metrics.go: what the
-//     master shows of a run, read-only: a status page, JSON and Prometheus
-//     metrics, copied under the master's lock and rendered outside it;
-//   - sim.go, simcache.go, simcpu_*.go: the same master and groups in one
-//     process under a deterministic clock counted in iterations, to plan
-//     past one machine; the master's CPU time per exchange is measured as
-//     it runs and charged against a real solver's iteration on the
-//     position simulated.
+// The master (Master) is one process. A worker group (Group) is one
+// process too, usually one machine: Params.Grouping solvers that share a
+// nimber database and one conversation with the master. Membership goes
+// by gossip (StartMember, memberlist, encrypted with the swarm's key): a
+// worker joins at the master's gossip address, learns the master's HTTP
+// address from the gossip, and the master hears when a worker dies.
 //
-// A worker is never trusted: a request is authenticated by its headers
-// before its body is read and is accepted once; what a worker sends is
-// checked before it is believed.
+// # The exchange
+//
+// A group and the master talk only in exchanges, each an
+// ExchangeRequest from the group answered by an ExchangeReply (HTTP:
+// POST /v1/exchange, signed both ways with an HMAC of the swarm's key and
+// bound to the master's run, a UUID new at every start of a master, which
+// a group learns from a signed 409 reply; the body is a JSON header
+// followed by the Grundy values as an Arrow IPC stream).
+//
+// The request carries the group's name, its solvers (Slots) and their
+// threads, the epoch it last heard of, the reports of the jobs that ended
+// a cycle since its last exchange (Completed), the jobs whose cycles still
+// run (Running), and the Grundy values its solvers proved since then
+// (Nimbers).
+//
+// The reply carries the master's run, the epoch, the jobs the group is to
+// run (the next cycle of each job it reported on that goes on, and new
+// jobs for its idle solvers), the running jobs it is to drop because the
+// master no longer holds them for it (Drop), the values the group has not
+// seen yet (Delta), the share of a cycle the master asks it to gather for
+// (Gather), and, once the solve is over, Done. After each exchange the two
+// agree on the group's jobs: a group stopped past its lease drops the
+// jobs the master took back and goes on with new ones, and a job whose
+// reply was lost is taken back at the group's next exchange.
+//
+// A group exchanges when one of its solvers ends a cycle, after waiting up
+// to Gather of that cycle for its other solvers (their reports then share
+// one exchange); at least every third of Params.Lease otherwise, so that
+// the master knows it is alive; and soon when it has no job. The master
+// holds the request of a group it has no job for (Park, ExchangeWait)
+// until a report frees a leaf, and then hands it out to the waiting
+// groups first come, first served.
+//
+// # Jobs
+//
+// A job (JobSpec) is a leaf of the master's DAG, a position plus a nim
+// heap, given to one solver of one group. It runs in cycles of at most
+// MaxIterations iterations; after each the group reports the leaf's proof
+// and disproof numbers, or its outcome, and its children as the solver
+// expanded them (Report: a solve.Expansion with positions as text). The
+// job goes on, under the same id, until it has run Params.Iterations or
+// its leaf is solved (by the job, or by a value from elsewhere). Then the
+// master expands the leaf with the reported children, and the group gets
+// new jobs.
+//
+// The master chooses the leaves it hands out in this order:
+//
+//   - the leaves of its plan: the one proof of the outcome the root looks
+//     like having that the proof numbers, taken as if no job ran, make the
+//     most likely: one move of a couple the proof needs won, its move of
+//     least disproof number as DFPN would take, and every move of a couple
+//     it needs lost;
+//   - once running jobs cover the plan, the most-proving leaf by the
+//     lock-aware proof numbers of the paper: a leaf held by a job is
+//     locked, and a couple takes its proof number from its unlocked
+//     children only, so that busy parts stop attracting jobs.
+//
+// The length of jobs follows the size of the swarm. A small swarm runs
+// the paper's long jobs, Params.Iterations (100,000) reported every
+// Params.Updates (1,000): a solver's table pays off over a long job, and
+// each report costs the master an exchange. From Params.LargeSwarm cores
+// (256: the groups' solvers times their threads, counted as groups join
+// and leave) so many long jobs spread over alternatives the proof never
+// needs: jobs last Params.LargeIterations (500), and a group's next job is
+// taken below the leaf of the job it ended (JobSpec.After), where its
+// solver's table knows the positions, while that part still bears on the
+// root. On a few cores such short jobs that follow dig into one part of
+// the tree and multiply the work, which is why they wait for a large
+// swarm.
+//
+// Each report costs the master time under its one lock, and a thousand
+// solvers can ask for more than all of it. So the master paces the
+// reports to its load (Params.Pace): past a high mark it first asks
+// groups of several solvers to gather their reports, then makes cycles
+// longer (and with them a large swarm's short jobs), for the part of its
+// load that reports at cycles' ends make; under a low mark it makes them
+// shorter again.
+//
+// # Values
+//
+// Every Grundy value a group proves reaches the master with the group's
+// next exchange. The master merges it into its database, settles the
+// couples of its DAG that it decides, and sends it once to every other
+// group, never back to its sender; a group that joins late is sent
+// everything the master knows. A group that finds another master
+// answering (the master restarted, perhaps from saved state) sends it all
+// its values again.
+//
+// # What a master guarantees
+//
+//   - It believes nothing before it checks it. A request is authenticated
+//     by its headers (HMAC, time stamp, a nonce accepted once) before its
+//     body is read; bodies and the values in them are bounded, and a
+//     malformed report costs the master nothing but its leaf, which is
+//     handed out again.
+//   - A request signed for an earlier run of the master (captured and
+//     replayed after a restart) is refused before its body is read.
+//   - A leaf is held by at most one job at a time, and a job by one
+//     group. A group silent for longer than Params.Lease, or that the
+//     gossip declares dead, loses its jobs, and their leaves are handed
+//     out again; its late reports are ignored.
+//   - Every join, expiry, loss, re-synchronisation and ban is an Event:
+//     logged (Master.Log), kept (Master.Events, the status page) and
+//     counted (MasterStats.Events, /metrics).
+//   - A value records where it came from. The master looks for wrong
+//     values while the solve goes on (Check): a value that contradicts
+//     the values of its position's children, or another group's value of
+//     the same position, is settled by solving the position itself.
+//   - An outcome a job reports settles its leaf at once, and is checked
+//     later: an honest group sends the values that back it (its solvers
+//     record the value of every atomic couple they prove lost), so a group
+//     whose reported outcome the master's values do not back, or that it
+//     finds wrong by solving the couple, is banned as a liar, and what
+//     the master derived from its claims is dropped.
+//   - It reports an outcome only once it is proved (Audit): a certificate
+//     built from its values must pass the independent checker (package
+//     verify). When it does not, the master drops the wrong values, every
+//     value their senders sent and every value that may rest on them,
+//     bans the senders (ErrBanned), rebuilds its DAG and starts a new
+//     epoch: a group that sees a new epoch forgets what it learned and its
+//     jobs, and starts afresh, and what a group of an old epoch sends is
+//     ignored. Supervise runs these checks for a master's whole solve.
+//   - Once the outcome is proved (Finish) every group is told at its next
+//     exchange, and a waiting group at once, that the solve is over.
+//
+// The master's DAG, its jobs and its values live in its memory; a
+// master restarted from saved state (its database) starts a new DAG,
+// under a new run, and hands out new jobs. Status serves what the master shows of a solve: a
+// status page, JSON and Prometheus metrics, copied under the master's
+// lock and rendered outside it.
 package swarm

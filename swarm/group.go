@@ -26,7 +26,7 @@ type Group struct {
 	Name    string
 	params  Params
 	db      *solve.NimberDB
-	solvers []*slot
+	solvers []*Solver
 	results chan finished
 	mu      sync.Mutex // guards stats, which solvers update
 	stats   GroupStats
@@ -51,44 +51,79 @@ type GroupStats struct {
 	Retries     int     `json:"retries"`
 }
 
-// slot is one solver of a group.
-type slot struct {
+// A Solver is one solver of a group: a DFPN search (PDFPN with
+// Params.Threads) with its own table. Group.Run drives a group's solvers;
+// a caller with a loop of its own (a simulation on a virtual clock) may
+// drive them itself instead, one cycle at a time: Place a job on a
+// solver, run its Cycle, Release it once its report is sent.
+type Solver struct {
 	dfpn    *solve.DFPN[sprouts.Position]
 	lastKey string // couple of its previous job, for affinity
 	lastJob string // id of its previous job, which a new one may follow
 	jobID   string // its current job, "" when idle
+	cancel  context.CancelFunc
 	idleAt  time.Time
 	started bool
 }
 
-// NewGroup returns a worker group named name (its identity at the master).
-func NewGroup(name string, params Params) (*Group, error) {
-	return newGroup(name, params, sprouts.Rules{}, 0, false)
+// A GroupOption changes a group from its defaults (NewGroup).
+type GroupOption func(*groupConfig)
+
+type groupConfig struct {
+	game   solve.Game[sprouts.Position]
+	adjust func(*solve.Options)
 }
 
-// newGroup is NewGroup with the game the solvers play, the size of each
-// solver's own children cache (0: the default, negative: none), and
-// whether a solver's PDFPN threads take turns (solve.Options.Lockstep, for
-// simulation).
-func newGroup(name string, params Params, game solve.Game[sprouts.Position], childrenCache int64, lockstep bool) (*Group, error) {
+// WithSolver has the group's solvers play game instead of sprouts.Rules{}
+// (the same rules with a children cache shared by the groups of one
+// process, say) and, if adjust is not nil, lets it change the options each
+// solver is made with, once the group has set them from its Params.
+func WithSolver(game solve.Game[sprouts.Position], adjust func(*solve.Options)) GroupOption {
+	return func(c *groupConfig) { c.game, c.adjust = game, adjust }
+}
+
+// NewGroup returns a worker group named name (its identity at the
+// master): Params.Grouping solvers of Params.Threads threads and
+// Params.Capacity entries each, sharing a new nimber database.
+func NewGroup(name string, params Params, opts ...GroupOption) (*Group, error) {
 	if err := params.check(); err != nil {
 		return nil, err
 	}
 	if err := CheckCapacity(params.Capacity, params.Grouping); err != nil {
 		return nil, fmt.Errorf("group %s: %w", name, err)
 	}
+	cfg := groupConfig{game: sprouts.Rules{}}
+	for _, o := range opts {
+		o(&cfg)
+	}
 	g := &Group{Name: name, params: params, db: solve.NewNimberDB(), results: make(chan finished, params.Grouping)}
 	g.db.Track()
 	for range params.Grouping {
-		if childrenCache == 0 {
-			childrenCache = max(1, min(solve.DefaultChildrenCache, int64(params.Capacity)*256))
-		}
 		opt := solve.Options{Capacity: params.Capacity, Threads: max(params.Threads, 1), Seed: params.Seed,
-			Spread: params.Spread, ChildrenCache: childrenCache, Lockstep: lockstep}
-		g.solvers = append(g.solvers, &slot{dfpn: solve.NewDFPN(game, g.db, opt)})
+			Spread: params.Spread, ChildrenCache: max(1, min(solve.DefaultChildrenCache, int64(params.Capacity)*256))}
+		if cfg.adjust != nil {
+			cfg.adjust(&opt)
+		}
+		g.solvers = append(g.solvers, &Solver{dfpn: solve.NewDFPN(cfg.game, g.db, opt)})
 	}
 	return g, nil
 }
+
+// DB returns the nimber database the group's solvers share. Its new
+// values (TakeNew) are what the group sends the master next.
+func (g *Group) DB() *solve.NimberDB { return g.db }
+
+// Solvers returns the group's solvers.
+func (g *Group) Solvers() []*Solver { return g.solvers }
+
+// IterationsSoFar returns the solver's iterations as its search last
+// published them (solve.DFPN.IterationsSoFar): safe to read while a cycle
+// runs on it.
+func (s *Solver) IterationsSoFar() uint64 { return s.dfpn.IterationsSoFar() }
+
+// Stats returns the solver's search counters; not while a cycle runs on
+// it.
+func (s *Solver) Stats() solve.Stats { return s.dfpn.Stats() }
 
 // Stats returns the group's counters.
 func (g *Group) Stats() GroupStats {
@@ -107,7 +142,9 @@ func (g *Group) count(f func(*GroupStats)) {
 // master says the solve is over or ctx ends. A failed exchange is retried
 // (the master may be restarting); the group's reports wait for it. When the
 // master starts a new epoch (it dropped values it found wrong) the group
-// stops its jobs and forgets its values and tables.
+// stops its jobs and forgets its values and tables; when it took some of
+// the group's jobs back (the group was stopped or cut off past its lease)
+// the group drops them and goes on with the others and new ones.
 func (g *Group) Run(ctx context.Context, link Link) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -125,17 +162,19 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 	epoch := 0        // the master's epoch last heard of
 	heartbeat := g.params.Lease / 3
 	for {
-		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Completed: completed, Epoch: epoch}
-		if !g.params.NoSharing {
-			req.Nimbers = g.db.TakeNew()
-		}
+		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Completed: completed, Epoch: epoch,
+			Nimbers: g.db.TakeNew(), Running: g.running(), Resync: true}
 		reply, err := g.exchange(ctx, link, g.lie(req))
 		if err != nil {
 			return err
 		}
-		if master != "" && reply.Master != master && !g.params.NoSharing {
+		completed = nil
+		completed = g.drop(reply.Drop, completed)
+		if master != "" && reply.Master != master {
 			// A new master (it restarted from saved state): it may have
 			// lost values this group sent the old one, so send them all.
+			// (Not a resync: the jobs of the first reply are not placed
+			// yet.)
 			g.db.Range(func(k string, v uint32) bool {
 				req.Nimbers = append(req.Nimbers, solve.NimberEntry{Key: k, G: v})
 				return true
@@ -154,8 +193,10 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			epoch = reply.Epoch
 		}
 		master = reply.Master
-		completed = nil
-		gather := gatherOf(g.params.Gather, reply.Gather)
+		if reply.Lease > 0 {
+			heartbeat = max(min(g.params.Lease, reply.Lease)/3, minHeartbeat)
+		}
+		gather := GatherOf(reply.Gather)
 		g.count(func(st *GroupStats) { st.NimbersSent += len(req.Nimbers) })
 		if reply.Done {
 			return nil
@@ -172,6 +213,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 					more = false
 				}
 			}
+			completed = nil
 			for _, s := range g.solvers {
 				if s.started {
 					s.dfpn.ClearTable()
@@ -191,20 +233,29 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			}
 		}
 		for _, spec := range reply.Jobs {
-			s := g.place(spec)
+			s := g.Place(spec)
 			if s == nil {
-				return fmt.Errorf("group %s: the master sent more jobs than the group has solvers", g.Name)
+				// Not run, so not in the next request's Running: the
+				// master takes it back then.
+				if g.Log != nil {
+					g.Log("group %s: no free solver for job %s; the master will take it back", g.Name, spec.ID)
+				}
+				continue
 			}
+			cycle, cancel := context.WithCancel(jobs.ctx)
+			s.cancel = cancel
 			wg.Add(1)
-			go func(ctx context.Context) {
+			go func() {
 				defer wg.Done()
+				defer cancel()
 				start := time.Now()
-				r := g.work(ctx, s, spec)
+				r := g.Cycle(cycle, s, spec)
 				g.results <- finished{r, time.Since(start)}
-			}(jobs.ctx)
+			}()
 		}
 		// Report when one job has finished its cycle (and the others that
-		// finish within Params.Gather of it); exchange anyway
+		// finish within the share of it the master asks to gather);
+		// exchange anyway
 		// now and then so the master knows the group is alive, and soon
 		// when the group is idle (the master may have jobs again, or be
 		// done).
@@ -232,9 +283,53 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			}
 		}
 		for _, r := range completed {
-			g.release(r.ID)
+			g.Release(r.ID)
 		}
 	}
+}
+
+// running returns the jobs whose cycles run on the group's solvers (never
+// nil: an empty list says that none does).
+func (g *Group) running() []string {
+	ids := []string{}
+	for _, s := range g.solvers {
+		if s.jobID != "" {
+			ids = append(ids, s.jobID)
+		}
+	}
+	return ids
+}
+
+// drop stops the cycles of the jobs the master no longer holds for the
+// group (ExchangeReply.Drop), waits for them to end and frees their
+// solvers; the reports of other cycles that end meanwhile are added to
+// completed, for the next exchange.
+func (g *Group) drop(ids []string, completed []Report) []Report {
+	waiting := map[string]bool{}
+	for _, id := range ids {
+		for _, s := range g.solvers {
+			if s.jobID == id && s.cancel != nil && !waiting[id] {
+				s.cancel()
+				waiting[id] = true
+			}
+		}
+	}
+	if len(waiting) == 0 {
+		return completed
+	}
+	if g.Log != nil {
+		g.Log("group %s: the master took back %d of its jobs (its lease ran out); dropping them and going on", g.Name, len(waiting))
+	}
+	for len(waiting) > 0 {
+		f := <-g.results
+		if waiting[f.report.ID] {
+			delete(waiting, f.report.ID)
+			g.Release(f.report.ID)
+			continue
+		}
+		completed = append(completed, f.report)
+	}
+	return completed
 }
 
 // finished is a job's cycle that ended, and how long it took.
@@ -243,12 +338,12 @@ type finished struct {
 	took   time.Duration
 }
 
-// gatherOf returns the share of a cycle a group gathers for: its own
-// Params.Gather, or what the master asks when more, within 0 to
-// MaxGather whatever the master says.
-func gatherOf(own, asked float64) float64 {
-	if !(asked > own) { // NaN too
-		return own
+// GatherOf returns the share of a cycle a group gathers for when the
+// master asks it for asked (ExchangeReply.Gather): 0 to MaxGather,
+// whatever the master says.
+func GatherOf(asked float64) float64 {
+	if !(asked > 0) { // NaN too
+		return 0
 	}
 	return min(asked, MaxGather)
 }
@@ -279,6 +374,10 @@ func (g *Group) gather(ctx context.Context, completed []Report, hold time.Durati
 	}
 	return completed
 }
+
+// minHeartbeat bounds how often a busy group exchanges to say it is
+// alive, however short a lease the master names.
+const minHeartbeat = 50 * time.Millisecond
 
 // idlePoll is how often a group without jobs asks the master for work.
 const idlePoll = 250 * time.Millisecond
@@ -330,12 +429,13 @@ func (g *Group) exchange(ctx context.Context, link Link, req ExchangeRequest) (E
 	}
 }
 
-// place chooses the solver for a job: the one already running it, else an
-// idle one whose last job was the one the job follows (JobSpec.After) or
-// the same couple (its table is warm), else any idle one.
-func (g *Group) place(spec JobSpec) *slot {
+// Place chooses the solver for a job, and gives it the job: the one
+// already running it, else an idle one whose last job was the one the job
+// follows (JobSpec.After) or the same couple (its table is warm), else any
+// idle one. It returns nil when every solver has another job.
+func (g *Group) Place(spec JobSpec) *Solver {
 	key := fmt.Sprintf("%s %d", spec.Position, spec.N)
-	var idle, warm, follows *slot
+	var idle, warm, follows *Solver
 	for _, s := range g.solvers {
 		switch {
 		case s.jobID == spec.ID:
@@ -352,20 +452,13 @@ func (g *Group) place(spec JobSpec) *slot {
 	if s == nil {
 		return nil
 	}
-	if s.lastKey != key && s.started {
-		// Another job: clear what the state level says to clear.
-		if g.params.StateLevel >= 1 {
-			s.dfpn.ClearTable()
-		}
-		if g.params.StateLevel >= 2 {
-			g.db.Clear()
-		}
-	}
 	s.jobID, s.lastKey = spec.ID, key
 	return s
 }
 
-func (g *Group) release(id string) {
+// Release frees the solver of job id, whose report was sent, for the next
+// job; it keeps its table, for a job that follows.
+func (g *Group) Release(id string) {
 	for _, s := range g.solvers {
 		if s.jobID == id {
 			s.jobID, s.lastJob = "", id
@@ -374,8 +467,9 @@ func (g *Group) release(id string) {
 	}
 }
 
-// work runs one cycle of a job on a solver.
-func (g *Group) work(ctx context.Context, s *slot, spec JobSpec) Report {
+// Cycle runs one cycle of a job on the solver that Place gave it, and
+// returns its report.
+func (g *Group) Cycle(ctx context.Context, s *Solver, spec JobSpec) Report {
 	start := time.Now()
 	if s.started {
 		idle := start.Sub(s.idleAt).Seconds()

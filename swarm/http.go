@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 )
 
@@ -75,12 +76,22 @@ const (
 )
 
 // The headers of a signed request: the time, a fresh random nonce, the
-// body's length and SHA-256, and X-Spots-Auth, the HMAC of all of them with
-// the method and path. The master checks them before it reads a byte of
-// the body, then reads exactly that many bytes and checks their digest.
+// master's run it is meant for, the body's length and SHA-256, and
+// X-Spots-Auth, the HMAC of all of them with the method and path. The
+// master checks them before it reads a byte of the body, then reads
+// exactly that many bytes and checks their digest.
+//
+// The nonces a master has seen live in its memory, so a request captured
+// before the master restarts could be replayed after it, were it not for
+// the run: each master process has a run of its own (a random UUID,
+// Master.Run), and it refuses a request signed for another run, with a
+// signed 409 reply that names its own. The group's link then signs its
+// request again for that run: a capture from an earlier run is never
+// accepted.
 const (
 	hdrTime   = "X-Spots-Time"
 	hdrNonce  = "X-Spots-Nonce"
+	hdrRun    = "X-Spots-Run"
 	hdrLength = "X-Spots-Length"
 	hdrDigest = "X-Spots-Digest"
 	hdrAuth   = "X-Spots-Auth"
@@ -88,12 +99,12 @@ const (
 
 // signedHeader is what a request's signature covers.
 type signedHeader struct {
-	method, path, stamp, nonce, length, digest string
+	method, path, stamp, nonce, run, length, digest string
 }
 
 func (k Key) signRequest(h signedHeader) string {
 	m := hmac.New(sha256.New, k.mac)
-	fmt.Fprintf(m, "request\n%s\n%s\n%s\n%s\n%s\n%s", h.method, h.path, h.stamp, h.nonce, h.length, h.digest)
+	fmt.Fprintf(m, "request\n%s\n%s\n%s\n%s\n%s\n%s\n%s", h.method, h.path, h.stamp, h.nonce, h.run, h.length, h.digest)
 	return hex.EncodeToString(m.Sum(nil))
 }
 
@@ -106,15 +117,18 @@ func (k Key) signResponse(path, stamp, nonce string, body []byte) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// setRequestHeaders signs a request whose body is body.
-func (k Key) setRequestHeaders(hr *http.Request, body []byte, now time.Time) (nonce string) {
+// setRequestHeaders signs a request whose body is body, for the master's
+// run (empty when the sender does not know it yet: the master then
+// answers with its run).
+func (k Key) setRequestHeaders(hr *http.Request, body []byte, run string, now time.Time) (nonce string) {
 	var nb [16]byte
 	rand.Read(nb[:])
 	sum := sha256.Sum256(body)
 	h := signedHeader{method: hr.Method, path: hr.URL.Path, stamp: strconv.FormatInt(now.Unix(), 10),
-		nonce: hex.EncodeToString(nb[:]), length: strconv.Itoa(len(body)), digest: hex.EncodeToString(sum[:])}
+		nonce: hex.EncodeToString(nb[:]), run: run, length: strconv.Itoa(len(body)), digest: hex.EncodeToString(sum[:])}
 	hr.Header.Set(hdrTime, h.stamp)
 	hr.Header.Set(hdrNonce, h.nonce)
+	hr.Header.Set(hdrRun, h.run)
 	hr.Header.Set(hdrLength, h.length)
 	hr.Header.Set(hdrDigest, h.digest)
 	hr.Header.Set(hdrAuth, k.signRequest(h))
@@ -148,7 +162,7 @@ func checkMAC(got, want string) error {
 // returns the body's declared length.
 func (k Key) checkRequest(r *http.Request, now time.Time) (int64, error) {
 	h := signedHeader{method: r.Method, path: r.URL.Path, stamp: r.Header.Get(hdrTime), nonce: r.Header.Get(hdrNonce),
-		length: r.Header.Get(hdrLength), digest: r.Header.Get(hdrDigest)}
+		run: r.Header.Get(hdrRun), length: r.Header.Get(hdrLength), digest: r.Header.Get(hdrDigest)}
 	if err := checkStamp(h.stamp, now); err != nil {
 		return 0, err
 	}
@@ -270,15 +284,19 @@ var schemaPrefix = func() []byte {
 	return b[:len(b)-8] // without the end-of-stream marker
 }()
 
+// maxNimberMeta bounds the metadata of one message of a stream of Grundy
+// values: a record batch of two columns declares a few hundred bytes.
+const maxNimberMeta = 4096
+
 // readNimbers reads what writeNimbers wrote. The input comes over the
 // network: a malformed stream is an error, never a panic, and what it may
 // allocate is bounded.
 func readNimbers(data []byte) (out []solve.NimberEntry, err error) {
 	if !bytes.HasPrefix(data, schemaPrefix) {
-		return nil, errors.New("Grundy values: the stream does not start with the expected schema")
+		return nil, errors.New("the Grundy values: the stream does not start with the expected schema")
 	}
-	if err := checkStream(data[len(schemaPrefix):]); err != nil {
-		return nil, fmt.Errorf("Grundy values: %w", err)
+	if err := format.CheckIPCStream(data[len(schemaPrefix):], maxNimberMeta, int64(len(data))); err != nil {
+		return nil, fmt.Errorf("the Grundy values: %w", err)
 	}
 	mem := &budget{mem: memory.NewGoAllocator(), left: 4 * len(data)}
 	defer func() {
@@ -288,7 +306,7 @@ func readNimbers(data []byte) (out []solve.NimberEntry, err error) {
 	}()
 	r, err := ipc.NewReader(bytes.NewReader(data), ipc.WithSchema(nimberSchema), ipc.WithAllocator(mem))
 	if err != nil {
-		return nil, fmt.Errorf("Grundy values: %w", err)
+		return nil, fmt.Errorf("the Grundy values: %w", err)
 	}
 	defer r.Release()
 	for r.Next() {
@@ -296,7 +314,7 @@ func readNimbers(data []byte) (out []solve.NimberEntry, err error) {
 		keys, ok1 := rec.Column(0).(*array.Binary)
 		gs, ok2 := rec.Column(1).(*array.Uint32)
 		if !ok1 || !ok2 || rec.NumCols() != 2 || keys.Len() != int(rec.NumRows()) || gs.Len() != int(rec.NumRows()) {
-			return nil, errors.New("Grundy values: wrong columns")
+			return nil, errors.New("the Grundy values: wrong columns")
 		}
 		for i := range int(rec.NumRows()) {
 			out = append(out, solve.NimberEntry{Key: string(keys.Value(i)), G: gs.Value(i)})
@@ -330,7 +348,8 @@ func (b *budget) Free(old []byte) { b.mem.Free(old) }
 // Handler serves the master's side of the exchange over HTTP: POST
 // /v1/exchange, signed with the swarm key both ways, and GET /v1/status.
 // A request is authenticated by its headers before any of its body is read;
-// a signed request is accepted once (its nonce is remembered).
+// a signed request is accepted once (its nonce is remembered), and only by
+// the master run it was signed for (Master.Run).
 func Handler(m *Master, key Key) http.Handler {
 	return handler(m, key, newReplayGuard(maxNonces), time.Now, nil)
 }
@@ -350,7 +369,7 @@ func handler(m *Master, key Key, guard *replayGuard, now func() time.Time, st *S
 		routeStatus(mux, st, func(h http.Handler) http.Handler { return requireToken(key, h) })
 	}
 	mux.HandleFunc("POST /v1/exchange", func(w http.ResponseWriter, r *http.Request) {
-		body, nonce, ok := readSigned(w, r, key, guard, now, maxExchangeBody)
+		body, nonce, ok := readSigned(w, r, key, guard, now, m.Run(), maxExchangeBody)
 		if !ok {
 			return
 		}
@@ -378,7 +397,7 @@ func handler(m *Master, key Key, guard *replayGuard, now func() time.Time, st *S
 		writeSigned(w, key, r.URL.Path, nonce, out)
 	})
 	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
-		_, nonce, ok := readSigned(w, r, key, guard, now, 0)
+		_, nonce, ok := readSigned(w, r, key, guard, now, m.Run(), 0)
 		if !ok {
 			return
 		}
@@ -397,8 +416,9 @@ func refuse(w http.ResponseWriter, status int, msg string) {
 
 // readSigned authenticates a request by its headers, then reads its body:
 // exactly the signed length, at most limit bytes, matching the signed
-// digest.
-func readSigned(w http.ResponseWriter, r *http.Request, key Key, guard *replayGuard, now func() time.Time, limit int64) ([]byte, string, bool) {
+// digest. A request signed for another run than the master's is answered
+// with the master's run (409, signed) and not read.
+func readSigned(w http.ResponseWriter, r *http.Request, key Key, guard *replayGuard, now func() time.Time, run string, limit int64) ([]byte, string, bool) {
 	t := now()
 	n, err := key.checkRequest(r, t)
 	if err != nil {
@@ -412,6 +432,14 @@ func readSigned(w http.ResponseWriter, r *http.Request, key Key, guard *replayGu
 			status = http.StatusServiceUnavailable // the group retries later
 		}
 		refuse(w, status, "unauthorized: "+err.Error())
+		return nil, "", false
+	}
+	if r.Header.Get(hdrRun) != run {
+		// Signed for an earlier run (a capture replayed after a restart),
+		// or by a group that does not know this one yet: nothing is done,
+		// and the signed reply tells the group the run to sign for.
+		w.Header().Set("Connection", "close")
+		writeSignedStatus(w, key, r.URL.Path, nonce, http.StatusConflict, []byte(run))
 		return nil, "", false
 	}
 	switch {
@@ -436,11 +464,18 @@ func readSigned(w http.ResponseWriter, r *http.Request, key Key, guard *replayGu
 }
 
 func writeSigned(w http.ResponseWriter, key Key, path, nonce string, body []byte) {
+	writeSignedStatus(w, key, path, nonce, http.StatusOK, body)
+}
+
+// writeSignedStatus writes a reply with the given status whose body is
+// signed for the request with the given nonce.
+func writeSignedStatus(w http.ResponseWriter, key Key, path, nonce string, status int, body []byte) {
 	stamp := strconv.FormatInt(time.Now().Unix(), 10)
 	w.Header().Set(hdrTime, stamp)
 	w.Header().Set(hdrAuth, key.signResponse(path, stamp, nonce, body))
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
 	w.Write(body)
 }
 
@@ -452,6 +487,7 @@ type HTTPLink struct {
 	Resolve func(ctx context.Context) (string, error)
 	Client  *http.Client
 	base    string
+	run     string // the master's run its requests are signed for
 }
 
 // Exchange posts the request and checks the signed reply.
@@ -482,33 +518,55 @@ func (l *HTTPLink) Exchange(ctx context.Context, req ExchangeRequest) (ExchangeR
 }
 
 func (l *HTTPLink) post(ctx context.Context, path string, body []byte) ([]byte, error) {
+	out, status, err := l.postOnce(ctx, path, body)
+	if err == nil && status == http.StatusConflict {
+		// The master runs another run than the one this link knew (it
+		// restarted, or this is the first request): sign for its run.
+		l.run = string(out)
+		out, status, err = l.postOnce(ctx, path, body)
+	}
+	if err == nil && status != http.StatusOK {
+		err = fmt.Errorf("master: %s: the run changed again", http.StatusText(status))
+	}
+	return out, err
+}
+
+// maxRunID bounds the run a master names (a UUID has 36 characters).
+const maxRunID = 64
+
+// postOnce posts a request signed for the link's run and returns the
+// signed reply: its body and status, 200 or 409 (the master's run is
+// another one: the body names it).
+func (l *HTTPLink) postOnce(ctx context.Context, path string, body []byte) ([]byte, int, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, l.base+path, bytes.NewReader(body))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	nonce := l.Key.setRequestHeaders(hr, body, time.Now())
+	nonce := l.Key.setRequestHeaders(hr, body, l.run, time.Now())
 	client := l.Client
 	if client == nil {
 		client = &http.Client{Timeout: 60 * time.Second}
 	}
 	resp, err := client.Do(hr)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer resp.Body.Close()
 	out, err := io.ReadAll(io.LimitReader(resp.Body, maxExchangeBody+1))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized:
-		return nil, fmt.Errorf("%w: %s", ErrUnauthorized, bytes.TrimSpace(out))
+		return nil, 0, fmt.Errorf("%w: %s", ErrUnauthorized, bytes.TrimSpace(out))
 	case resp.StatusCode == http.StatusForbidden:
-		return nil, fmt.Errorf("%w: %s", ErrBanned, bytes.TrimSpace(out))
-	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("master: %s: %s", resp.Status, bytes.TrimSpace(out))
+		return nil, 0, fmt.Errorf("%w: %s", ErrBanned, bytes.TrimSpace(out))
+	case resp.StatusCode == http.StatusConflict && len(out) > maxRunID:
+		return nil, 0, errors.New("master: 409 Conflict with an over-long run")
+	case resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusConflict:
+		return nil, 0, fmt.Errorf("master: %s: %s", resp.Status, bytes.TrimSpace(out))
 	case len(out) > maxExchangeBody:
-		return nil, errors.New("master: reply too large")
+		return nil, 0, errors.New("master: reply too large")
 	}
 	stamp := resp.Header.Get(hdrTime)
 	err = checkStamp(stamp, time.Now())
@@ -516,7 +574,7 @@ func (l *HTTPLink) post(ctx context.Context, path string, body []byte) ([]byte, 
 		err = checkMAC(resp.Header.Get(hdrAuth), l.Key.signResponse(path, stamp, nonce, out))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: the reply is not signed with the swarm key: %v", ErrUnauthorized, err)
+		return nil, 0, fmt.Errorf("%w: the reply is not signed with the swarm key: %v", ErrUnauthorized, err)
 	}
-	return out, nil
+	return out, resp.StatusCode, nil
 }

@@ -28,12 +28,12 @@ func TestMalformedReportsAreLogged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var logged []string
-		m.Log = func(format string, a ...any) { logged = append(logged, fmt.Sprintf(format, a...)) }
 		reply, err := m.Exchange(ExchangeRequest{Group: "g", Slots: 1})
 		if err != nil || len(reply.Jobs) != 1 {
 			t.Fatalf("%s: %d jobs, %v", tc.name, len(reply.Jobs), err)
 		}
+		var logged []string // after the group's join
+		m.Log = func(format string, a ...any) { logged = append(logged, fmt.Sprintf(format, a...)) }
 		job := reply.Jobs[0]
 		reply, err = m.Exchange(ExchangeRequest{Group: "g", Slots: 1, Completed: []Report{tc.report(job.ID, job.Position)}})
 		if err != nil {

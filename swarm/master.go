@@ -9,134 +9,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
-
-// Params are the parameters of a swarm solve, named and meant as in the
-// paper "Massively Parallel Proof-Number Search for Impartial Games and
-// Beyond" (Čížek, Balko, Schmid), whose PNS-PDFPN this package implements.
-type Params struct {
-	Iterations uint64        // most iterations a job runs before its leaf is expanded, counted per PDFPN thread (as solve.DFPN.Job counts them)
-	Updates    uint64        // iterations between a job's reports (one cycle), per PDFPN thread
-	Threads    int           // PDFPN threads per solver; 0 for sequential DFPN
-	Spread     uint64        // how far a solver's PDFPN threads keep apart (solve.Options.Spread; 0: solve.DefaultSpread)
-	Grouping   int           // solvers per group (one worker process) sharing a nimber database
-	StateLevel int           // 0 keep tables and values across jobs, 1 keep values only, 2 keep nothing
-	NoSharing  bool          // do not pass Grundy values between groups and master
-	Capacity   int           // transposition-table entries per solver
-	Seed       uint64        // 0: ties in order; else random, seeded
-	Lease      time.Duration // a group that is silent this long loses its jobs
-	InitNodes  int           // the master grows its DAG to this many nodes before handing out jobs
-	Follow     bool          // a group's next job is taken below the leaf of its job that ended, while that part still matters: for large swarms (on one solver it can multiply the work)
-	// NoPlan makes the master hand out leaves by the lock-aware proof
-	// numbers alone, as before 24 Nov (evening): an alternative move as
-	// soon as the leaves below a couple's best move are all locked. By
-	// default it first hands out the leaves of a plan, the proof of the
-	// outcome the root looks like having that its numbers make the most
-	// likely (swarm/plan.go).
-	NoPlan bool
-	// LargeSwarm is the number of cores (solvers times their PDFPN
-	// threads, over the groups the master knows) from which the swarm is
-	// large: its jobs then last LargeIterations, report at least that
-	// often, and follow (Follow) whatever Follow says. When the master's
-	// load asks for fewer reports (swarm/pace.go), a large swarm's jobs
-	// lengthen with their cycles, up to Iterations. 0: never.
-	LargeSwarm      int
-	LargeIterations uint64 // a large swarm's iterations of a job, per PDFPN thread, while the master keeps up
-	// Gather is how long a group, once one of its solvers has ended a
-	// cycle, waits for its other solvers' cycles to end before it reports,
-	// as a share of that cycle's length (it stops waiting when all have
-	// ended): 0 reports each at once. A group's solvers then report in
-	// fewer exchanges, which cost the master more than the reports in
-	// them, for a little idle time. A group's own parameter, like
-	// Grouping; a loaded master asks for more (ExchangeReply.Gather). At
-	// most MaxGather.
-	Gather float64
-}
-
-// MaxGather bounds Params.Gather: a group waits at most a whole cycle.
-const MaxGather = 1
-
-// DefaultParams are the defaults: the paper's best settings with the
-// child-ordering heuristic (jobs of up to 100,000 iterations reported
-// every 1,000; full state kept; values shared) up to 255 cores, and from
-// 256 cores jobs of 500, reported at their end, that follow. In simulation
-// each did the least work of those tried on its side of the line: on 1 to
-// 64 cores long jobs, on 256 and 1,024 short ones that follow, which on
-// one solver multiply the work instead (BENCHMARKS.md, "Jobs that end"
-// and "Short jobs the master can afford"). Grouping and Threads
-// belong to the machine a worker runs on: the paper's best is grouping at
-// the machine's cores (and, past 32 cores, PDFPN threads); a worker
-// process is given them on its command line.
-func DefaultParams() Params {
-	return Params{Iterations: 100_000, Updates: 1000, Threads: 0, Grouping: 1, Capacity: 100_000,
-		Lease: 30 * time.Second, InitNodes: 100, LargeSwarm: 256, LargeIterations: 500}
-}
-
-func (p Params) check() error {
-	switch {
-	case p.Updates == 0 || p.Iterations == 0:
-		return fmt.Errorf("iterations (%d) and updates (%d) must be positive", p.Iterations, p.Updates)
-	case p.Grouping < 1 || p.Grouping > MaxGrouping:
-		return fmt.Errorf("grouping %d: want 1 to %d", p.Grouping, MaxGrouping)
-	case p.Threads < 0 || p.Threads > solve.MaxThreads:
-		return fmt.Errorf("threads %d: want 0 to %d", p.Threads, solve.MaxThreads)
-	case p.Spread > solve.MaxSpread:
-		return fmt.Errorf("spread %d: want 0 to %d", p.Spread, solve.MaxSpread)
-	case p.StateLevel < 0 || p.StateLevel > 2:
-		return fmt.Errorf("state level %d: want 0, 1 or 2", p.StateLevel)
-	case p.Lease <= 0:
-		return fmt.Errorf("lease %v: want a positive duration", p.Lease)
-	case !(p.Gather >= 0 && p.Gather <= MaxGather):
-		return fmt.Errorf("gather %g: want 0 to %d", p.Gather, MaxGather)
-	case p.LargeSwarm < 0:
-		return fmt.Errorf("large swarm %d: want 0 (never) or a number of cores", p.LargeSwarm)
-	case p.LargeSwarm > 0 && p.LargeIterations == 0:
-		return fmt.Errorf("large swarm %d: its iterations must be positive", p.LargeSwarm)
-	}
-	return nil
-}
-
-// large reports whether the swarm is large now (Params.LargeSwarm): the
-// groups the master knows have that many cores.
-func (m *Master) large() bool {
-	return m.params.LargeSwarm > 0 && m.coreCount >= m.params.LargeSwarm
-}
-
-// iterations is the most iterations a job runs now before its leaf is
-// expanded. Once the swarm is large, jobs are short; but a short job is
-// one cycle or few, and the master can ask for fewer reports only by
-// making cycles longer, so a large swarm's jobs last at least a cycle at
-// the master's pace.
-func (m *Master) iterations() uint64 {
-	if m.large() {
-		return min(m.params.Iterations, max(m.params.LargeIterations, m.cycle()))
-	}
-	return m.params.Iterations
-}
-
-// updates is the iterations between a job's reports at an idle master's
-// pace: Params.Updates, or a large swarm's job when that is shorter.
-func (m *Master) updates() uint64 {
-	if m.large() {
-		return min(m.params.Updates, m.params.LargeIterations)
-	}
-	return m.params.Updates
-}
-
-// cycle is the iterations between a job's reports at the master's pace.
-func (m *Master) cycle() uint64 { return m.updates() * max(m.pace.stretch, 1) }
-
-// maxStretch bounds the pace's stretch: a cycle is never longer than the
-// longest job.
-func (m *Master) maxStretch() uint64 { return max(1, m.params.Iterations/m.updates()) }
-
-// follow reports whether a group's next job is taken below its last.
-func (m *Master) follow() bool { return m.params.Follow || m.large() }
-
-// cycles is how many reports a job makes now before its leaf is expanded.
-func (m *Master) cycles() int { return max(1, int(m.iterations()/m.updates())) }
 
 // JobSpec is a job as a group receives it.
 type JobSpec struct {
@@ -146,7 +22,8 @@ type JobSpec struct {
 	MaxIterations uint64 `json:"max_iterations"`
 	Cycle         int    `json:"cycle"`
 	// After is the job of the same group whose leaf this one's lies
-	// below (Params.Follow): its solver's table knows the part.
+	// below (in a large swarm, Params.LargeSwarm): its solver's table
+	// knows the part.
 	After string `json:"after,omitempty"`
 }
 
@@ -183,6 +60,17 @@ type ExchangeRequest struct {
 	Epoch     int                 `json:"epoch,omitempty"`   // the master's epoch the group last heard of
 	Completed []Report            `json:"completed,omitempty"`
 	Nimbers   []solve.NimberEntry `json:"-"` // sent as an Arrow IPC stream
+	// Running lists the jobs whose cycles run in the group as it sends
+	// the request (those of Completed aside), when Resync is set. The
+	// master then takes back the jobs it handed the group that are in
+	// neither list (a reply that never arrived), and answers in
+	// ExchangeReply.Drop those of Running it no longer holds for the
+	// group (its lease ran out while it was stopped or cut off), so that
+	// both sides agree on the group's jobs after every exchange. Group.Run
+	// always sends them; a caller that does not (a simulation) keeps the
+	// jobs it was handed until it reports them or its lease runs out.
+	Running []string `json:"running,omitempty"`
+	Resync  bool     `json:"resync,omitempty"`
 }
 
 // ExchangeReply gives a group its jobs (continued ones under their old id,
@@ -192,14 +80,22 @@ type ExchangeReply struct {
 	// Epoch changes when the master dropped values it had found wrong (and
 	// those that may rest on them): a group that sees a new epoch forgets
 	// everything it learned, and its jobs, and starts afresh.
-	Epoch int                 `json:"epoch,omitempty"`
+	Epoch int `json:"epoch,omitempty"`
+	// Lease is the master's Params.Lease: the group exchanges at least
+	// every third of it (or of its own, if shorter), so that the master
+	// does not take its jobs back while it works.
+	Lease time.Duration       `json:"lease_ns,omitempty"`
 	Jobs  []JobSpec           `json:"jobs,omitempty"`
 	Done  bool                `json:"done,omitempty"` // the solve is over (its result audited): stop
 	Delta []solve.NimberEntry `json:"-"`              // sent as an Arrow IPC stream
+	// Drop lists the jobs of the request's Running that the master no
+	// longer holds for the group: it stops them and forgets their
+	// results.
+	Drop []string `json:"drop,omitempty"`
 	// Gather is the share of a cycle the master asks the group to wait,
 	// once one of its solvers has ended one, for its others before it
-	// reports (Params.Gather, which it overrides when larger): a loaded
-	// master asks for it before it asks for longer cycles.
+	// reports (Pace.Gather): a loaded master asks for it before it asks for
+	// longer cycles.
 	Gather float64 `json:"gather,omitempty"`
 }
 
@@ -252,6 +148,17 @@ type MasterStats struct {
 	Cores         int    `json:"cores"`
 	JobIterations uint64 `json:"job_iterations"`
 	Follow        bool   `json:"follow"`
+	// Expansions counts the master's own expansions of its DAG's top
+	// (before the first job, and again after an audit dropped values).
+	Expansions int `json:"m_expansions"`
+	// Events counts the master's events by kind (EventKinds: "join",
+	// "expire", "loss", "resync", "ban"), since it started.
+	Events map[string]int `json:"events"`
+	// Claims counts the outcomes reported by jobs that settled their
+	// leaf; Unbacked the groups banned for a claim the master's values
+	// did not back or that it found wrong.
+	Claims   int `json:"claims"`
+	Unbacked int `json:"claims_unbacked"`
 }
 
 type job struct {
@@ -281,7 +188,7 @@ type groupState struct {
 	// master in proportion to the group, not to the swarm.
 	jobs map[string]*job
 	// ended are the leaves of the group's jobs that ended in this
-	// exchange, where (with Params.Follow) its new jobs are looked for.
+	// exchange, where (in a large swarm) its new jobs are looked for.
 	ended []endedJob
 }
 
@@ -337,9 +244,11 @@ type delivery struct {
 // Master is the master of a swarm solve: the DAG, the jobs and the values.
 // Its methods are safe for concurrent use (one lock).
 type Master struct {
-	// Log, if set, is told of reports the master could not use (a position
-	// that does not parse, an unsolved couple without children). It is
-	// called with the master's lock held and must not call the master.
+	// Log, if set, is told of every event (Event: a group joined, expired,
+	// was lost, re-synchronised or was banned) and of reports the master
+	// could not use (a position that does not parse, an unsolved couple
+	// without children). It is called with the master's lock held and must
+	// not call the master.
 	Log func(format string, args ...any)
 
 	mu     sync.Mutex
@@ -349,7 +258,8 @@ type Master struct {
 	db     *solve.NimberDB
 	jobs   map[string]*job
 	groups map[string]*groupState
-	now    func() time.Time
+	clock  Clock
+	watch  Observer // nil: nobody watches
 	stats  MasterStats
 	done   chan struct{}
 	id     string // this master process
@@ -372,44 +282,46 @@ type Master struct {
 	// slotCount is the sum of the groups' slots, coreCount of their slots
 	// times their threads.
 	slotCount, coreCount int
-	// grown counts the master's own expansions (grow), work it does
-	// before and between exchanges that a simulation charges to its clock.
-	grown int
-	// measure, set by a simulation (one goroutine), makes Exchange add the
-	// CPU time of its parts outside the lock to prepCPU; lockedUntil is
-	// when it last let the lock go.
-	measure     bool
-	prepCPU     time.Duration
-	lockedUntil time.Duration
 	// forwarded counts the values sent to groups (MasterStats
 	// .NimbersShared), counted outside the lock.
 	forwarded atomic.Int64
 	// parked are the groups without a job waiting for one, first come
-	// first served (see park).
+	// first served (see Park).
 	parked []*parkedGroup
-	// pace measures the master's load and sets the cycles' length;
-	// charge, set by a simulation, says what an exchange carrying reports
-	// costs on its clock (else the time under the lock is measured).
-	pace   pace
-	charge func(reports int) time.Duration
-	// history, set by a simulation, keeps the DAG's past for ProofWork.
-	history bool
+	// pace measures the master's load and sets the cycles' length.
+	pace pace
 	// The time integrals behind MasterStats.Utilisation, brought up to
 	// date by account before anything changes jobs or groups.
 	acctAt             time.Time
 	slotTime, busyTime float64
+
+	// The values the checks scanned without finding them contradicting
+	// anything (findWrong), of the epoch scannedEpoch: later checks skip
+	// them. Under scanMu, not mu: the checks run without mu.
+	scanMu       sync.Mutex
+	scanned      map[string]bool
+	scannedEpoch uint64
+
+	// proof is the certificate the last audit that proved the root's
+	// outcome built (Certificate).
+	proof *format.Certificate
+	// events are the latest events and their counts.
+	events eventLog
+	// claims are the outcomes jobs reported that settled their leaves,
+	// waiting to be checked against the values (claims.go); firstClaim
+	// is the exchange of each group's first claim of the epoch; overflow
+	// the groups with disputes not recorded (maxDisputes) since the last
+	// check.
+	claims     []claim
+	firstClaim map[string]uint64
+	overflow   map[string]bool
 }
 
 // NewMaster prepares the master of a solve of root + *0 with the nimber
 // database db (a new one if nil, or one loaded from an earlier run), and
-// grows the top of the DAG by its own expansions.
-func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB) (*Master, error) {
-	return newMaster(root, params, db, false)
-}
-
-// newMaster is NewMaster; with history, its DAG keeps every child each
-// node ever had, for ProofWork (a simulation's).
-func newMaster(root sprouts.Position, params Params, db *solve.NimberDB, history bool) (*Master, error) {
+// grows the top of the DAG by its own expansions. By default it keeps
+// time by the wall clock and nobody watches it (WithClock, WithObserver).
+func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB, opts ...MasterOption) (*Master, error) {
 	if err := params.check(); err != nil {
 		return nil, err
 	}
@@ -417,8 +329,12 @@ func newMaster(root sprouts.Position, params Params, db *solve.NimberDB, history
 		db = solve.NewNimberDB()
 	}
 	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
-		now: time.Now, done: make(chan struct{}), id: uuid.NewString(), history: history,
-		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{}}
+		clock: wallClock{}, done: make(chan struct{}), id: uuid.NewString(), pace: pace{cfg: params.Pace},
+		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{},
+		firstClaim: map[string]uint64{}, overflow: map[string]bool{}}
+	for _, o := range opts {
+		o(m)
+	}
 	db.Range(func(k string, _ uint32) bool {
 		m.origin[k] = valueOrigin{group: savedOrigin}
 		return true
@@ -430,7 +346,7 @@ func newMaster(root sprouts.Position, params Params, db *solve.NimberDB, history
 // newDAG builds the top of the DAG afresh from the database.
 func (m *Master) newDAG() {
 	m.dag = newDAG(m.db, m.params.Seed)
-	m.dag.history, m.dag.plan = m.history, !m.params.NoPlan
+	m.dag.watch = m.watch
 	m.dag.setRoot(m.root, 0)
 	m.grow(m.params.InitNodes)
 	m.checkDone()
@@ -446,7 +362,7 @@ func (m *Master) grow(n int) {
 		}
 		m.dag.expand(leaf)
 		m.dag.propagate(leaf)
-		m.grown++
+		m.stats.Expansions++
 	}
 }
 
@@ -477,6 +393,12 @@ func (m *Master) Finish() {
 	m.finished = true
 	m.unparkAll()
 }
+
+// Run returns the master's run: a random UUID of this master process,
+// new at every start (a master resumed from saved state too). Requests
+// over HTTP are signed for it (Handler), and ExchangeReply.Master names
+// it.
+func (m *Master) Run() string { return m.id }
 
 // Outcome returns the root's outcome (solve.Unknown until it is solved).
 func (m *Master) Outcome() solve.Outcome {
@@ -522,6 +444,7 @@ func (m *Master) Stats() MasterStats {
 	st.RootPN, st.RootDN = m.dag.root.pn, m.dag.root.dn
 	st.NimbersShared = int(m.forwarded.Load())
 	st.Load, st.PacedLoad, st.ReportEvery, st.Gather = m.pace.load(), m.pace.pacedLoad(), m.cycle(), m.pace.gathering()
+	st.Events = m.eventCounts()
 	return st
 }
 
@@ -533,25 +456,15 @@ func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 	// checking the values' keys, copying out the values to send) is done
 	// outside the lock: exchanges of several groups do it at once, and
 	// the lock is held only for what must be serial.
-	var cpu0 time.Duration
-	if m.measure {
-		cpu0 = cpuTime()
-	}
 	parsed := make([]parsedReport, len(req.Completed))
 	for i := range req.Completed {
 		parsed[i] = parseReport(&req.Completed[i])
 	}
 	nimbers := validEntries(req.Nimbers)
-	if m.measure {
-		m.prepCPU += cpuTime() - cpu0
-	}
 	reply, out, err := m.exchange(req, parsed, nimbers)
 	if err == nil {
 		reply.Delta = out.entries(req.Group)
 		m.forwarded.Add(int64(len(reply.Delta)))
-	}
-	if m.measure {
-		m.prepCPU += cpuTime() - m.lockedUntil
 	}
 	return reply, err
 }
@@ -581,24 +494,15 @@ func (o outbox) entries(group string) []solve.NimberEntry {
 // exchange is the part of Exchange under the master's lock.
 func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []solve.NimberEntry) (ExchangeReply, outbox, error) {
 	m.mu.Lock()
-	defer func() {
-		if m.measure {
-			m.lockedUntil = cpuTime()
-		}
-		m.mu.Unlock()
-	}()
-	start := time.Now()
+	defer m.mu.Unlock()
 	now := m.now()
 	// paced counts the reports that came at the end of a full cycle, each
 	// as its cycle's length over the length the pace asks for now: the
 	// load it stands for once its job goes on at the present pace.
 	var paced float64
 	defer func() {
-		busy := time.Since(start)
+		busy := m.clock.Since(now)
 		m.stats.BusySeconds += busy.Seconds()
-		if m.charge != nil {
-			busy = m.charge(len(req.Completed))
-		}
 		m.pace.observe(now, busy, len(req.Completed), paced, paceShape{jobs: len(m.jobs), maxStretch: m.maxStretch(), grouped: m.slotCount > len(m.groups)})
 	}()
 	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 || req.Threads < 0 || req.Threads > solve.MaxThreads {
@@ -608,7 +512,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	// many it claims.
 	slots := min(req.Slots, MaxGrouping)
 	if m.banned[req.Group] {
-		return ExchangeReply{}, outbox{}, fmt.Errorf("%w: group %q sent wrong Grundy values", ErrBanned, req.Group)
+		return ExchangeReply{}, outbox{}, fmt.Errorf("%w: group %q sent wrong Grundy values or outcomes its values do not back", ErrBanned, req.Group)
 	}
 	m.stats.Exchanges++
 	m.seq++
@@ -620,25 +524,24 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	if g == nil {
 		g = &groupState{jobs: map[string]*job{}, cursor: len(m.shared)}
 		m.groups[req.Group] = g
+		m.record(EventJoin, req.Group, 0, "%s of %s", plural(slots, "solver"), plural(max(req.Threads, 1), "thread"))
 		for id, j := range m.jobs {
 			// Jobs of a group forgotten while it held them.
 			if j.group == req.Group {
 				g.jobs[id] = j
 			}
 		}
-		if !m.params.NoSharing {
-			// A group that joins late starts with everything known.
-			m.db.Range(func(k string, v uint32) bool {
-				g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
-				return true
-			})
-		}
+		// A group that joins late starts with everything known.
+		m.db.Range(func(k string, v uint32) bool {
+			g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
+			return true
+		})
 	}
 	cores := slots * max(req.Threads, 1)
 	m.slotCount += slots - g.slots
 	m.coreCount += cores - g.cores
 	g.slots, g.cores, g.lastSeen = slots, cores, now
-	if !m.params.NoSharing && !stale {
+	if !stale {
 		m.stats.NimbersIn += len(req.Nimbers)
 		fresh := m.dag.addNimbers(nimbers)
 		for _, e := range fresh {
@@ -647,7 +550,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		m.noteKnown(req.Group, nimbers)
 		m.share(req.Group, fresh)
 	}
-	reply := ExchangeReply{Master: m.id, Epoch: m.epoch, Gather: m.pace.gathering()}
+	reply := ExchangeReply{Master: m.id, Epoch: m.epoch, Lease: m.params.Lease, Gather: m.pace.gathering()}
 	if stale {
 		m.stats.Stale += len(req.Completed)
 	} else {
@@ -665,6 +568,9 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		}
 	}
 	m.shareLearned()
+	if req.Resync {
+		reply.Drop = m.resync(req, g)
+	}
 	for _, j := range g.jobs {
 		j.deadline = now.Add(m.params.Lease)
 	}
@@ -674,15 +580,62 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	m.checkDone()
 	reply.Done = m.finished
 	g.toldDone = m.finished
-	var out outbox
-	if !m.params.NoSharing {
-		out = m.outbox(req.Group, g)
-	}
-	return reply, out, nil
+	return reply, m.outbox(req.Group, g), nil
 }
 
-// handOut assigns up to n unlocked leaves to group as new jobs.
+// maxRunning bounds the jobs a request may list as running: a group has at
+// most MaxGrouping solvers.
+const maxRunning = MaxGrouping
+
+// resync brings the master's and the group's views of the group's jobs
+// together (ExchangeRequest.Running): it takes back the jobs it handed the
+// group that the group neither runs nor reported, and returns the jobs
+// the group runs that it no longer holds for it, for the group to drop.
+// With the lock held, after the request's reports were taken.
+func (m *Master) resync(req ExchangeRequest, g *groupState) (drop []string) {
+	running := make(map[string]bool, len(req.Running))
+	for _, id := range req.Running[:min(len(req.Running), maxRunning)] {
+		running[id] = true
+		if j := m.jobs[id]; j == nil || j.group != req.Group {
+			drop = append(drop, id)
+		}
+	}
+	reported := make(map[string]bool, len(req.Completed))
+	for _, r := range req.Completed {
+		reported[r.ID] = true
+	}
+	lost := 0
+	for id, j := range g.jobs {
+		if !running[id] && !reported[id] {
+			m.release(id, j)
+			lost++
+		}
+	}
+	switch {
+	case len(drop) > 0 && lost > 0:
+		m.record(EventResync, req.Group, len(drop)+lost, "it runs %s the master had taken back, which it drops, and lacks %s it was sent, taken back", plural(len(drop), "job"), plural(lost, "job"))
+	case len(drop) > 0:
+		m.record(EventResync, req.Group, len(drop), "it runs %s the master had taken back (its lease ran out), which it drops", plural(len(drop), "job"))
+	case lost > 0:
+		m.record(EventResync, req.Group, lost, "it lacks %s it was sent (a reply lost), taken back", plural(lost, "job"))
+	}
+	return drop
+}
+
+// plural writes n things, with an s for other than one.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// handOut assigns up to n unlocked leaves to group as new jobs, none once
+// the root is solved (an audit that drops values unsolves it again).
 func (m *Master) handOut(group string, n int, now time.Time) []JobSpec {
+	if solved(m.dag.root) {
+		return nil
+	}
 	var specs []JobSpec
 	g := m.groups[group]
 	for range n {
@@ -753,6 +706,8 @@ func (m *Master) noteKnown(group string, entries []solve.NimberEntry) {
 		if v != e.G {
 			if len(m.disputes) < maxDisputes {
 				m.disputes = append(m.disputes, dispute{key: e.Key, group: group, g: e.G, seq: m.seq})
+			} else {
+				m.overflow[group] = true
 			}
 			continue
 		}
@@ -820,7 +775,7 @@ func validEntries(in []solve.NimberEntry) []solve.NimberEntry {
 
 // share appends entries to the shared log, for every group but from.
 func (m *Master) share(from string, entries []solve.NimberEntry) {
-	if len(entries) == 0 || m.params.NoSharing {
+	if len(entries) == 0 {
 		return
 	}
 	for _, e := range entries {
@@ -864,14 +819,18 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, 
 		return JobSpec{}, nil, false
 	}
 	m.stats.Iterations += r.Iterations
-	j.leaf.work += r.Iterations
+	if m.watch != nil {
+		m.watch.Worked(Couple{j.leaf.key, j.leaf.n}, r.Iterations)
+	}
 	j.cycle++
 	j.worked += min(r.Iterations, j.asked)
 	leaf := j.leaf
 	// A job ends when it has worked its iterations, or (whatever a group
-	// claims it did) after as many cycles as unstretched ones would take.
+	// claims it did) after as many cycles as unstretched ones would take,
+	// and every job ends once the root is solved: the cores are the
+	// audit's then.
 	final := j.settled || solved(leaf) || r.Outcome != solve.Unknown || m.dag.root.locked ||
-		j.worked >= m.iterations() || j.cycle >= m.cycles()
+		j.worked >= m.iterations() || j.cycle >= m.cycles() || solved(m.dag.root)
 	if !final {
 		leaf.pn, leaf.dn = r.PN, r.DN
 		m.dag.propagate(leaf)
@@ -884,6 +843,9 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, 
 	}
 	leaf.locked, leaf.job = false, nil
 	if !solved(leaf) {
+		if r.Outcome != solve.Unknown {
+			m.noteClaim(group, leaf, r.Outcome)
+		}
 		if err := m.expandLeaf(leaf, r, pr); err != nil {
 			m.stats.Malformed++
 			if m.Log != nil {
@@ -951,18 +913,19 @@ func (m *Master) expandLeaf(leaf *node, r *Report, pr *parsedReport) error {
 // Expire takes the jobs away from groups that have been silent longer than
 // the lease: their leaves are unlocked and handed out again. Such groups,
 // and those that hold no job and have been silent as long, are forgotten
-// (their slots and pending values with them). It returns the number of
-// jobs taken away.
+// (their slots and pending values with them), each with an EventExpire.
+// It returns the number of jobs taken away.
 func (m *Master) Expire() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
 	m.account(now)
 	n := 0
+	taken := map[string]int{}
 	for id, j := range m.jobs {
 		if now.After(j.deadline) {
 			m.release(id, j)
-			m.forget(j.group)
+			taken[j.group]++
 			n++
 		}
 	}
@@ -971,16 +934,23 @@ func (m *Master) Expire() int {
 		holding[j.group] = true
 	}
 	for name, g := range m.groups {
-		if now.Sub(g.lastSeen) > m.params.Lease && !holding[name] {
+		if taken[name] > 0 || now.Sub(g.lastSeen) > m.params.Lease && !holding[name] {
+			m.record(EventExpire, name, taken[name], "silent for %v, longer than its lease of %v; %s taken back", now.Sub(g.lastSeen).Round(time.Millisecond), m.params.Lease, plural(taken[name], "job"))
+			delete(taken, name)
 			m.forget(name)
 		}
+	}
+	for name, k := range taken { // jobs of groups forgotten already
+		m.record(EventExpire, name, k, "its lease of %v ran out; %s taken back", m.params.Lease, plural(k, "job"))
 	}
 	m.feedParked(now)
 	return n
 }
 
 // DropGroup takes every job away from a group that left (its process died
-// or the membership layer declared it dead).
+// or the membership layer declared it dead), and forgets it: an EventLoss
+// if the master knew it, while the solve goes on (not once Finish said it
+// is over).
 func (m *Master) DropGroup(group string) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -992,10 +962,21 @@ func (m *Master) DropGroup(group string) int {
 			n++
 		}
 	}
+	switch g := m.groups[group]; {
+	case m.finished:
+		// The solve is over: groups leave.
+	case n > 0:
+		m.record(EventLoss, group, n, "the gossip says it left or died; %s taken back", plural(n, "job"))
+	case g != nil:
+		m.record(EventLoss, group, 0, "the gossip says it left or died")
+	}
 	m.forget(group)
 	m.feedParked(m.now())
 	return n
 }
+
+// now is the time on the master's clock.
+func (m *Master) now() time.Time { return m.clock.Now() }
 
 // account adds the time since its last call to the utilisation
 // integrals, with the jobs and groups as they were during that time (no

@@ -18,8 +18,6 @@ const (
 	// the master believes a group claims: a group that declares more is
 	// given jobs for MaxGrouping solvers only.
 	MaxGrouping = 256
-	// MaxSimulatedWorkers bounds SimConfig.Workers (--simulate-workers).
-	MaxSimulatedWorkers = 4096
 )
 
 // TableEntryBytes returns the memory one transposition-table entry of a

@@ -2,56 +2,12 @@ package swarm
 
 import "time"
 
-// The master paces the groups' reports to what it can take. Every report
-// costs it time under its one lock; a thousand solvers reporting every
-// Params.Updates iterations can ask for more than all its time, and then
-// each waits in line for its next cycle. So the master measures its load,
-// the share of time it spends under the lock, and when that passes
-// paceHigh it asks for reports less often (the next cycles of jobs run
-// more iterations), and more often again, down to Params.Updates (a large
-// swarm's LargeIterations when shorter), when it falls under paceLow. A
-// job still runs Params.Iterations in all, but for the short jobs of a
-// large swarm (Params.LargeSwarm), which lengthen with their cycles: a job
-// of one cycle can report less often no other way.
-//
-// Longer cycles thin out only the reports that come at a cycle's end; a
-// job that solves its leaf reports at once, whatever its cycle. So the
-// master sets the stretch for the part of its load that stretching
-// removes (observe), and shortens cycles that are more than twice as long
-// as that part asks for, whatever the rest of the load.
-//
-// Before it stretches cycles, a master whose groups hold several solvers
-// first asks them to gather (ExchangeReply.Gather): to wait paceGather of
-// a cycle, once one of their solvers has ended one, for the others to end
-// theirs, so that their reports come in fewer exchanges. It stops asking
-// after the stretch is back to 1 and the load under paceLow. Gathering
-// leaves solvers idle a little; reporting apart, a group of 32 sends up
-// to 32 exchanges a cycle (BENCHMARKS.md, "Groups that cycle apart").
-const (
-	paceTarget = 0.5
-	paceHigh   = 0.6
-	paceLow    = 0.3
-	// paceWeight is the weight of the newest exchange in the load's
-	// moving averages; paceEvery is the fewest reports between two changes
-	// of pace. A change waits for as many reports as there are jobs out,
-	// too: every job's next cycle then ran at the new pace, and the load
-	// shows it (a burst, such as every group asking for its first job at
-	// once, is not taken for the load to come).
-	paceWeight = 1.0 / 256
-	paceEvery  = 256
-	// paceGather is the share of a cycle a group is asked to gather for:
-	// of 1/32 to 1/2, 1/8 did least work on 0*14 at 256 cores.
-	paceGather = 1.0 / 8
-	// paceFloor is the least load the paced reports are stretched down to
-	// when the rest of the load leaves them less; paceStep the most a
-	// change of pace shortens cycles by, so that a wrong reading costs one
-	// step, not a swing back to Params.Updates.
-	paceFloor = paceTarget / 4
-	paceStep  = 4
-)
+// The master's pace is configured by Params.Pace; Pace's comment says
+// what it does and why.
 
 // pace is the master's load meter and the cycle length it sets.
 type pace struct {
+	cfg       Pace
 	busy, gap float64   // moving averages, in seconds: time under the lock, time between exchanges
 	paced     float64   // the part of busy spent on reports that came at a cycle's end
 	last      time.Time // the previous exchange's start
@@ -79,7 +35,7 @@ type paceShape struct {
 // Only the paced reports come less often when cycles are longer: a job
 // that solves its leaf reports then, whatever its cycle. So the stretch is
 // set to bring the paced part of the load to what the target leaves of it
-// (paceFloor at least), not the whole load: stretching for load that
+// (Pace.Floor at least), not the whole load: stretching for load that
 // stretching cannot remove only makes cycles longer and work larger.
 func (p *pace) observe(now time.Time, busy time.Duration, reports int, paced float64, shape paceShape) {
 	if p.stretch == 0 {
@@ -90,12 +46,12 @@ func (p *pace) observe(now time.Time, busy time.Duration, reports int, paced flo
 		if reports > 0 {
 			share = paced / float64(reports)
 		}
-		p.busy += paceWeight * (busy.Seconds() - p.busy)
-		p.paced += paceWeight * (busy.Seconds()*share - p.paced)
-		p.gap += paceWeight * (now.Sub(p.last).Seconds() - p.gap)
+		p.busy += p.cfg.Weight * (busy.Seconds() - p.busy)
+		p.paced += p.cfg.Weight * (busy.Seconds()*share - p.paced)
+		p.gap += p.cfg.Weight * (now.Sub(p.last).Seconds() - p.gap)
 	}
 	p.last = now
-	if p.reports += reports; p.reports < max(paceEvery, shape.jobs) {
+	if p.reports += reports; p.reports < max(p.cfg.Every, shape.jobs) {
 		return
 	}
 	p.reports = 0
@@ -103,22 +59,22 @@ func (p *pace) observe(now time.Time, busy time.Duration, reports int, paced flo
 	fit := p.fit()
 	next := p.stretch
 	switch {
-	case load > paceHigh && shape.grouped && !p.gather:
+	case load > p.cfg.High && shape.grouped && !p.gather:
 		p.gather = true
 		return
-	case fit < p.stretch/2 || load < paceLow && p.stretch > 1:
+	case fit < p.stretch/2 || load < p.cfg.Low && p.stretch > 1:
 		// Cycles more than twice as long as the paced load asks for (the
 		// load that made them so has gone, or the moving averages still
 		// held the load of shorter cycles when they were stretched), or
 		// the master idle.
 		next = fit
-	case load > paceHigh:
+	case load > p.cfg.High:
 		next = max(p.stretch, fit)
-	case load < paceLow && p.gather:
+	case load < p.cfg.Low && p.gather:
 		p.gather = false
 		return
 	}
-	next = min(max(next, p.stretch/paceStep, 1), max(shape.maxStretch, 1))
+	next = min(max(next, p.stretch/p.cfg.Step, 1), max(shape.maxStretch, 1))
 	// The moving averages hold the paced load of the old cycles: scaled to
 	// the new ones, the next change does not count it again. (Reports of
 	// cycles longer than the present ones count for more than they cost,
@@ -136,7 +92,7 @@ func (p *pace) fit() uint64 {
 		return p.stretch
 	}
 	paced := p.pacedLoad()
-	want := max(paceTarget-(p.load()-paced), paceFloor)
+	want := max(p.cfg.Target-(p.load()-paced), p.cfg.Floor)
 	// Bounded before the conversion: a float beyond uint64 converts to
 	// anything.
 	return uint64(min(float64(p.stretch)*paced/want, 1<<40) + 0.999)
@@ -163,7 +119,7 @@ func (p *pace) pacedLoad() float64 {
 // (ExchangeReply.Gather).
 func (p *pace) gathering() float64 {
 	if p.gather {
-		return paceGather
+		return p.cfg.Gather
 	}
 	return 0
 }

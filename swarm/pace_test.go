@@ -10,7 +10,7 @@ import (
 // idle one shortens them again to Params.Updates, and a burst of first
 // requests (no reports) changes nothing.
 func TestPace(t *testing.T) {
-	var p pace
+	p := pace{cfg: DefaultPace()}
 	grouped := false
 	now := time.Unix(0, 0)
 	// Run feeds n exchanges of one report each, spaced by gap, each
@@ -30,7 +30,7 @@ func TestPace(t *testing.T) {
 		t.Fatalf("a burst of first requests stretched the cycles %d times", p.stretch)
 	}
 	run(5000, time.Millisecond, 900*time.Microsecond) // load 0.9
-	if p.stretch < 2 || p.load() > paceHigh {
+	if p.stretch < 2 || p.load() > p.cfg.High {
 		t.Errorf("loaded: stretch %d, load %.2f", p.stretch, p.load())
 	}
 	run(20000, time.Millisecond, 50*time.Microsecond) // load 0.05 unstretched
@@ -49,7 +49,7 @@ func TestPace(t *testing.T) {
 // single solvers never asks.
 func TestPaceGathers(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
-		var p pace
+		p := pace{cfg: DefaultPace()}
 		now := time.Unix(0, 0)
 		run := func(n int, gap, busy time.Duration) {
 			for range n {
@@ -58,8 +58,8 @@ func TestPaceGathers(t *testing.T) {
 			}
 		}
 		run(300, time.Millisecond, 900*time.Microsecond) // one change of pace
-		if grouped && (p.gathering() != paceGather || p.stretch > 1) {
-			t.Errorf("grouped, loaded once: gather %g, stretch %d; want %g and 1", p.gathering(), p.stretch, paceGather)
+		if grouped && (p.gathering() != p.cfg.Gather || p.stretch > 1) {
+			t.Errorf("grouped, loaded once: gather %g, stretch %d; want %g and 1", p.gathering(), p.stretch, p.cfg.Gather)
 		}
 		if !grouped && (p.gathering() != 0 || p.stretch < 2) {
 			t.Errorf("ungrouped, loaded once: gather %g, stretch %d; want 0 and more than 1", p.gathering(), p.stretch)
@@ -106,7 +106,7 @@ func TestPaceEarlyEnds(t *testing.T) {
 		fixed, paced float64 // loads of early ends and, unstretched, of cycles' ends
 		least, most  uint64
 	}{
-		// 0.55 + 0.40: the paced part is brought to paceFloor, 0.125, at
+		// 0.55 + 0.40: the paced part is brought to Pace.Floor, 0.125, at
 		// a stretch of 3.2. Stretching for the whole load went to 10.
 		{"early ends leave little room", 1, 0.55, 0.40, 3, 4},
 		// All the load is paced: stretched to the target, as before.
@@ -119,7 +119,7 @@ func TestPaceEarlyEnds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := pace{stretch: tt.stretch}
+			p := pace{cfg: DefaultPace(), stretch: tt.stretch}
 			run(&p, 20000, tt.fixed, tt.paced)
 			if p.stretch < tt.least || p.stretch > tt.most {
 				t.Errorf("stretch %d, want %d to %d (load %.2f, paced %.2f)", p.stretch, tt.least, tt.most, p.load(), p.pacedLoad())

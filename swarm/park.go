@@ -17,18 +17,20 @@ type parkedGroup struct {
 	deliver func([]JobSpec)
 }
 
-// park registers group, which holds no job, to be handed jobs as soon as
+// Park registers group, which holds no job, to be handed jobs as soon as
 // leaves free up, before any group that asks later: deliver is called
 // once, with the master's lock held, with the jobs, or with none when the
 // solve is over or the master starts a new epoch. It must not call the
-// master. park returns false, and registers nothing, when the group is
+// master. Park returns false, and registers nothing, when the group is
 // unknown, holds a job or the solve is over; else it returns unpark, which
 // withdraws the group if it was not delivered yet and says whether it was.
+// ExchangeWait parks a group and blocks until it is delivered; Park is for
+// a caller that cannot block (a simulation's event loop).
 //
 // Parking replaces polling: a master with a thousand idle groups polling
 // it spends its time answering "nothing yet", while a parked group costs
 // it nothing until there is work, and then gets it at once.
-func (m *Master) park(group string, deliver func([]JobSpec)) (unpark func() bool, ok bool) {
+func (m *Master) Park(group string, deliver func([]JobSpec)) (unpark func() bool, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	g := m.groups[group]
@@ -92,7 +94,7 @@ func (m *Master) ExchangeWait(ctx context.Context, req ExchangeRequest, wait tim
 		return reply, err
 	}
 	ch := make(chan []JobSpec, 1)
-	unpark, ok := m.park(req.Group, func(jobs []JobSpec) { ch <- jobs })
+	unpark, ok := m.Park(req.Group, func(jobs []JobSpec) { ch <- jobs })
 	if !ok {
 		return reply, nil
 	}
@@ -107,7 +109,8 @@ func (m *Master) ExchangeWait(ctx context.Context, req ExchangeRequest, wait tim
 	}
 	if !delivered && !unpark() {
 		// Delivered meanwhile: the jobs are the group's (if the reply is
-		// lost, their lease runs out as for any lost reply).
+		// lost, the master takes them back at the group's next exchange,
+		// which does not list them as running).
 		reply.Jobs = <-ch
 	}
 	m.mu.Lock()

@@ -66,7 +66,7 @@ func TestConcurrentWaitGetsTheFreedLeaf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := g.work(context.Background(), g.place(spec), spec)
+	r := g.Cycle(context.Background(), g.Place(spec), spec)
 	if r.Outcome != solve.Unknown || len(r.Children) < 2 {
 		t.Fatalf("one iteration of 0*8: %+v", r)
 	}

@@ -3,8 +3,8 @@ package swarm
 import "github.com/spots-dev/spots/solve"
 
 // The master hands out many leaves at once. The lock-aware proof numbers
-// (dag.recompute) only keep it from handing out the same leaf twice: once
-// every leaf below a couple's best move is locked, the next selection goes
+// (dag.recomputeLocked) only keep it from handing out the same leaf
+// twice: once every leaf below a couple's best move is locked, the next selection goes
 // to the couple's next move, an alternative the proof may never need.
 //
 // So the master keeps a plan: the one proof of the outcome the root looks
@@ -21,14 +21,6 @@ import "github.com/spots-dev/spots/solve"
 // covers; once jobs cover them all, alternatives, by the lock-aware
 // numbers. As reports come in the plain numbers change, and with them the
 // move the plan takes, as DFPN changes its mind.
-//
-// The plan of 24 Nov (evening) assumed instead that every running job
-// would prove its leaf lost for its player to move, whatever the root
-// looked like: a couple an even number of moves below the root was then
-// hoped lost, which refutes the root's move above it, so a running reply
-// settled that move, and the root was soon settled by a plan that refuted
-// every move, long before the running jobs covered any proof of it
-// (BENCHMARKS.md, "The plan as a proof").
 
 // planKid is the move the plan takes at v, a couple needed won: its child
 // of least plain disproof number, the first in order among equals.
@@ -132,6 +124,6 @@ func (d *dag) descendPlan(v *node) *node {
 	return v
 }
 
-// planning reports whether selection goes by the plan now: it is kept,
-// and running jobs do not cover it.
-func (d *dag) planning() bool { return d.plan && !d.root.covered }
+// planning reports whether selection goes by the plan now: while running
+// jobs do not cover it.
+func (d *dag) planning() bool { return !d.root.covered }

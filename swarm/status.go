@@ -131,6 +131,10 @@ type StatusReport struct {
 	SampleInterval float64        `json:"sample_interval_seconds"`
 	Samples        []Sample       `json:"samples"`
 	Estimate       Estimate       `json:"estimate"`
+	// Events are the master's latest events (at most 64), oldest first:
+	// groups that joined, expired, were lost, re-synchronised or were
+	// banned. Stats.Events counts them all.
+	Events []Event `json:"events"`
 }
 
 // masterView is what a status report reads from the master besides its
@@ -139,6 +143,7 @@ type masterView struct {
 	groups             []WorkerStatus
 	slotTime, busyTime float64
 	finished           bool
+	events             []Event
 }
 
 // statusView copies, under the lock, the master's groups (with their jobs
@@ -152,7 +157,7 @@ func (m *Master) statusView() masterView {
 	for _, j := range m.jobs {
 		out[j.group]++
 	}
-	v := masterView{slotTime: m.slotTime, busyTime: m.busyTime, finished: m.finished}
+	v := masterView{slotTime: m.slotTime, busyTime: m.busyTime, finished: m.finished, events: m.recentEvents()}
 	for name, g := range m.groups {
 		seen := g.lastSeen
 		v.groups = append(v.groups, WorkerStatus{Name: name, Slots: g.slots, JobsOut: out[name], LastSeen: &seen})
@@ -248,7 +253,7 @@ func (s *Status) Report() StatusReport {
 	r := StatusReport{Position: s.opts.Position, Now: now, Started: s.start, Outcome: outcome.String(),
 		Finished: v.finished, Stats: st, Nimbers: s.m.DB().Len(), GossipMembers: len(members),
 		Workers: joinMembers(v.groups, members, now), SampleInterval: interval.Seconds(), Samples: samples,
-		Estimate: estimate(samples, outcome != solve.Unknown)}
+		Estimate: estimate(samples, outcome != solve.Unknown), Events: v.events}
 	s.mu.Lock()
 	s.cached = &r
 	s.mu.Unlock()
@@ -269,6 +274,7 @@ func (s *Status) fresh(now time.Time) (StatusReport, bool) {
 func (r StatusReport) clone() StatusReport {
 	r.Workers = append([]WorkerStatus(nil), r.Workers...)
 	r.Samples = append([]Sample(nil), r.Samples...)
+	r.Events = append([]Event(nil), r.Events...)
 	return r
 }
 

@@ -28,7 +28,14 @@ type pageData struct {
 	UtilChart   chart
 	PNChart     chart
 	WorkerChart chart
+	// Events are the report's latest events, newest first, and
+	// EventCounts how many of each kind there were in all.
+	Events      []Event
+	EventCounts string
 }
+
+// maxPageEvents bounds the events the status page lists.
+const maxPageEvents = 20
 
 // chart is a line chart drawn as inline SVG: polylines in a 600 × 120 box.
 type chart struct {
@@ -88,6 +95,14 @@ func pnText(n uint64) string {
 func newPageData(r StatusReport) pageData {
 	d := pageData{R: r, Refresh: int(statusRefresh.Seconds()), Uptime: r.Now.Sub(r.Started).Round(time.Second).String(),
 		RootPN: pnText(r.Stats.RootPN), RootDN: pnText(r.Stats.RootDN)}
+	for i := len(r.Events) - 1; i >= 0 && len(d.Events) < maxPageEvents; i-- {
+		d.Events = append(d.Events, r.Events[i])
+	}
+	var counts []string
+	for _, k := range EventKinds {
+		counts = append(counts, fmt.Sprintf("%s %d", k, r.Stats.Events[string(k)]))
+	}
+	d.EventCounts = strings.Join(counts, ", ")
 	switch e := r.Estimate; {
 	case r.Outcome != solve.Unknown.String():
 		d.Estimate = "none left: solved"
@@ -181,6 +196,13 @@ svg { border: 1px solid #ccc; background: #fcfcfc; }
 <tr><th class="l">name</th><th>slots</th><th>jobs out</th><th>last exchange</th><th class="l">gossip</th><th class="l">address</th><th>threads</th><th class="l">version</th></tr>
 {{range .R.Workers}}<tr><td class="l">{{.Name}}</td><td>{{.Slots}}</td><td>{{.JobsOut}}</td><td>{{ago .SinceSeen}}</td><td class="l">{{or .Gossip "—"}}</td><td class="l">{{.Addr}}</td><td>{{.Threads}}</td><td class="l">{{.Version}}</td></tr>
 {{else}}<tr><td class="l" colspan="8">no worker yet</td></tr>
+{{end}}</table>
+<h2>Recent events</h2>
+<p class="small">{{.EventCounts}}; the latest first.</p>
+<table>
+<tr><th class="l">time</th><th class="l">event</th><th class="l">group</th><th class="l">detail</th></tr>
+{{range .Events}}<tr><td class="l">{{stamp .Time}}</td><td class="l">{{.Kind}}</td><td class="l">{{.Group}}</td><td class="l">{{.Detail}}</td></tr>
+{{else}}<tr><td class="l" colspan="4">none yet</td></tr>
 {{end}}</table>
 </body>
 </html>

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -150,8 +151,17 @@ func TestStatusOnLoopbackRun(t *testing.T) {
 			t.Errorf("sample utilisation %v", s.Utilisation)
 		}
 	}
+	var joined []string
+	for _, e := range r.Events {
+		if e.Kind == EventJoin {
+			joined = append(joined, e.Group)
+		}
+	}
+	if slices.Sort(joined); !slices.Equal(joined, []string{"g0", "g1"}) || r.Stats.Events["join"] != 2 {
+		t.Errorf("events %+v, counts %v: want the joins of g0 and g1", r.Events, r.Stats.Events)
+	}
 	code, page := getStatus(t, base+StatusPath, key.StatusToken())
-	for _, want := range []string{"<svg", "g0", "g1", `http-equiv="refresh"`} {
+	for _, want := range []string{"<svg", "g0", "g1", `http-equiv="refresh"`, "Recent events", "join 2,", "2 solvers of 1 thread"} {
 		if code != http.StatusOK || !strings.Contains(string(page), want) {
 			t.Errorf("GET %s: %d, no %q in\n%s", StatusPath, code, want, page)
 		}
@@ -198,6 +208,8 @@ func TestMetrics(t *testing.T) {
 		"spots_swarm_workers":              1,
 		"spots_swarm_root_proof_number":    pnValue(stats.RootPN),
 		"spots_swarm_root_disproof_number": pnValue(stats.RootDN),
+		"spots_swarm_group_joins_total":    1,
+		"spots_swarm_group_bans_total":     0,
 	} {
 		f := fams[name]
 		if f == nil || len(f.Metric) != 1 {

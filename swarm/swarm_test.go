@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/ipc"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -33,49 +38,13 @@ func outcomeOf(n int) string {
 	return "L"
 }
 
-// supervise does a master's part of the end of a solve, as spots-solve
-// does: each time the root is solved it audits the result, until the values
-// prove it (then it tells the groups to stop) or ctx ends. Without sharing
-// there are no values to audit. It returns the audits that failed.
+// supervise runs m.Supervise, as spots-solve does, checking the values
+// every second; it returns the audits and checks that found something
+// wrong.
 func supervise(ctx context.Context, m *Master) ([]AuditResult, error) {
 	var failed []AuditResult
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-m.Done():
-		case <-ctx.Done():
-			return failed, ctx.Err()
-		case <-tick.C:
-			if m.params.NoSharing {
-				continue
-			}
-			res, err := m.Check(ctx)
-			if err != nil {
-				return failed, err
-			}
-			if len(res.Wrong)+len(res.Refuted) > 0 {
-				failed = append(failed, res)
-			}
-			continue
-		}
-		if m.params.NoSharing {
-			m.Finish()
-			return failed, nil
-		}
-		res, err := m.Audit(ctx)
-		if err != nil {
-			return failed, err
-		}
-		if res.Proved {
-			m.Finish()
-			return failed, nil
-		}
-		failed = append(failed, res)
-		if len(failed) > 10 {
-			return failed, fmt.Errorf("%d audits failed: %v", len(failed), res.Unproved)
-		}
-	}
+	_, err := m.Supervise(ctx, SuperviseOptions{CheckEvery: time.Second, Report: func(res AuditResult) { failed = append(failed, res) }})
+	return failed, err
 }
 
 // superviseInBackground runs supervise until the test ends.
@@ -111,8 +80,18 @@ func solveLocal(t *testing.T, root sprouts.Position, p Params, groups int) *Mast
 			t.Errorf("supervise: %v, %d audits failed", err, len(failed))
 		}
 	}()
-	for i := range groups {
-		g, err := NewGroup(fmt.Sprintf("g%d", i), p)
+	runGroups(t, ctx, &wg, m, p, "g", groups)
+	wg.Wait()
+	return m
+}
+
+// runGroups runs n groups named prefix0, prefix1, … against m until the
+// solve is over or ctx ends, each in a goroutine wg waits for; a group
+// that fails fails the test.
+func runGroups(t *testing.T, ctx context.Context, wg *sync.WaitGroup, m *Master, p Params, prefix string, n int) {
+	t.Helper()
+	for i := range n {
+		g, err := NewGroup(fmt.Sprintf("%s%d", prefix, i), p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,12 +99,10 @@ func solveLocal(t *testing.T, root sprouts.Position, p Params, groups int) *Mast
 		go func() {
 			defer wg.Done()
 			if err := g.Run(ctx, LocalLink{m}); err != nil {
-				t.Errorf("group %d: %v", i, err)
+				t.Errorf("group %s: %v", g.Name, err)
 			}
 		}()
 	}
-	wg.Wait()
-	return m
 }
 
 // TestConcurrentLocalSwarm solves small games with a master and several
@@ -142,8 +119,6 @@ func TestConcurrentLocalSwarm(t *testing.T) {
 		"default":        params(func(*Params) {}),
 		"short jobs":     params(func(p *Params) { p.Iterations, p.Updates = 300, 100 }),
 		"grouped pdfpn":  params(func(p *Params) { p.Grouping, p.Threads = 2, 2 }),
-		"state level 2":  params(func(p *Params) { p.StateLevel = 2 }),
-		"no sharing":     params(func(p *Params) { p.NoSharing = true }),
 		"seeded, 1 node": params(func(p *Params) { p.Seed, p.InitNodes = 7, 1 }),
 	}
 	ns := []int{1, 3, 5, 7, 9}
@@ -158,9 +133,6 @@ func TestConcurrentLocalSwarm(t *testing.T) {
 			if out.String() != outcomeOf(n) {
 				t.Errorf("%s: 0*%d is %v, want %s", name, n, out, outcomeOf(n))
 				continue
-			}
-			if p.NoSharing {
-				continue // the master's values need not prove the result
 			}
 			claim, _ := certify.Claim(root, 0, out, nil)
 			cert, err := certify.Build(m.DB(), claim, verify.Options{})
@@ -177,14 +149,7 @@ func TestConcurrentLocalSwarm(t *testing.T) {
 // TestExpiredLeases hands jobs to a group that never reports: when its
 // lease runs out its leaves go to another group.
 func TestExpiredLeases(t *testing.T) {
-	p := DefaultParams()
-	p.Lease = time.Minute
-	m, err := NewMaster(sprouts.MustParse("0*8"), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Unix(1000, 0)
-	m.now = func() time.Time { return now }
+	m, p, now := clockedMaster(t)
 	reply, err := m.Exchange(ExchangeRequest{Group: "silent", Slots: 4})
 	if err != nil || len(reply.Jobs) != 4 {
 		t.Fatalf("%d jobs, %v", len(reply.Jobs), err)
@@ -192,7 +157,7 @@ func TestExpiredLeases(t *testing.T) {
 	if n := m.Expire(); n != 0 {
 		t.Errorf("%d jobs expired within the lease", n)
 	}
-	now = now.Add(2 * time.Minute)
+	*now = now.Add(2 * time.Minute)
 	if n := m.Expire(); n != 4 {
 		t.Errorf("%d jobs expired after the lease, want 4", n)
 	}
@@ -214,48 +179,30 @@ func TestExpiredLeases(t *testing.T) {
 	}
 }
 
-func TestSimulationIsDeterministic(t *testing.T) {
+// clockedMaster returns a master of 0*8 with a lease of a minute, its
+// params, and the time of its clock, which only the test moves.
+func clockedMaster(t *testing.T) (*Master, Params, *time.Time) {
+	t.Helper()
 	p := DefaultParams()
-	p.Capacity = 4096
-	root := sprouts.MustParse("0*10")
-	var first SimResult
-	for i := range 2 {
-		res, err := Simulate(context.Background(), root, p, SimConfig{Workers: 8, Costs: MasterCosts{Exchange: 10}, Iteration: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Outcome != "W" || res.Util <= 0 || res.Util > 1 {
-			t.Fatalf("%+v", res)
-		}
-		if i == 0 {
-			first = res
-			continue
-		}
-		if res.Time != first.Time || res.TIt != first.TIt || res.TGN != first.TGN || res.MNodes != first.MNodes {
-			t.Errorf("runs differ: %+v and %+v", first, res)
-		}
-	}
-}
-
-// TestSimulatedGroupsUseEverySolver checks that the solvers of a simulated
-// group each run their own jobs with their own table: were the group's jobs
-// all run on one solver (as a sequential loop would place them), the mean
-// table of its 4 solvers could hold at most a quarter of one table.
-func TestSimulatedGroupsUseEverySolver(t *testing.T) {
-	p := DefaultParams()
-	p.Capacity, p.Grouping = 1024, 4
-	res, err := Simulate(context.Background(), sprouts.MustParse("0*11"), p, SimConfig{Workers: 1, Costs: MasterCosts{Exchange: 4}, Iteration: 1})
+	p.Lease = time.Minute
+	m, err := NewMaster(sprouts.MustParse("0*8"), p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != "W" || res.WNodes <= float64(p.Capacity)/4 {
-		t.Errorf("outcome %s, mean table %.0f entries of %d (T-It %d)", res.Outcome, res.WNodes, p.Capacity, res.TIt)
-	}
+	now := time.Unix(1000, 0)
+	m.clock = funcClock(func() time.Time { return now })
+	return m, p, &now
 }
 
-func signedRequest(t *testing.T, key Key, url, path string, body []byte, skew time.Duration) *http.Request {
+// funcClock is a Clock that reads the time from a function.
+type funcClock func() time.Time
+
+func (f funcClock) Now() time.Time                  { return f() }
+func (f funcClock) Since(t time.Time) time.Duration { return f().Sub(t) }
+
+func signedRequest(t *testing.T, key Key, url, path, run string, body []byte, skew time.Duration) *http.Request {
 	req, _ := http.NewRequest(http.MethodPost, url+path, bytes.NewReader(body))
-	key.setRequestHeaders(req, body, time.Now().Add(skew))
+	key.setRequestHeaders(req, body, run, time.Now().Add(skew))
 	return req
 }
 
@@ -276,12 +223,12 @@ func TestHTTPAuthentication(t *testing.T) {
 	srv := httptest.NewServer(Handler(m, key))
 	defer srv.Close()
 	body, _ := encodeMessage(ExchangeRequest{Group: "g", Slots: 1}, nil)
-	first := signedRequest(t, key, srv.URL, "/v1/exchange", body, 0)
-	tampered := signedRequest(t, key, srv.URL, "/v1/exchange", body, 0)
+	first := signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), body, 0)
+	tampered := signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), body, 0)
 	flipped := bytes.Clone(body)
 	flipped[len(flipped)-1] ^= 1
 	tampered.Body = io.NopCloser(bytes.NewReader(flipped))
-	longer := signedRequest(t, key, srv.URL, "/v1/exchange", body, 0)
+	longer := signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), body, 0)
 	longer.Header.Set(hdrLength, strconv.Itoa(len(body)+1))
 	unsigned, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/exchange", bytes.NewReader(body))
 	tests := []struct {
@@ -291,12 +238,14 @@ func TestHTTPAuthentication(t *testing.T) {
 	}{
 		{"right key", first, http.StatusOK},
 		{"replayed", again(first, body), http.StatusUnauthorized},
-		{"wrong key", signedRequest(t, wrong, srv.URL, "/v1/exchange", body, 0), http.StatusUnauthorized},
-		{"old stamp", signedRequest(t, key, srv.URL, "/v1/exchange", body, -time.Hour), http.StatusUnauthorized},
+		{"wrong key", signedRequest(t, wrong, srv.URL, "/v1/exchange", m.Run(), body, 0), http.StatusUnauthorized},
+		{"old stamp", signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), body, -time.Hour), http.StatusUnauthorized},
 		{"tampered body", tampered, http.StatusUnauthorized},
 		{"length not the signed one", longer, http.StatusUnauthorized},
-		{"garbage body", signedRequest(t, key, srv.URL, "/v1/exchange", []byte("\x00\x00\x00\x05{}"), 0), http.StatusBadRequest},
+		{"garbage body", signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), []byte("\x00\x00\x00\x05{}"), 0), http.StatusBadRequest},
 		{"unsigned", unsigned, http.StatusUnauthorized},
+		{"another run", signedRequest(t, key, srv.URL, "/v1/exchange", "an earlier run", body, 0), http.StatusConflict},
+		{"no run", signedRequest(t, key, srv.URL, "/v1/exchange", "", body, 0), http.StatusConflict},
 	}
 	for _, tt := range tests {
 		resp, err := http.DefaultClient.Do(tt.req)
@@ -349,7 +298,7 @@ func (c countingConn) Read(b []byte) (int, error) {
 
 // testServer serves a master of 0*8 on 127.0.0.1 through Serve, counting
 // the bytes it reads; it stops with the test.
-func testServer(t *testing.T, key Key, cfg ServerConfig) (addr string, read *atomic.Int64) {
+func testServer(t *testing.T, key Key, cfg ServerConfig) (addr string, read *atomic.Int64, run string) {
 	t.Helper()
 	m, err := NewMaster(sprouts.MustParse("0*8"), DefaultParams(), nil)
 	if err != nil {
@@ -369,7 +318,7 @@ func testServer(t *testing.T, key Key, cfg ServerConfig) (addr string, read *ato
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return ln.Addr().String(), read
+	return ln.Addr().String(), read, m.Run()
 }
 
 // drain reads from c until the server ends the connection; a test-wide
@@ -391,14 +340,14 @@ func drain(t *testing.T, c net.Conn) string {
 func TestUnauthenticatedBodyIsNotRead(t *testing.T) {
 	key, _ := NewKey("the right key")
 	wrong, _ := NewKey("the wrong key")
-	addr, read := testServer(t, key, ServerConfig{})
+	addr, read, run := testServer(t, key, ServerConfig{})
 	const size = 100 << 20
 	tests := []struct {
 		name string
 		sign func(*http.Request)
 	}{
 		{"unsigned", func(*http.Request) {}},
-		{"wrong key", func(r *http.Request) { wrong.setRequestHeaders(r, make([]byte, size), time.Now()) }},
+		{"wrong key", func(r *http.Request) { wrong.setRequestHeaders(r, make([]byte, size), run, time.Now()) }},
 	}
 	for _, tt := range tests {
 		read.Store(0)
@@ -443,7 +392,7 @@ func TestUnauthenticatedBodyIsNotRead(t *testing.T) {
 // server drops the connection at its read timeout (short here).
 func TestSlowBodyIsDropped(t *testing.T) {
 	key, _ := NewKey("the right key")
-	addr, _ := testServer(t, key, ServerConfig{ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 300 * time.Millisecond})
+	addr, _, run := testServer(t, key, ServerConfig{ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 300 * time.Millisecond})
 	body, _ := encodeMessage(ExchangeRequest{Group: "g", Slots: 1}, nil)
 	tests := []struct {
 		name string
@@ -451,7 +400,7 @@ func TestSlowBodyIsDropped(t *testing.T) {
 	}{
 		{"slow body", func(c net.Conn) {
 			hr, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/exchange", nil)
-			key.setRequestHeaders(hr, body, time.Now())
+			key.setRequestHeaders(hr, body, run, time.Now())
 			fmt.Fprintf(c, "POST /v1/exchange HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n", addr, len(body))
 			hr.Header.Write(c)
 			fmt.Fprintf(c, "\r\n%s", body[:3]) // and nothing more
@@ -477,7 +426,7 @@ func TestSlowBodyIsDropped(t *testing.T) {
 // closed at once, while those held still work.
 func TestConnectionLimit(t *testing.T) {
 	key, _ := NewKey("the right key")
-	addr, _ := testServer(t, key, ServerConfig{MaxConns: 2})
+	addr, _, run := testServer(t, key, ServerConfig{MaxConns: 2})
 	var held []net.Conn
 	for range 2 {
 		c, err := net.Dial("tcp", addr)
@@ -498,7 +447,7 @@ func TestConnectionLimit(t *testing.T) {
 	extra.Close()
 	body, _ := encodeMessage(ExchangeRequest{Group: "g", Slots: 1}, nil)
 	hr, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/exchange", bytes.NewReader(body))
-	key.setRequestHeaders(hr, body, time.Now())
+	key.setRequestHeaders(hr, body, run, time.Now())
 	if err := hr.Write(held[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -553,7 +502,7 @@ func TestIdleGroupsAreForgotten(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Unix(1000, 0)
-	m.now = func() time.Time { return now }
+	m.clock = funcClock(func() time.Time { return now })
 	a, _ := m.Exchange(ExchangeRequest{Group: "busy", Slots: 1})
 	b, _ := m.Exchange(ExchangeRequest{Group: "idle", Slots: 1})
 	if len(a.Jobs) != 1 || len(b.Jobs) != 0 {
@@ -677,6 +626,34 @@ func TestHostileArrowLengths(t *testing.T) {
 	}
 }
 
+// TestCompressedNimbers decodes streams of Grundy values whose batch is
+// compressed (writeNimbers never compresses): a batch that inflates to
+// twenty times its message is refused, having allocated no more than a
+// few times the message's size.
+func TestCompressedNimbers(t *testing.T) {
+	for _, opt := range []ipc.Option{ipc.WithLZ4(), ipc.WithZstd()} {
+		b := array.NewRecordBuilder(memory.NewGoAllocator(), nimberSchema)
+		for range 1000 {
+			b.Field(0).(*array.BinaryBuilder).Append(bytes.Repeat([]byte{4}, 100))
+			b.Field(1).(*array.Uint32Builder).Append(1)
+		}
+		var buf bytes.Buffer
+		iw := ipc.NewWriter(&buf, ipc.WithSchema(nimberSchema), opt)
+		if err := iw.Write(b.NewRecord()); err != nil {
+			t.Fatal(err)
+		}
+		iw.Close()
+		hdr, _ := json.Marshal(ExchangeRequest{Group: "g", Slots: 1})
+		msg := append(append(binary.BigEndian.AppendUint32(nil, uint32(len(hdr))), hdr...), buf.Bytes()...)
+		var req ExchangeRequest
+		var err error
+		n := allocated(func() { _, err = decodeMessage(msg, &req) })
+		if err == nil || n > decodeBudget(len(msg)) {
+			t.Errorf("a compressed batch of 100 kB in %d bytes: error %v, allocated %d", len(msg), err, n)
+		}
+	}
+}
+
 func TestNimbersRoundTrip(t *testing.T) {
 	in := []solve.NimberEntry{{Key: "\x04", G: 0}, {Key: "\x04\x01\x04", G: 0}, {Key: "\x05", G: 1}}
 	data, err := encodeMessage(ExchangeReply{Done: true}, in)
@@ -700,7 +677,7 @@ func TestUtilisation(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Unix(1000, 0)
-	m.now = func() time.Time { return now }
+	m.clock = funcClock(func() time.Time { return now })
 	if st := m.Stats(); st.Utilisation != 0 || st.Slots != 0 {
 		t.Errorf("before any group: %+v", st)
 	}
@@ -921,5 +898,95 @@ func TestWrongSavedValues(t *testing.T) {
 				t.Errorf("%s: the wrong gn(%s)=%d is still in the database", tt.root, pos, g)
 			}
 		}
+	}
+}
+
+// fbuf reads a flatbuffer for the tests that patch one, every offset
+// checked.
+type fbuf []byte
+
+func (b fbuf) u32(at int64) (int64, error) {
+	if at < 0 || at+4 > int64(len(b)) {
+		return 0, errors.New("out of the buffer")
+	}
+	return int64(binary.LittleEndian.Uint32(b[at:])), nil
+}
+
+// field returns the position of field i of the table at pos, or 0 if the
+// table does not have it.
+func (b fbuf) field(pos int64, i int) (int64, error) {
+	so, err := b.u32(pos)
+	if err != nil {
+		return 0, err
+	}
+	vt := pos - int64(int32(so))
+	if vt < 0 || vt+4 > int64(len(b)) {
+		return 0, errors.New("vtable out of the buffer")
+	}
+	slot := int64(4 + 2*i)
+	if vtSize := int64(binary.LittleEndian.Uint16(b[vt:])); slot+2 > vtSize || vt+slot+2 > int64(len(b)) {
+		return 0, nil
+	}
+	if o := int64(binary.LittleEndian.Uint16(b[vt+slot:])); o != 0 {
+		return pos + o, nil
+	}
+	return 0, nil
+}
+
+// indirect follows the offset stored at pos (to a table or vector).
+func (b fbuf) indirect(pos int64) (int64, error) {
+	o, err := b.u32(pos)
+	return pos + o, err
+}
+
+// TestSuperviseStops checks the ways Supervise ends without a proved
+// outcome: its caller's limit (Every), and ctx.
+func TestSuperviseStops(t *testing.T) {
+	m, err := NewMaster(sprouts.MustParse("0*9"), DefaultParams(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticks := 0
+	out, err := m.Supervise(context.Background(), SuperviseOptions{Tick: time.Millisecond, Every: func(MasterStats) bool {
+		ticks++
+		return ticks < 3
+	}})
+	if out != solve.Unknown || !errors.Is(err, ErrStopped) || ticks != 3 {
+		t.Errorf("stopped by Every after %d ticks: %v, %v", ticks, out, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if out, err := m.Supervise(ctx, SuperviseOptions{}); out != solve.Unknown || !errors.Is(err, context.Canceled) {
+		t.Errorf("ctx ended: %v, %v", out, err)
+	}
+}
+
+// TestSuperviseNoAudit solves 0*5 with SuperviseOptions.NoAudit: the
+// outcome comes without an audit, and the group is told the solve is
+// over.
+func TestSuperviseNoAudit(t *testing.T) {
+	p := DefaultParams()
+	p.Capacity = 4096
+	m, err := NewMaster(sprouts.MustParse("0*5"), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGroup("g", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run(ctx, LocalLink{m}) }()
+	out, err := m.Supervise(ctx, SuperviseOptions{NoAudit: true})
+	if err != nil || out.String() != outcomeOf(5) {
+		t.Errorf("0*5: %v, %v; want %s", out, err, outcomeOf(5))
+	}
+	if err := <-ran; err != nil {
+		t.Errorf("the group: %v", err)
+	}
+	if st := m.Stats(); st.Audits != 0 {
+		t.Errorf("%d audits without audits", st.Audits)
 	}
 }

@@ -130,6 +130,9 @@ type landMoves[P any] struct {
 	// and children from there. They are the same as measure and children
 	// would give: ready only saves the time.
 	ready map[string]prepared[P]
+	// ahead, if set, holds lands made ahead of time by the workers of an
+	// unhinted check (ahead.go), used as ready is.
+	ahead *ahead[P]
 }
 
 // prepared is a land measured and, if made, generated ahead of time.
@@ -169,6 +172,9 @@ func (lm *landMoves[P]) of(land P) ([]P, error) {
 		return kids, nil
 	}
 	pre, ok := lm.ready[key]
+	if !ok {
+		pre, ok = lm.ahead.take(key)
+	}
 	c := pre.cost
 	if !ok {
 		c = lm.g.measure(land)
@@ -185,6 +191,7 @@ func (lm *landMoves[P]) of(land P) ([]P, error) {
 	}
 	kids := pre.kids
 	if !pre.made {
+		lm.ahead.skip(key)
 		kids = lm.g.children(land)
 	}
 	size := childrenBytes(lm.g, kids)

@@ -254,7 +254,8 @@ func TestDependencyRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := map[string]bool{"github.com/spots-dev/spots/format": true, "github.com/spots-dev/spots/sprouts": true, "github.com/spots-dev/spots/cram": true}
+	allowed := map[string]bool{"github.com/spots-dev/spots/format": true, "github.com/spots-dev/spots/sprouts": true,
+		"github.com/spots-dev/spots/cram": true, "github.com/spots-dev/spots/verify/sprouts2": true}
 	for _, imp := range pkg.Imports {
 		if strings.HasPrefix(imp, "github.com/spots-dev/spots/") && !allowed[imp] {
 			t.Errorf("package verify imports %s", imp)

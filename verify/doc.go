@@ -5,7 +5,11 @@
 // (package sprouts or package cram: parsing, the canonical form, Children,
 // the split into lands or regions), the Sprague–Grundy theorem (the value
 // of a sum is the xor of its parts' values), and the decoders of package
-// format. It does not import the solver, the swarm or the certificate
+// format. With Options.Independent (and CheckIndependent) it trusts, for
+// Sprouts, package verify/sprouts2 instead of package sprouts: a second
+// implementation of the rules that shares no code with the one the solver
+// uses, so that a bug in the rules cannot make a false proof pass unless
+// it is made twice (see independent.go). It does not import the solver, the swarm or the certificate
 // builder, so a bug there cannot make a false claim pass here (a test holds
 // it to that). The rules of each game reach the checker through one small
 // internal interface (rules in game.go); the check itself, the parallel

@@ -29,13 +29,25 @@ type Options struct {
 	// means DefaultLimits. A position over them is refused with a
 	// *LimitError (wrapping ErrLimit) before its children are generated.
 	Limits Limits
-	// Workers is the number of goroutines that, in hinted checking (File,
+	// Workers is the number of goroutines that, in unhinted checking (Check:
+	// the search itself and Workers-1 that make children ahead of it) and in
+	// hinted checking (File,
 	// Stream, CertificateWith), generate the children of the rows ahead of
 	// the in-order check (see pipeline.go); 0 means runtime.GOMAXPROCS(0).
 	// With 1 (or GOMAXPROCS 1) everything is done in the calling
 	// goroutine. The result, the error and the row it names are the same
-	// for every value.
+	// for every value. The independent check (Independent) checks the
+	// entries of one round of lives on as many goroutines.
 	Workers int
+	// Independent checks Sprouts certificates (File, Stream,
+	// CertificateWith) with package sprouts2, the second implementation
+	// of the rules, instead of package sprouts, and without the hints
+	// (they index children in package sprouts' order): it searches for
+	// the witnesses, one or two moves deep, as Database.Check does (see
+	// independent.go; CheckIndependent does the same for databases). A
+	// certificate of another game gives an error wrapping
+	// ErrUnsupported.
+	Independent bool
 }
 
 // workers returns the number of pipeline workers to use; 1 or less means
@@ -85,6 +97,9 @@ func fileError(err error) error {
 // certificate's header names its game (one of Games()) and the notation of
 // its positions and hints; the entries are checked by that game's rules.
 func Stream(r *format.CertReader, opt Options) (Result, error) {
+	if opt.Independent {
+		return independentStream(r, opt)
+	}
 	h := r.Header()
 	switch h.Game {
 	case sprouts.Game:
@@ -157,6 +172,9 @@ func Certificate(cert *format.Certificate) (Result, error) {
 // CertificateWith is Certificate with options (limits; Progress is called
 // as in Stream).
 func CertificateWith(cert *format.Certificate, opt Options) (Result, error) {
+	if opt.Independent {
+		return independentCertificateWith(cert, opt)
+	}
 	switch cert.Game {
 	case sprouts.Game:
 		return certificateWith[sprouts.Position](sproutsRules{}, cert, opt)

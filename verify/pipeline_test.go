@@ -181,7 +181,7 @@ func TestPipelineReadErrorsAndPanics(t *testing.T) {
 	errRead := errors.New("read failed")
 	for _, at := range []int{1, 2, pipelineChunk, pipelineChunk + 1, 3 * pipelineChunk} {
 		for _, panics := range []bool{false, true} {
-			run := func(workers int) (done int, err error, panicked any) {
+			run := func(workers int) (done int, panicked any, err error) {
 				defer func() { panicked = recover() }()
 				c := newHinted[sprouts.Position](sproutsRules{}, Limits{})
 				i := 0
@@ -199,10 +199,10 @@ func TestPipelineReadErrorsAndPanics(t *testing.T) {
 					return i, orig.Entries[i-1], nil
 				}
 				err = c.all(workers, next, func() { done++ })
-				return done, err, nil
+				return done, nil, err
 			}
-			d1, e1, p1 := run(1)
-			d2, e2, p2 := run(2)
+			d1, p1, e1 := run(1)
+			d2, p2, e2 := run(2)
 			if d1 != d2 || e1 != e2 || p1 != p2 || d1 != at-1 {
 				t.Errorf("failure at row %d (panic %v): sequential %d rows, %v, %v; parallel %d rows, %v, %v", at, panics, d1, e1, p1, d2, e2, p2)
 			}

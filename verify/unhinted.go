@@ -3,6 +3,7 @@ package verify
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -88,29 +89,75 @@ func NewDatabaseOf(game string, entries []format.SPREntry) (*Database, error) {
 }
 
 func newDatabase[P any](g rules[P], entries []format.SPREntry) (*Database, error) {
-	gd := &gameDB[P]{g: g, entries: make(map[string]*dbEntry[P], len(entries))}
-	d := &Database{impl: gd}
-	firsts := map[string]format.SPREntry{}
+	b := newBuilder(g, len(entries), nil)
 	for _, e := range entries {
-		p, err := g.parse(e.Position)
-		if err != nil {
-			return nil, &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
+		if err := b.add(e); err != nil {
+			return nil, err
 		}
-		if !g.atomic(p) {
-			d.Notes = append(d.Notes, fmt.Sprintf("line %d: %s is %d lands; skipped", e.Line, e.Position, len(g.components(p))))
-			continue
-		}
-		k := g.key(p)
-		if old, ok := gd.entries[k]; ok {
-			if old.g != e.Grundy {
-				return nil, &Inconsistency{Position: g.text(p), First: firsts[k], Second: e, FirstValue: old.g}
-			}
-			continue
-		}
-		firsts[k] = e
-		gd.entries[k] = &dbEntry[P]{pos: p, g: e.Grundy, line: e.Line, text: e.Position}
 	}
-	return d, nil
+	return b.d, nil
+}
+
+// ReadDatabase reads a text database of Sprouts positions from r and
+// re-keys it as NewDatabase does, entry by entry: each position is parsed
+// and measured against opt.Limits as it is read (zero fields: the
+// defaults), and the first one over a limit ends the read with a
+// *LimitError naming its line. An entry the claim will never need is
+// refused as one it needs would be, and the file is never held whole: the
+// memory is that of the entries kept (RELIABILITY.md gives the cost per
+// byte of input).
+func ReadDatabase(r io.Reader, spr format.SPROptions, opt Options) (*Database, error) {
+	l := opt.Limits.resolved()
+	b := newBuilder[sprouts.Position](sproutsRules{}, 0, &l)
+	if err := format.NewSPRReader(r, spr).Each(b.add); err != nil {
+		return nil, err
+	}
+	return b.d, nil
+}
+
+// builder makes a Database of text entries, one at a time.
+type builder[P any] struct {
+	g      rules[P]
+	gd     *gameDB[P]
+	d      *Database
+	limits *Limits // resolved; nil: entries are measured only when checked
+}
+
+func newBuilder[P any](g rules[P], size int, limits *Limits) *builder[P] {
+	gd := &gameDB[P]{g: g, entries: make(map[string]*dbEntry[P], size)}
+	return &builder[P]{g: g, gd: gd, d: &Database{impl: gd}, limits: limits}
+}
+
+// add parses, measures (with limits) and keys one entry. A position that
+// does not parse is a *format.LineError, one over a limit a *LimitError, a
+// second value for a position an *Inconsistency; a sum of several lands is
+// skipped with a note.
+func (b *builder[P]) add(e format.SPREntry) error {
+	g := b.g
+	p, err := g.parse(e.Position)
+	if err != nil {
+		return &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
+	}
+	if b.limits != nil {
+		if le := b.limits.check(g.measure(p)); le != nil {
+			le.Row, le.Position = e.Line, cutText(e.Position)
+			return le
+		}
+	}
+	if !g.atomic(p) {
+		b.d.Notes = append(b.d.Notes, fmt.Sprintf("line %d: %s is %d lands; skipped", e.Line, e.Position, len(g.components(p))))
+		return nil
+	}
+	k := g.key(p)
+	if old, ok := b.gd.entries[k]; ok {
+		if old.g != e.Grundy {
+			first := format.SPREntry{Position: old.text, Grundy: old.g, Line: old.line}
+			return &Inconsistency{Position: g.text(p), First: first, Second: e, FirstValue: old.g}
+		}
+		return nil
+	}
+	b.gd.entries[k] = &dbEntry[P]{pos: p, g: e.Grundy, line: e.Line, text: e.Position}
+	return nil
 }
 
 // FromValues makes a database of canonical keys (sprouts.Position.Key) and
@@ -200,6 +247,10 @@ func (d *gameDB[P]) check(claim format.Claim, opt Options) (*Proof, error) {
 		return nil, err
 	}
 	s := &search[P]{g: g, db: d, opt: opt, moves: newLandMoves(g, opt.Limits, false)}
+	if w := opt.workers(); w > 1 {
+		s.moves.ahead = startAhead(g, opt.Limits.resolved(), w-1)
+		defer s.moves.ahead.stop()
+	}
 	for _, e := range d.entries {
 		e.state, e.reach, e.win, e.deps, e.why = unseen, nil, nil, nil, ""
 	}
@@ -331,6 +382,7 @@ func (s *search[P]) valid(e *dbEntry[P]) bool {
 		e.state = unseen
 		return false
 	}
+	s.moves.ahead.want(kids)
 	e.reach = make([]uint32, e.g)
 	for m := range e.g {
 		i := s.find(kids, m)

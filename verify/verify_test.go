@@ -18,19 +18,9 @@ import (
 // own, non-canonical form.
 func spotsDatabase(t *testing.T, n int) *Database {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "spots-databases", fmt.Sprintf("pns_0x%d.spr", n))
-	f, err := os.Open(path)
+	db, err := NewDatabase(spprEntries(t, n))
 	if err != nil {
-		t.Fatalf("reference database (part of the repository): %v", err)
-	}
-	defer f.Close()
-	entries, err := format.ReadSPR(f, format.SPROptions{})
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	db, err := NewDatabase(entries)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
+		t.Fatalf("pns_0x%d.spr: %v", n, err)
 	}
 	return db
 }

@@ -17,9 +17,10 @@ import (
 )
 
 // verifyCommand is the hidden command add runs in a process of its own to
-// time the check of a certificate: spots-corpus _verify FILE prints what
-// verify.File found as one JSON object, and exits 0 when the file is
-// valid, 1 when it is invalid, 2 when it cannot be read.
+// time the check of a certificate: spots-corpus _verify [--independent]
+// FILE prints what verify.File found (with --independent, the independent
+// check) as one JSON object, and exits 0 when the file is valid, 1 when it
+// is invalid, 2 when it cannot be read.
 const verifyCommand = "_verify"
 
 // childEnv is set in the environment of that process (a test binary runs
@@ -35,11 +36,15 @@ type verifyJSON struct {
 }
 
 func runVerifyChild(args []string, stdout, stderr io.Writer) int {
+	opt := verify.Options{}
+	if len(args) == 2 && args[0] == "--independent" {
+		opt.Independent, args = true, args[1:]
+	}
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "usage: spots-corpus %s FILE\n", verifyCommand)
+		fmt.Fprintf(stderr, "usage: spots-corpus %s [--independent] FILE\n", verifyCommand)
 		return 2
 	}
-	res, err := verify.File(args[0], verify.Options{})
+	res, err := verify.File(args[0], opt)
 	j := verifyJSON{Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries}
 	status := 0
 	if err != nil {
@@ -62,7 +67,11 @@ func (e *env) verifyApart(path string, opt verify.Options) (verify.Result, float
 	exe, err := os.Executable()
 	if err == nil {
 		var stdout, stderr bytes.Buffer
-		cmd := exec.CommandContext(e.ctx, exe, verifyCommand, path)
+		args := []string{verifyCommand, path}
+		if opt.Independent {
+			args = []string{verifyCommand, "--independent", path}
+		}
+		cmd := exec.CommandContext(e.ctx, exe, args...)
 		cmd.Env = append(os.Environ(), childEnv+"=1")
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		start := time.Now()
@@ -103,7 +112,7 @@ func moveFile(src, dir string) (string, error) {
 	if err := os.Rename(src, dst); err == nil {
 		return dst, nil
 	}
-	in, err := os.Open(src)
+	in, err := format.OpenInput(src)
 	if err != nil {
 		return "", err
 	}

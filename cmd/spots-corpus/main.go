@@ -5,9 +5,9 @@
 // Usage:
 //
 //	spots-corpus status [--json] [--no-verify] [--dir DIR]
-//	spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...
+//	spots-corpus check [--json] [--sample | --budget D] [--independent] [--dir DIR]...
 //	spots-corpus regenerate [--check [--no-verify]] [--dir DIR]
-//	spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--dry-run] [--json] [--dir DIR]
+//	spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]
 //	spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D]
 //	                 [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]
 //
@@ -40,6 +40,11 @@
 // them, as <address>.arrow, is verified like a committed one; those found
 // in none are listed as missing, which is not a failure.
 //
+// --independent verifies the Sprouts certificates with the second
+// implementation of the rules alone (spots-verify --independent), which
+// shares no code with the rules the solver used; the Cram certificates are
+// then only found.
+//
 // --sample verifies only a fixed sample (the committed certificates of
 // 0*1 … 0*14) and the certificates changed since the last git tag (git
 // diff against it, and files git does not track yet); the others are only
@@ -61,7 +66,9 @@
 // of the claims --claim names), --runs times each in a process of its own,
 // records the median time in index.csv and regenerates: the verify/solve
 // rule of OUTCOMES.md then judges the checker as it is today, on this
-// machine, not the one that ran when the certificate was added.
+// machine, not the one that ran when the certificate was added. With
+// --independent it times the independent check instead and records it in
+// index.csv's independent_seconds.
 //
 // add solves 0*N (its outcome, or with --nimber its Grundy value), writes
 // the certificate into the corpus, verifies it, records it in index.csv with
@@ -90,12 +97,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -106,6 +111,9 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/cmdout"
+	"github.com/spots-dev/spots/internal/interrupt"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -146,12 +154,14 @@ const exitCodes = `  0    all is well
 func main() { os.Exit(runMain()) }
 
 // runMain runs the command with the process's arguments, standard streams
-// and signals, and returns its exit status.
+// and signals, and returns its exit status (at least 1 if writing standard
+// output failed).
 func runMain() int {
 	certify.Version = buildinfo.Version()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.Context() // a second signal ends the process at once
 	defer stop()
-	return run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	out := cmdout.New(os.Stdout)
+	return out.Status("spots-corpus", run(ctx, os.Args[1:], out, os.Stderr), os.Stderr)
 }
 
 // commands maps each command to its function and a one-line summary.
@@ -163,7 +173,7 @@ var commands = map[string]struct {
 	"status":     {runStatus, "spots-corpus status [--json] [--no-verify] [--state-root DIR] [--dir DIR]", statusFlags},
 	"check":      {runCheck, "spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...", checkFlags},
 	"regenerate": {runRegenerate, "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
-	"retime":     {runRetime, "spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--dry-run] [--json] [--dir DIR]", retimeFlags},
+	"retime":     {runRetime, "spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]", retimeFlags},
 	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]", addFlags},
 }
 
@@ -179,6 +189,8 @@ type options struct {
 	certDirs []string      // the directories of certificates kept elsewhere among them
 	sample   bool          // --sample
 	budget   time.Duration // --budget
+	// check and retime: the independent check (spots-verify --independent)
+	independent bool
 	// add
 	solve     int
 	nimber    bool
@@ -297,6 +309,7 @@ func checkFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
 	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (since HEAD when there is no tag); only find the others", corpus.SampleMaxN))
 	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never)")
+	f.BoolVar(&o.independent, "independent", false, "verify the Sprouts certificates with the second, independent implementation of the rules (spots-verify --independent); the Cram certificates are then only found")
 }
 
 // sortDirs sorts check's --dir values: the corpus directory (one holding
@@ -547,7 +560,7 @@ func runCheck(e *env) int {
 	if c == nil {
 		return status
 	}
-	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs}
+	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs, Verify: verify.Options{Independent: e.opt.independent}}
 	var sample string // what the sample holds, when sampling
 	if recorded := c.VerifySeconds(); e.opt.sample || e.opt.budget > 0 && recorded > e.opt.budget.Seconds() {
 		opt.Sample, sample = sampleOf(c.Dir)
@@ -590,6 +603,9 @@ func runCheck(e *env) int {
 				rest = "; the others are only found (make corpus-check verifies all)"
 			}
 			fmt.Fprintf(e.stdout, "sample    verifying %s%s\n", sample, rest)
+		}
+		if e.opt.independent {
+			fmt.Fprintln(e.stdout, "rules     the independent implementation (verify/sprouts2), witnesses searched for; Cram certificates only found")
 		}
 		verified, found := 0, 0
 		for _, cc := range rep.Certificates {
@@ -641,7 +657,10 @@ func runCheck(e *env) int {
 		}
 		if len(rep.Cram) > 0 {
 			fmt.Fprintf(e.stdout, ", Cram: %d of %d verified", cramVerified, len(rep.Cram))
-			if cramFound > 0 {
+			switch {
+			case cramFound > 0 && e.opt.independent:
+				fmt.Fprintf(e.stdout, " (%d more found: the independent check knows only Sprouts)", cramFound)
+			case cramFound > 0:
 				fmt.Fprintf(e.stdout, " (%d more found, not in the sample)", cramFound)
 			}
 		}
@@ -891,7 +910,7 @@ func runAdd(e *env) int {
 	// Solve.
 	opt := solve.Options{Capacity: o.capacity}
 	if e.prog != nil {
-		opt.Progress = func(p solve.Progress) { e.prog.Show(true, "solving: %s", statusline.Search(p)) }
+		opt.Progress = func(p solve.Progress) { e.prog.Show(true, "solving: %s", searchstatus.Search(p)) }
 		opt.ProgressEvery = e.prog.Every()
 	}
 	var s solve.Searcher[sprouts.Position]
@@ -912,14 +931,14 @@ func runAdd(e *env) int {
 					before = c.Records[existing].SolveSeconds
 				}
 				opt.Progress = func(p solve.Progress) {
-					e.prog.Show(true, "solving: %s%s", statusline.Search(p), sofar(saver, p, before))
+					e.prog.Show(true, "solving: %s%s", searchstatus.Search(p), sofar(saver, p, before))
 				}
 			}
 		}
 		d := solve.NewDFPN(sprouts.Rules{}, nil, opt)
 		if saver != nil {
 			saver.Search = d
-			if _, err := saver.Resume(stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
+			if _, err := saver.Resume(e.ctx, stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
 				return e.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", stateAt, err)
 			}
 		}

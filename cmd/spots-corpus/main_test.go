@@ -353,7 +353,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"add", "--solve", "0"}, 2, "--solve 0: want a number of spots"},
 		{[]string{"add", "--solve", "5", "--algorithm", "mcts"}, 2, `unknown --algorithm "mcts"`},
 		{[]string{"add", "--solve", "5", "--capacity", "1"}, 2, "--capacity 1 is too small"},
-		{[]string{verifyCommand}, 2, "usage: spots-corpus _verify FILE"},
+		{[]string{verifyCommand}, 2, "usage: spots-corpus _verify [--independent] FILE"},
 		{[]string{verifyCommand, "/nonexistent.arrow"}, 2, ""},
 		{[]string{"check", "--sample", "--budget", "1m"}, 2, "--sample and --budget: give one"},
 		{[]string{"check", "--budget", "-1s"}, 2, "--budget -1s is negative"},
@@ -481,6 +481,11 @@ func exists(path string) bool {
 
 func TestCheckSizeRule(t *testing.T) {
 	dir := smallCorpus(t, 3)
+	c, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	largest := c.Records[c.RecordOf(3, true)] // gn(0*3)=1, the largest of n ≤ 3
 	tests := []struct {
 		name   string
 		limits corpus.Limits
@@ -488,7 +493,7 @@ func TestCheckSizeRule(t *testing.T) {
 		stdout string
 	}{
 		{"defaults", corpus.Limits{}, 0, "no problem"},
-		{"a certificate over", corpus.Limits{CertBytes: 2697}, 1, "the certificate of gn(0*3)=1 has 2698 bytes"},
+		{"a certificate over", corpus.Limits{CertBytes: largest.Bytes - 1}, 1, fmt.Sprintf("the certificate of gn(0*3)=1 has %d bytes", largest.Bytes)},
 		{"the corpus over", corpus.Limits{CorpusBytes: 10_000}, 1, "over the 10.0 KB the corpus may have"},
 	}
 	for _, tt := range tests {
@@ -879,5 +884,43 @@ func TestCheckCountsCram(t *testing.T) {
 	status, stdout, _ = runCmd(t, "check", "--json", "--dir", dir)
 	if err := json.Unmarshal([]byte(stdout), &r); status != 1 || err != nil || r.OK || r.Cram[0].Status != corpus.StatusFailed {
 		t.Errorf("a Cram certificate missing: %d %v: %s", status, err, stdout)
+	}
+}
+
+// TestIndependent: check --independent verifies the Sprouts certificates
+// with the second implementation of the rules (and a spoiled one fails);
+// retime --independent records the independent check's time in
+// independent_seconds and leaves verify_seconds alone.
+func TestIndependent(t *testing.T) {
+	dir := smallCorpus(t, 6)
+	status, stdout, stderr := runCmd(t, "check", "--independent", "--dir", dir)
+	if status != 0 || !strings.Contains(stdout, "rules     the independent implementation") || !strings.Contains(stdout, "verified  0*6=L") {
+		t.Fatalf("check --independent: %d\n%s%s", status, stdout, stderr)
+	}
+	before, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, _, stderr := runCmd(t, "retime", "--independent", "--dir", dir, "--claim", "0*6=L", "--runs", "1"); status != 0 {
+		t.Fatalf("retime --independent: %d %s", status, stderr)
+	}
+	after, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range after.Records {
+		b := before.Records[i]
+		switch {
+		case r.VerifySeconds != b.VerifySeconds:
+			t.Errorf("%s: verify time changed from %v to %v", r.Claim, b.VerifySeconds, r.VerifySeconds)
+		case r.Claim.String() == "0*6=L" && r.IndependentSeconds <= 0:
+			t.Errorf("%s: no independent time recorded", r.Claim)
+		case r.Claim.String() != "0*6=L" && r.IndependentSeconds != b.IndependentSeconds:
+			t.Errorf("%s: independent time changed, not asked to", r.Claim)
+		}
+	}
+	spoil(t, filepath.Join(dir, corpus.CertsDir, after.Records[after.RecordOf(6, false)].FileName()))
+	if status, stdout, _ := runCmd(t, "check", "--independent", "--dir", dir); status != 1 || !strings.Contains(stdout, "n = 6") {
+		t.Errorf("check --independent of a spoiled certificate: %d\n%s", status, stdout)
 	}
 }

@@ -36,6 +36,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/play"
 	"github.com/spots-dev/spots/verify"
@@ -87,11 +88,12 @@ const bestExitCodes = `  best:
 func main() { os.Exit(runMain()) }
 
 // runMain is main without the exit: SIGINT and SIGTERM end the run with
-// status 130.
+// status 130, a failed write to standard output makes the status at least 1.
 func runMain() int {
 	stop := interrupt.ExitOnSignal(name, os.Stderr)
 	defer stop()
-	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	out := cmdout.New(os.Stdout)
+	return out.Status(name, run(os.Args[1:], os.Stdin, out, os.Stderr), os.Stderr)
 }
 
 // options are the flags of both subcommands.

@@ -43,6 +43,7 @@ import (
 
 	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -91,11 +92,13 @@ type report struct {
 func main() { os.Exit(runMain()) }
 
 // runMain is main without the exit: SIGINT and SIGTERM end the run with
-// status 130 and no partial file.
+// status 130 and no partial file, a failed write to standard output makes
+// the status at least 1.
 func runMain() int {
 	stop := interrupt.ExitOnSignal("spots-position", os.Stderr)
 	defer stop()
-	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	out := cmdout.New(os.Stdout)
+	return out.Status("spots-position", run(os.Args[1:], os.Stdin, out, os.Stderr), os.Stderr)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -33,6 +33,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -41,13 +42,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -57,10 +56,14 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
+	"github.com/spots-dev/spots/internal/interrupt"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -74,7 +77,9 @@ who wins, or with --nimber the Grundy value. A position is written in the
 reference's notation (0*12, 0.1a1a|0) or in GLOP's (2AB.}AB.}]!); POS+*N
 adds a nim heap of N (0*3+*1). With --algorithm swarm the process is the
 master of a swarm of worker processes (started here with --workers-local,
-or on other machines with "spots-solve worker").
+or on other machines with "spots-solve worker"); its flags are listed by
+spots-solve --algorithm swarm --help, a worker's by spots-solve worker
+--help.
 
 Games (--game): sprouts (the default) and cram, whose boards are written
 5x5 (5 rows of 5 empty cells) or row by row with '.' for an empty cell and
@@ -92,6 +97,30 @@ Examples:
 The options of SPOTS (the reference solver) are accepted too:
 --compute_nimber, --input_database, --output_database, --stats_path and
 --algorithm pns-pdfpn (the swarm).
+
+Flags:
+`
+
+// swarmUsage is the head of --help after --algorithm swarm.
+const swarmUsage = `usage: spots-solve --algorithm swarm [--workers-local N] [flags] POSITION
+
+Solves one Sprouts position with a swarm (PNS-PDFPN): this process is the
+master, which keeps the top of the game tree and hands its leaves out as
+jobs over HTTP (--listen) to worker processes, found by gossip (--gossip):
+started here with --workers-local, or on other machines with
+"spots-solve worker --join HOST:PORT" (see its --help). Workers and master
+share the key of --key, --key-file or $SPOTS_SWARM_KEY; requests are signed
+with it and the gossip encrypted. The master checks the values workers
+send before it believes them, and audits the result (a certificate built
+from its values must verify) before it prints it. With --state DIR it
+saves its values every few seconds, and --resume DIR continues after a
+crash or restart. go doc github.com/spots-dev/spots/swarm describes the
+protocol.
+
+Examples:
+  spots-solve --algorithm swarm --workers-local 2 0*14
+  SPOTS_SWARM_KEY=... spots-solve --algorithm swarm --listen 10.0.0.1:7400 \
+      --gossip 10.0.0.1:7401 --cert certs 0*20
 
 Flags:
 `
@@ -129,12 +158,10 @@ type config struct {
 	game          string // sprouts.Game or cram.Game
 	algorithm     string
 	threads       int
-	spread        uint64
 	nimber        bool
 	capacity      int
 	memory        string
 	plan          solve.MemoryPlan
-	estimator     string
 	dbIn, dbOut   string
 	statsPath     string
 	json          bool
@@ -147,6 +174,7 @@ type config struct {
 	certDir       string
 	cpuProfile    string
 	stateEvery    time.Duration
+	force         bool // --force: move a search saved in --state aside
 	swarm         swarmFlags
 	args          []string // the command line, for --stats
 }
@@ -183,12 +211,14 @@ type result struct {
 func main() { os.Exit(runMain()) }
 
 // runMain is main without the exit: the build's version goes into the
-// certificates, and SIGINT or SIGTERM cancels the run.
+// certificates, SIGINT or SIGTERM cancels the run (a second one ends it at
+// once), and a failed write to standard output makes the status at least 1.
 func runMain() int {
 	certify.Version = buildinfo.Version()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.Context()
 	defer stop()
-	return run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	out := cmdout.New(os.Stdout)
+	return out.Status("spots-solve", run(ctx, os.Args[1:], out, os.Stderr), os.Stderr)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -243,6 +273,11 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 			return fail("--cert: %v", err)
 		}
 	}
+	if note, err := claimStateDir(cfg.swarm.stateDir, cfg.swarm.resumeDir, cfg.force); err != nil {
+		return fail("%v", err)
+	} else if note != "" {
+		fmt.Fprintf(stderr, "spots-solve: %s\n", note)
+	}
 	if cfg.algorithm == "swarm" {
 		if len(roots) != 1 {
 			return fail("the swarm solves one position at a time (got %d)", len(roots))
@@ -251,7 +286,7 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 	}
 	db := solve.NewNimberDB()
 	if cfg.dbIn != "" {
-		if err := loadDB(db, cfg.dbIn, cfg.lenient, stderr); err != nil {
+		if err := loadDB(ctx, db, cfg.dbIn, cfg.lenient, stderr); err != nil {
 			return fail("--db-in %s: %v", cfg.dbIn, err)
 		}
 	}
@@ -262,9 +297,10 @@ func solveAll(ctx context.Context, cfg config, positions []string, stdout, stder
 	saver := newStateSaver(cfg, roots[0], heaps[0], stderr, prog)
 	s := newSearcher(cfg, sprouts.Rules{}, db, prog, saver)
 	if saver != nil && cfg.swarm.resumeDir != "" {
-		if _, err := saver.Resume(cfg.swarm.resumeDir); err != nil {
+		if _, err := saver.Resume(ctx, cfg.swarm.resumeDir); err != nil {
 			return fail("--resume %s: %v", cfg.swarm.resumeDir, err)
 		}
+		s = resumeChecked(ctx, cfg, s, saver, cfg.swarm.resumeDir, prog, stderr)
 	}
 	var afterEach func()
 	if saver != nil {
@@ -322,14 +358,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	if runtime.NumCPU() > 1 {
 		defaultAlg = "pdfpn"
 	}
-	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads), dfpn (depth-first, memory bounded by --capacity), pns (keeps its whole DAG) or swarm; the default is pdfpn when there is more than one CPU (on 2 cores 1.2–2.0× as fast as dfpn on 0*14–0*20, though not the 1.8× it aims at; BENCHMARKS.md), but dfpn with --cert (dfpn is deterministic: the same certificate, at the same address, on every run)")
+	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). "+defaultMode())
 	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
-	flags.Uint64Var(&cfg.spread, "spread", solve.DefaultSpread, fmt.Sprintf("pdfpn: what each thread busy below a move adds to its disproof number when another thread chooses, so that threads spread over the tree (1 to %d; the default is the paper's; BENCHMARKS.md)", maxSpread))
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
-	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local)")
+	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local); without it pdfpn gets 10⁶ a thread, at most what a quarter of the machine's memory holds")
 	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
-	flags.StringVar(&cfg.estimator, "estimator", "unit", "numbers of an unexpanded couple (dfpn, pdfpn, pns): unit (1, 1, as the reference), moves (disproof number from the estimated number of moves: faster on some positions, slower on others; see BENCHMARKS.md) or depth")
 	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
@@ -343,17 +377,26 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
 	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
-	addSwarmFlags(flags, &cfg.swarm, false)
+	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
+	addSwarmFlags(flags, &cfg.swarm)
+	showFlags(flags, "")
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
 	if err := flags.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
-	if std.Handle("spots-solve", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
-		return cfg, nil, 0
-	}
 	if cfg.algorithm == "pns-pdfpn" {
 		cfg.algorithm = "swarm" // SPOTS's name of its distributed search
+	}
+	if std.Handle("spots-solve", stdout, func(w io.Writer) {
+		showFlags(flags, cfg.algorithm)
+		text := usage
+		if cfg.algorithm == "swarm" {
+			text = swarmUsage
+		}
+		buildinfo.Usage(w, text, flags, exitCodes)
+	}) {
+		return cfg, nil, 0
 	}
 	if cfg.certDir != "" && !flags.Changed("algorithm") {
 		cfg.algorithm = "dfpn" // deterministic: a reproducible certificate
@@ -367,9 +410,6 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		return cfg, nil, 2
 	case cfg.threads < 1 || cfg.threads > solve.MaxThreads:
 		fmt.Fprintf(stderr, "spots-solve: --threads %d: want 1 to %d\n", cfg.threads, solve.MaxThreads)
-		return cfg, nil, 2
-	case cfg.spread < 1 || cfg.spread > maxSpread:
-		fmt.Fprintf(stderr, "spots-solve: --spread %d: want 1 to %d\n", cfg.spread, maxSpread)
 		return cfg, nil, 2
 	case cfg.capacity < solve.MinCapacity:
 		fmt.Fprintf(stderr, "spots-solve: --capacity %d is too small (at least %d)\n", cfg.capacity, solve.MinCapacity)
@@ -408,10 +448,6 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
-	if _, err := solve.ParseEstimator(cfg.estimator); err != nil {
-		fmt.Fprintf(stderr, "spots-solve: --estimator: %v\n", err)
-		return cfg, nil, 2
-	}
 	plan, err := memoryPlan(flags, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
@@ -421,25 +457,46 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	return cfg, flags.Args(), -1
 }
 
-// maxSpread bounds --spread (solve.MaxSpread).
-const maxSpread = solve.MaxSpread
+// defaultMode says what plain spots-solve POS runs on this machine: every
+// core in one process, with a table that grows with the threads.
+func defaultMode() string {
+	cpus := runtime.NumCPU()
+	if cpus < 2 {
+		return "The default here (1 CPU) is dfpn with a table of 10⁶ entries."
+	}
+	capacity := solve.ThreadCapacity(cpus, swarm.PhysicalMemory())
+	return fmt.Sprintf("The default here (%d CPUs) is pdfpn with %d threads and a table of %s entries, all in one process; "+
+		"with --cert it is dfpn, which gives the same certificate, at the same address, on every run",
+		cpus, cpus, entriesText(capacity))
+}
+
+// entriesText writes a number of table entries for people: 10⁶, 2×10⁶,
+// 2.5×10⁶.
+func entriesText(n int) string {
+	switch {
+	case n == 1_000_000:
+		return "10⁶"
+	case n%1_000_000 == 0:
+		return fmt.Sprintf("%d×10⁶", n/1_000_000)
+	}
+	return fmt.Sprintf("%.2g×10⁶", float64(n)/1e6)
+}
 
 // newSearcher makes the search of cfg for the game g; saver, if not nil,
 // saves it (Sprouts only).
 func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *checkpoint.Saver) solve.Searcher[P] {
 	applyMemory(cfg.plan, cfg.algorithm)
-	est, _ := solve.ParseEstimator(cfg.estimator) // checked by parseFlags
 	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
-		MaxIterations: cfg.maxIterations, Estimator: est}
+		MaxIterations: cfg.maxIterations}
 	if prog != nil {
-		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", statusline.Search(p)) }
+		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", searchstatus.Search(p)) }
 		opt.ProgressEvery = prog.Every()
 	}
 	switch cfg.algorithm {
 	case "pns":
 		return solve.NewPNS(g, db, opt)
 	case "pdfpn":
-		opt.Threads, opt.Spread = cfg.threads, cfg.spread
+		opt.Threads = cfg.threads
 	}
 	if saver != nil {
 		opt.Checkpoint, opt.CheckpointEvery = saver.Save, cfg.stateEvery
@@ -521,11 +578,11 @@ func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[
 	r.stats = after
 	r.stats.Iterations, r.stats.Seconds, r.stats.GrundyNumbers = r.Iterations, r.Seconds, r.GrundyNumbers
 	r.stats.Expansions = after.Expansions - before.Expansions
-	if d, ok := s.(*solve.DFPN[P]); ok && cfg.rootMoves {
+	if d, ok := s.(interface{ RootChildren() []solve.RootChild[P] }); ok && cfg.rootMoves {
 		r.RootMoves = rootMoves(d.RootChildren())
 	}
 	if cfg.algorithm == "pdfpn" {
-		r.Threads, r.Spread = cfg.threads, cfg.spread
+		r.Threads, r.Spread = cfg.threads, solve.DefaultSpread
 		r.PerThread = after.PerThread
 		for i := range min(len(r.PerThread), len(before.PerThread)) {
 			r.PerThread[i] -= before.PerThread[i]
@@ -615,30 +672,55 @@ var statsHeader = []string{"input", "canonical", "algorithm", "outcome", "nimber
 // is written only when the file is new or empty; a file with another
 // header is refused. The old content and the new rows are written together
 // to a temporary file renamed over path, so a reader never sees a partial
-// file.
+// file; the old content is copied, never held in memory. A path that is not
+// a regular file (/dev/null, /dev/stdout, a pipe) is written directly, as
+// a new file: nothing is read from it.
 func writeStats(path string, args []string, now time.Time, results []result) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	old, err := format.OpenInput(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist), errors.Is(err, format.ErrNotRegular):
+		old = nil
+	case err != nil:
 		return err
+	default:
+		defer old.Close()
 	}
-	if len(old) > 0 {
-		line, _, _ := bytes.Cut(old, []byte("\n"))
-		head, err := csv.NewReader(bytes.NewReader(line)).Read()
-		if err != nil || !slices.Equal(head, statsHeader) {
-			return fmt.Errorf("the file's first line is not the header %s: not appending to it", strings.Join(statsHeader, ","))
+	var oldHead []byte // the old file's first line, checked against the header
+	if old != nil {
+		br := bufio.NewReader(format.NewBoundedReader(old, path, format.Bounds{Line: maxStatsLine}))
+		line, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return err
 		}
-		if old[len(old)-1] != '\n' {
-			old = append(old, '\n')
+		if len(line) > 0 {
+			head, err := csv.NewReader(bytes.NewReader(line)).Read()
+			if err != nil || !slices.Equal(head, statsHeader) {
+				return fmt.Errorf("the file's first line is not the header %s: not appending to it", strings.Join(statsHeader, ","))
+			}
+			oldHead = line
+		}
+		if _, err := old.Seek(0, io.SeekStart); err != nil {
+			return err
 		}
 	}
 	cmdline := strings.Join(args, " ")
 	stamp := now.UTC().Format(time.RFC3339)
 	return format.WriteFileAtomic(path, func(w io.Writer) error {
-		if _, err := w.Write(old); err != nil {
-			return err
+		if oldHead != nil {
+			n, err := io.Copy(w, old)
+			if err != nil {
+				return err
+			}
+			if last, err := lastByte(old, n); err != nil {
+				return err
+			} else if last != '\n' {
+				if _, err := w.Write([]byte("\n")); err != nil {
+					return err
+				}
+			}
 		}
 		cw := csv.NewWriter(w)
-		if len(old) == 0 {
+		if oldHead == nil {
 			cw.Write(statsHeader)
 		}
 		for _, r := range results {
@@ -658,23 +740,32 @@ func writeStats(path string, args []string, now time.Time, results []result) err
 	})
 }
 
+// maxStatsLine bounds the header line of an existing --stats file.
+const maxStatsLine = 64 << 10
+
+// lastByte returns the last of the n bytes of f.
+func lastByte(f *os.File, n int64) (byte, error) {
+	var b [1]byte
+	_, err := f.ReadAt(b[:], n-1)
+	return b[0], err
+}
+
 func u(x uint64) string { return strconv.FormatUint(x, 10) }
 
 // loadDB reads a [Positions+Nimber] database into db, re-keying its
 // positions under the canonical form. Positions may be in our notation or
-// GLOP's.
-func loadDB(db *solve.NimberDB, path string, lenient bool, stderr io.Writer) error {
-	f, err := os.Open(path)
+// GLOP's. The file must be a regular file (format.OpenInput); it is read
+// entry by entry, a line at most format.MaxSPRLine long, and the end of
+// ctx stops the read. Two values for one position are refused.
+func loadDB(ctx context.Context, db *solve.NimberDB, path string, lenient bool, stderr io.Writer) error {
+	f, err := format.OpenInput(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	warn := func(e *format.LineError) { fmt.Fprintf(stderr, "spots-solve: --db-in %s: skipping %v\n", path, e) }
-	entries, err := format.ReadSPR(f, format.SPROptions{Lenient: lenient, Warn: warn})
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
+	sr := format.NewSPRReader(format.NewBoundedReader(f, path, format.Bounds{Ctx: ctx}), format.SPROptions{Lenient: lenient, Warn: warn})
+	return sr.Each(func(e format.SPREntry) error {
 		text, err := fromGLOP(e.Position)
 		var p sprouts.Position
 		if err == nil {
@@ -684,21 +775,21 @@ func loadDB(db *solve.NimberDB, path string, lenient bool, stderr io.Writer) err
 			le := &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
 			if lenient {
 				warn(le)
-				continue
+				return nil
 			}
 			return le
 		}
 		if p.NumLands() != 1 {
 			warn(&format.LineError{Line: e.Line, Text: e.Position, Reason: fmt.Sprintf("%s is not one land", p)})
-			continue
+			return nil
 		}
 		if g, ok := db.Get(p.Key()); ok && g != e.Grundy {
 			return &format.LineError{Line: e.Line, Text: e.Position,
 				Reason: fmt.Sprintf("gives %s the Grundy value %d, but an earlier line gives it %d", p, e.Grundy, g)}
 		}
 		db.Put(p.Key(), e.Grundy)
-	}
-	return nil
+		return nil
+	})
 }
 
 // saveDB writes db as a [Positions+Nimber] text file, as a checkpoint

@@ -37,8 +37,6 @@ func TestSolveLines(t *testing.T) {
 		{[]string{"--algorithm", "mcts", "0*3"}, 2, "", `unknown --algorithm "mcts"`},
 		{[]string{"--algorithm", "pdfpn", "--threads", "2", "0*7"}, 0, "0*7  L  (second player wins)\n", ""},
 		{[]string{"--threads", "0", "0*3"}, 2, "", "--threads 0"},
-		{[]string{"--algorithm", "pdfpn", "--threads", "3", "--spread", "1", "0*8"}, 0, "0*8  L  (second player wins)\n", ""},
-		{[]string{"--spread", "0", "0*3"}, 2, "", "--spread 0: want 1 to"},
 		{[]string{"--capacity", "2", "0*3"}, 2, "", "--capacity 2 is too small"},
 		{[]string{"--db-in", "/nonexistent/db.spr", "0*3"}, 2, "", "/nonexistent/db.spr"},
 		{[]string{"--help"}, 0, "usage: spots-solve", ""},
@@ -155,22 +153,12 @@ func TestBadOptions(t *testing.T) {
 		{[]string{"--algorithm", "swarm", "--updates", "0", "0*3"}, "--updates 0"},
 		{[]string{"--algorithm", "swarm", "--lease", "0s", "0*3"}, "--lease 0s"},
 		{[]string{"--algorithm", "swarm", "--lease", "-3s", "0*3"}, "--lease -3s"},
-		{[]string{"--algorithm", "swarm", "--state-level", "3", "0*3"}, "--state-level 3"},
 		{[]string{"--algorithm", "swarm", "--workers-local", "0", "0*3"}, "--workers-local 0"},
 		{[]string{"--algorithm", "swarm", "--workers-local", "100000", "0*3"}, "--workers-local 100000"},
-		{[]string{"--algorithm", "swarm", "--simulate-workers", "0", "0*3"}, "--simulate-workers 0"},
-		{[]string{"--algorithm", "swarm", "--simulate-workers", "-2", "0*3"}, "--simulate-workers -2"},
-		{[]string{"--algorithm", "swarm", "--simulate-workers", "1000000", "0*3"}, "--simulate-workers 1000000: want 1 to 4096"},
-		// Every simulated solver has its own table, all in this process.
-		{[]string{"--algorithm", "swarm", "--simulate-workers", "4096", "--grouping", "256", "--capacity", "1000000", "0*3"}, "× 1048576 tables"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "0"}, "--capacity 0 is too small"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "9223372036854775807"}, "--capacity 9223372036854775807: "},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--capacity", "100000000000", "--grouping", "2"}, "× 2 tables"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--threads", "0"}, "--threads 0"},
-		{[]string{"--algorithm", "swarm", "--large-swarm", "-1", "0*3"}, "--large-swarm -1: want 0"},
-		{[]string{"--algorithm", "swarm", "--large-iterations", "0", "0*3"}, "--large-iterations 0: want a positive"},
-		{[]string{"worker", "--join", "127.0.0.1:1", "--threads", "4", "--spread", "0"}, "--spread 0: want 1 to"},
-		{[]string{"worker", "--join", "127.0.0.1:1", "--spread", "1048577"}, "--spread 1048577: want 1 to"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "0"}, "--grouping 0"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--grouping", "65536"}, "--grouping 65536"},
 		{[]string{"worker", "--join", "127.0.0.1:1", "--wait", "0s"}, "--wait 0s"},
@@ -188,11 +176,30 @@ func TestBadOptions(t *testing.T) {
 	}
 }
 
-// TestHelpBoundsSimulation checks that --help documents the bound of
-// --simulate-workers.
-func TestHelpBoundsSimulation(t *testing.T) {
-	_, stdout, _ := runCmd(t, "--help")
-	if !strings.Contains(stdout, "1 to 4096") {
-		t.Errorf("--help does not give the bound of --simulate-workers:\n%s", stdout)
+// TestHelpFlags checks that --help lists at most 25 flags, and the swarm
+// master's page (after --algorithm swarm) and a worker's at most 30; none
+// lists a flag that belongs to another.
+func TestHelpFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args          []string
+		want, without string
+		most          int
+	}{
+		{[]string{"--help"}, "--nimber", "--listen", 25},
+		{[]string{"--algorithm", "swarm", "--help"}, "--listen", "--nimber", 30},
+		{[]string{"--algorithm", "pns-pdfpn", "--help"}, "--workers-local", "--threads", 30},
+		{[]string{"worker", "--help"}, "--join", "--listen", 30},
+	} {
+		status, stdout, _ := runCmd(t, tc.args...)
+		n := 0
+		_, list, _ := strings.Cut(stdout, "\nFlags:\n")
+		for _, line := range strings.Split(list, "\n") {
+			if f := strings.Fields(line); len(f) > 0 && (strings.HasPrefix(f[0], "--") || f[0] == "-h,") {
+				n++
+			}
+		}
+		if status != 0 || n > tc.most || !strings.Contains(stdout, tc.want+" ") || strings.Contains(stdout, tc.without+" ") {
+			t.Errorf("spots-solve %v: status %d, %d flags, want 0, at most %d, with %s and without %s:\n%s", tc.args, status, n, tc.most, tc.want, tc.without, stdout)
+		}
 	}
 }

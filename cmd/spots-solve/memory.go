@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
 )
 
 // memoryFlagHelp is the help text of --memory.
@@ -54,7 +55,11 @@ func memoryPlan(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 		threads = cfg.threads
 	}
 	if cfg.memory == "" {
-		return solve.PlanCapacity(cfg.capacity, threads), nil
+		capacity := cfg.capacity
+		if !flags.Changed("capacity") {
+			capacity = solve.ThreadCapacity(threads, swarm.PhysicalMemory())
+		}
+		return solve.PlanCapacity(capacity, threads), nil
 	}
 	budget, err := parseSize(cfg.memory)
 	if err != nil {

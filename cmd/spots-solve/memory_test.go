@@ -85,3 +85,12 @@ func TestMemoryPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestEntriesText: table sizes in --help read as people write them.
+func TestEntriesText(t *testing.T) {
+	for n, want := range map[int]string{1_000_000: "10⁶", 2_000_000: "2×10⁶", 16_000_000: "16×10⁶", 2_500_000: "2.5×10⁶", 750_000: "0.75×10⁶"} {
+		if got := entriesText(n); got != want {
+			t.Errorf("entriesText(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,14 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
+	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
 )
 
 // newStateSaver returns the saver of the one search of the command line
@@ -32,3 +38,208 @@ func newStateSaver(cfg config, root sprouts.Position, heap uint32, stderr io.Wri
 
 // errStateUse is returned for --state or --resume where they cannot apply.
 var errStateUse = errors.New("--state and --resume save and continue one dfpn or pdfpn search (or a swarm's): give one position and --algorithm dfpn, pdfpn or swarm")
+
+// The files of a search saved in a --state directory: a checkpoint of dfpn
+// or pdfpn (its manifest names the rest), or a swarm master's state.
+const (
+	swarmStateFile   = "state.json"
+	swarmNimbersFile = "nimbers.spr"
+)
+
+// claimStateDir makes the --state directory ready for this run's search. A
+// directory that already holds a search is not written over: unless the
+// run resumes that search (--resume names the same directory), it is
+// refused, or with force the search there is moved aside (moveAside). It
+// returns a line saying what force did, or "".
+func claimStateDir(dir, resume string, force bool) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		return "", fmt.Errorf("--state %s: not a directory", dir)
+	}
+	if resume != "" && filepath.Clean(dir) == filepath.Clean(resume) {
+		return "", nil // the search there goes on
+	}
+	held := savedSearch(dir)
+	switch {
+	case held == "":
+		return "", nil
+	case !force:
+		return "", fmt.Errorf("--state %s already holds %s: give --resume %s to continue it, another directory to start a new search, or --force to move it aside (into %s)",
+			dir, held, dir, filepath.Join(dir, "previous-N"))
+	}
+	to, err := moveAside(dir)
+	if err != nil {
+		return "", fmt.Errorf("--force: moving the search in %s aside: %w", dir, err)
+	}
+	return fmt.Sprintf("--force: moved %s aside into %s", held, to), nil
+}
+
+// savedSearch describes the search saved in dir, or returns "" if there is
+// none.
+func savedSearch(dir string) string {
+	m, err := checkpoint.Load(dir)
+	switch {
+	case err == nil:
+		return fmt.Sprintf("a search of %s (%s)", m.Position, m.Describe())
+	case !errors.Is(err, checkpoint.ErrNone):
+		return fmt.Sprintf("a checkpoint that cannot be read (%v)", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, swarmStateFile)); err == nil {
+		return "a swarm master's saved state"
+	}
+	return ""
+}
+
+// moveAside moves the search saved in dir (the checkpoint's manifest and
+// its files, a swarm's state and database) into a new directory
+// dir/previous-N, the first N free, and returns that directory. Nothing
+// else in dir is touched.
+func moveAside(dir string) (string, error) {
+	var to string
+	for n := 1; ; n++ {
+		to = filepath.Join(dir, fmt.Sprintf("previous-%d", n))
+		err := os.Mkdir(to, 0o755)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
+	}
+	names := []string{checkpoint.ManifestName, swarmStateFile, swarmNimbersFile}
+	if m, err := checkpoint.Load(dir); err == nil {
+		for _, f := range m.Files {
+			names = append(names, f.Name)
+		}
+	}
+	for _, name := range names {
+		err := os.Rename(filepath.Join(dir, name), filepath.Join(to, name))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+	}
+	return to, nil
+}
+
+// resumedSearch is the search of a run that resumed a checkpoint. A
+// checkpoint is input, not truth: its sums have no key, so whoever can
+// write its directory can put any value in it, and the search believes
+// the values it loads. So an outcome or Grundy value found after a resume
+// is reported only once the checker has derived it from the rules with the
+// search's values (as --cert does, without writing a certificate). If it
+// cannot, the checkpoint did not back the result: restart gives the search
+// again without it, which solves the position from nothing. A forged
+// checkpoint costs time, never a wrong answer.
+type resumedSearch struct {
+	solve.Searcher[sprouts.Position]
+	restart func(why error) solve.Searcher[sprouts.Position]
+	spent   solve.Stats // of the searches given up
+}
+
+// Solve implements solve.Searcher.
+func (r *resumedSearch) Solve(ctx context.Context, pos sprouts.Position, n uint32) solve.Outcome {
+	out := r.Searcher.Solve(ctx, pos, n)
+	if !out.Known() {
+		return out
+	}
+	if err := r.backed(pos, n, out, nil); err != nil {
+		r.giveUp(err)
+		return r.Searcher.Solve(ctx, pos, n)
+	}
+	return out
+}
+
+// Grundy implements solve.Searcher.
+func (r *resumedSearch) Grundy(ctx context.Context, pos sprouts.Position) (uint32, bool) {
+	g, ok := r.Searcher.Grundy(ctx, pos)
+	if !ok {
+		return g, ok
+	}
+	if err := r.backed(pos, 0, solve.Unknown, &g); err != nil {
+		r.giveUp(err)
+		return r.Searcher.Grundy(ctx, pos)
+	}
+	return g, ok
+}
+
+// Stats implements solve.Searcher: the work of the searches given up
+// counts as the search's.
+func (r *resumedSearch) Stats() solve.Stats {
+	st := r.Searcher.Stats()
+	st.Iterations += r.spent.Iterations
+	st.Expansions += r.spent.Expansions
+	st.Seconds += r.spent.Seconds
+	return st
+}
+
+// RootChildren is that of a DFPN search (--root-moves).
+func (r *resumedSearch) RootChildren() []solve.RootChild[sprouts.Position] {
+	if d, ok := r.Searcher.(*solve.DFPN[sprouts.Position]); ok {
+		return d.RootChildren()
+	}
+	return nil
+}
+
+// backed checks the claim of a result (an outcome of pos + *n, or with
+// grundy its Grundy value) against the search's values, from the rules.
+// The positions checked are those the search expanded, so no limit
+// applies.
+func (r *resumedSearch) backed(pos sprouts.Position, n uint32, out solve.Outcome, grundy *uint32) error {
+	claim, err := certify.Claim(pos, n, out, grundy)
+	if err != nil {
+		return err
+	}
+	d, err := verify.FromValues(r.DB().Range)
+	if err != nil {
+		return fmt.Errorf("%s: %w", claim, err)
+	}
+	all := verify.Limits{Lives: -1, Boundaries: -1, Letters: -1, Cells: -1, Moves: -1, Work: -1}
+	if _, err := d.Check(claim, verify.Options{Limits: all}); err != nil {
+		return fmt.Errorf("%s: %w", claim, err)
+	}
+	return nil
+}
+
+// giveUp replaces the search by one without the checkpoint.
+func (r *resumedSearch) giveUp(why error) {
+	st := r.Searcher.Stats()
+	r.spent.Iterations += st.Iterations
+	r.spent.Expansions += st.Expansions
+	r.spent.Seconds += st.Seconds
+	r.Searcher = r.restart(why)
+}
+
+// resumeChecked wraps the search s, resumed from the checkpoint of dir, in
+// a resumedSearch. Its restart says why on stderr, moves the checkpoint
+// aside if the search saves into its directory (so that it is neither
+// resumed again nor lost), and makes the search again with fresh values:
+// those of --db-in, read again, and no others.
+func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Position], saver *checkpoint.Saver, dir string,
+	prog *statusline.Line, stderr io.Writer) *resumedSearch {
+	say := func(format string, a ...any) {
+		prog.Clear()
+		fmt.Fprintf(stderr, "spots-solve: "+format+"\n", a...)
+	}
+	return &resumedSearch{Searcher: s, restart: func(why error) solve.Searcher[sprouts.Position] {
+		aside := ""
+		if filepath.Clean(saver.Dir) == filepath.Clean(dir) {
+			if to, err := moveAside(dir); err != nil {
+				aside = fmt.Sprintf(" (moving it aside failed: %v)", err)
+			} else {
+				aside = "; moved it aside into " + to
+			}
+		}
+		say("--resume %s: the checkpoint's values do not prove the result found with them, %v: the checkpoint is damaged or forged%s; solving again without it", dir, why, aside)
+		db := solve.NewNimberDB()
+		if cfg.dbIn != "" {
+			if err := loadDB(ctx, db, cfg.dbIn, cfg.lenient, io.Discard); err != nil {
+				say("--db-in %s: %v; solving without it", cfg.dbIn, err)
+				db = solve.NewNimberDB()
+			}
+		}
+		saver.Forget()
+		return newSearcher(cfg, sprouts.Rules{}, db, prog, saver)
+	}}
+}

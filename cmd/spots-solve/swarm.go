@@ -10,10 +10,8 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -25,6 +23,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cpuprofile"
+	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -46,42 +45,55 @@ type swarmFlags struct {
 	resumeDir    string
 	params       swarm.Params
 	noVerify     bool
-	simulate     int
-	masterCost   float64
 	wait         time.Duration // worker: how long to wait for a master
+
+	metricsListen string // the master's --metrics-listen
 }
 
-func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) {
+// addSwarmFlags adds the master's flags (--algorithm swarm) to flags,
+// and --state and --resume, which dfpn and pdfpn take too. The master's
+// own are listed by --help only after --algorithm swarm (masterFlags).
+func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags) {
 	sf.params = swarm.DefaultParams()
 	p := &sf.params
+	addKeyFlags(flags, sf)
+	flags.IntVar(&p.Grouping, "grouping", p.Grouping, fmt.Sprintf("solvers of each --workers-local worker, sharing one nimber database and one exchange with the master (1 to %d): more share more values and cost the master fewer exchanges", swarm.MaxGrouping))
+	flags.StringVar(&sf.listen, "listen", "127.0.0.1:7400", "the master's HTTP address for jobs")
+	flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:7401", "the master's gossip address, which workers --join")
+	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
+	flags.StringVar(&sf.metricsListen, "metrics-listen", "", "serve /metrics alone (Prometheus text, counters and gauges of the search; no positions, no status page) here without a key, on any address, for a scraper that cannot send the status token (Kubernetes' prometheus.io annotations); \"\" (the default) for none")
+	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("start this many worker processes on this machine (1 to %d); one that dies is started again, up to %d times", maxWorkersLocal, maxLocalRestarts))
+	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds. A DIR that holds another search is refused (--resume DIR continues it, --force moves it aside)")
+	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another). A checkpoint is input, not truth: the result is checked from the rules before it is printed, and solved again without the checkpoint if the checkpoint's values do not prove it")
+	flags.Uint64Var(&p.Iterations, "iterations", p.Iterations, "most iterations of a job before the master expands its leaf (each PDFPN thread's), until the swarm has 256 cores, then 500: longer jobs cost the master fewer exchanges, shorter ones let it steer the search sooner")
+	flags.Uint64Var(&p.Updates, "updates", p.Updates, "iterations between a job's reports (each PDFPN thread's); a loaded master asks for fewer")
+	flags.DurationVar(&p.Lease, "lease", p.Lease, "a worker silent this long loses its jobs: shorter recovers a dead worker's work sooner, and takes it from a slow one that is only late")
+	flags.BoolVar(&sf.noVerify, "no-verify", false, "report the result without auditing the workers' values first (a lying worker can then make it wrong)")
+}
+
+// masterFlags are the flags that only the swarm's master takes: --help
+// lists them after --algorithm swarm, and not otherwise.
+var masterFlags = []string{"key", "key-file", "grouping", "listen", "gossip", "status-listen", "metrics-listen", "workers-local", "iterations", "updates", "lease", "no-verify"}
+
+// searchFlags are the flags that only the searches of this process take
+// (dfpn, pdfpn, pns): --help leaves them out after --algorithm swarm.
+var searchFlags = []string{"game", "threads", "nimber", "memory", "db-in", "db-out", "lenient", "stats", "root-moves", "state-every"}
+
+// showFlags hides the flags of --help that do not apply to algorithm.
+func showFlags(flags *pflag.FlagSet, algorithm string) {
+	swarmHelp := algorithm == "swarm"
+	for _, name := range masterFlags {
+		flags.Lookup(name).Hidden = !swarmHelp
+	}
+	for _, name := range searchFlags {
+		flags.Lookup(name).Hidden = swarmHelp
+	}
+}
+
+// addKeyFlags adds --key and --key-file, which master and workers take.
+func addKeyFlags(flags *pflag.FlagSet, sf *swarmFlags) {
 	flags.StringVar(&sf.key, "key", "", "the swarm's shared key (or $SPOTS_SWARM_KEY, or --key-file); at least 8 characters (a master with only --workers-local workers makes a random one when none is given)")
 	flags.StringVar(&sf.keyFile, "key-file", "", "read the swarm's shared key from `FILE` (its first line; e.g. a systemd credential, %d/swarm-key, or a mounted Kubernetes Secret); overrides $SPOTS_SWARM_KEY")
-	flags.IntVar(&p.Grouping, "grouping", p.Grouping, fmt.Sprintf("swarm: solvers per worker process, sharing one nimber database (1 to %d)", swarm.MaxGrouping))
-	flags.IntVar(&p.StateLevel, "state-level", p.StateLevel, "swarm: what a solver keeps between jobs: 0 table and values, 1 values, 2 nothing")
-	flags.Float64Var(&p.Gather, "gather", p.Gather, fmt.Sprintf("swarm: once one of a worker's solvers ends a cycle, how long the worker waits for its others before it reports, as a share of that cycle (0 to %d; 0: at once): fewer exchanges for the master, a little idle time for the solvers", swarm.MaxGather))
-	if worker {
-		flags.StringVar(&sf.join, "join", "", "the master's gossip address (host:port)")
-		flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:0", "this worker's gossip address")
-		flags.DurationVar(&sf.wait, "wait", defaultWorkerWait, "give up (exit 1) when no master answers at --join for this long")
-		return
-	}
-	flags.StringVar(&sf.listen, "listen", "127.0.0.1:7400", "swarm: the master's HTTP address for jobs")
-	flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:7401", "swarm: the master's gossip address, which workers --join")
-	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "swarm: serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
-	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("swarm: start this many worker processes on this machine (1 to %d)", maxWorkersLocal))
-	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds")
-	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another)")
-	flags.Uint64Var(&p.Iterations, "iterations", p.Iterations, "swarm: most iterations of a job before its leaf is expanded (each PDFPN thread's: with --threads T a job runs up to T times as many)")
-	flags.Uint64Var(&p.Updates, "updates", p.Updates, "swarm: iterations between a job's reports (each PDFPN thread's)")
-	flags.BoolVar(&p.NoSharing, "no-sharing", false, "swarm: do not pass Grundy values between groups")
-	flags.BoolVar(&p.Follow, "follow", p.Follow, "swarm: give a worker's solver its next job below the leaf of the job it just ended, whose positions its table knows, while that part still bears on the root, instead of the most-proving leaf; for hundreds of solvers with short jobs (such as --iterations 500 --updates 500): on a few it can dig into one part of the tree and multiply the work")
-	flags.BoolVar(&p.NoPlan, "no-plan", false, "swarm: hand out leaves by the lock-aware proof numbers alone (an alternative move as soon as the leaves below a couple's best move are all locked) instead of first the leaves of a plan, the proof of the outcome the root looks like having that its numbers make the most likely; for comparison (BENCHMARKS.md, \"The plan as a proof\")")
-	flags.IntVar(&p.LargeSwarm, "large-swarm", p.LargeSwarm, "swarm: from this many cores in the swarm (its workers' solvers times their --threads, counted as they join) jobs last --large-iterations (longer while the master is loaded) and follow (--follow), which did less work in simulation on hundreds of cores and more on a few; 0: never")
-	flags.Uint64Var(&p.LargeIterations, "large-iterations", p.LargeIterations, "swarm: iterations of a job once the swarm is large (each PDFPN thread's; at most --iterations), reported at least as often; longer when the master's load asks for fewer reports")
-	flags.DurationVar(&p.Lease, "lease", p.Lease, "swarm: a worker silent this long loses its jobs")
-	flags.BoolVar(&sf.noVerify, "no-verify", false, "swarm: report the result without auditing the workers' values first (a lying worker can then make it wrong)")
-	flags.IntVar(&sf.simulate, "simulate-workers", 0, fmt.Sprintf("swarm: simulate this many workers (1 to %d, each with --grouping tables of --capacity entries, all in this machine's memory) in one process under a clock counted in iterations", swarm.MaxSimulatedWorkers))
-	flags.Float64Var(&sf.masterCost, "master-cost", swarm.DefaultCosts().Exchange, "with --simulate-workers: the master's CPU time of one exchange under its lock, in µs, besides its measured cost per report (BENCHMARKS.md); an iteration costs what the sequential baseline's took")
 }
 
 // defaultStatusListen is where a master serves its status pages to this
@@ -95,43 +107,30 @@ const defaultWorkerWait = 2 * time.Minute
 // machine.
 const maxWorkersLocal = 256
 
-// checkSwarmFlags refuses values of the swarm's flags that would mean
-// nothing or be silently replaced: a flag given must be in its range (zero
-// and negative numbers and durations are usage errors). worker selects the
-// worker command's flags.
-func checkSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) error {
+// checkSwarmFlags refuses values of the master's flags that would mean
+// nothing or be silently replaced: a flag given must be in its range
+// (zero and negative numbers and durations are usage errors).
+func checkSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags) error {
 	p := sf.params
-	given := flags.Changed
-	if err := checkStatusListen(sf.statusListen); err != nil && !worker {
+	if err := checkStatusListen(sf.statusListen); err != nil {
 		return err
+	}
+	if _, _, err := net.SplitHostPort(sf.metricsListen); err != nil && sf.metricsListen != "" {
+		return fmt.Errorf("--metrics-listen %q: %w", sf.metricsListen, err)
 	}
 	switch {
 	case sf.key != "" && sf.keyFile != "":
 		return errors.New("--key and --key-file: give one of them")
 	case p.Grouping < 1 || p.Grouping > swarm.MaxGrouping:
 		return fmt.Errorf("--grouping %d: want 1 to %d", p.Grouping, swarm.MaxGrouping)
-	case p.StateLevel < 0 || p.StateLevel > 2:
-		return fmt.Errorf("--state-level %d: want 0, 1 or 2", p.StateLevel)
-	case !(p.Gather >= 0 && p.Gather <= swarm.MaxGather):
-		return fmt.Errorf("--gather %g: want 0 to %d", p.Gather, swarm.MaxGather)
-	case worker && sf.wait <= 0:
-		return fmt.Errorf("--wait %v: want a positive duration", sf.wait)
-	case worker:
-		return nil
 	case p.Iterations == 0:
 		return errors.New("--iterations 0: want a positive number")
 	case p.Updates == 0:
 		return errors.New("--updates 0: want a positive number")
 	case p.Lease <= 0:
 		return fmt.Errorf("--lease %v: want a positive duration", p.Lease)
-	case p.LargeSwarm < 0:
-		return fmt.Errorf("--large-swarm %d: want 0 (never) or a number of cores", p.LargeSwarm)
-	case p.LargeIterations == 0:
-		return errors.New("--large-iterations 0: want a positive number")
-	case given("workers-local") && (sf.workersLocal < 1 || sf.workersLocal > maxWorkersLocal):
+	case flags.Changed("workers-local") && (sf.workersLocal < 1 || sf.workersLocal > maxWorkersLocal):
 		return fmt.Errorf("--workers-local %d: want 1 to %d", sf.workersLocal, maxWorkersLocal)
-	case given("simulate-workers") && (sf.simulate < 1 || sf.simulate > swarm.MaxSimulatedWorkers):
-		return fmt.Errorf("--simulate-workers %d: want 1 to %d", sf.simulate, swarm.MaxSimulatedWorkers)
 	}
 	return nil
 }
@@ -140,17 +139,12 @@ func checkSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags, worker bool) error {
 // allocates: --capacity (for every table the run builds on this machine)
 // and the swarm's flags.
 func checkResources(flags *pflag.FlagSet, cfg config) error {
-	if err := checkSwarmFlags(flags, &cfg.swarm, false); err != nil {
+	if err := checkSwarmFlags(flags, &cfg.swarm); err != nil {
 		return err
 	}
 	tables := 1
-	if cfg.algorithm == "swarm" {
-		switch sf := cfg.swarm; {
-		case sf.simulate > 0:
-			tables = sf.simulate * sf.params.Grouping
-		case sf.workersLocal > 0:
-			tables = sf.workersLocal * sf.params.Grouping
-		}
+	if cfg.algorithm == "swarm" && cfg.swarm.workersLocal > 0 {
+		tables = cfg.swarm.workersLocal * cfg.swarm.params.Grouping
 	}
 	if err := swarm.CheckCapacity(cfg.capacity, tables); err != nil {
 		return fmt.Errorf("--capacity %d: %w", cfg.capacity, err)
@@ -192,64 +186,30 @@ func randomKey() (string, error) {
 	return hex.EncodeToString(b[:]), nil
 }
 
+// workerFlags are the flags of `spots-solve worker`.
+type workerFlags struct {
+	swarmFlags
+	threads, capacity int
+	profile           string
+	lieEvery          int // the hidden test hook --test-lie-every
+}
+
 // runWorker is `spots-solve worker`: one worker group that joins the swarm
 // and solves jobs until the master says the root is solved.
 func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (status int) {
-	var sf swarmFlags
-	var threads, capacity int
-	var spread uint64
-	var profile string
-	flags := pflag.NewFlagSet("spots-solve worker", pflag.ContinueOnError)
-	flags.SetOutput(stderr)
-	addSwarmFlags(flags, &sf, true)
-	flags.IntVar(&threads, "threads", 1, fmt.Sprintf("PDFPN threads per solver (1 to %d; 1: sequential DFPN)", solve.MaxThreads))
-	flags.Uint64Var(&spread, "spread", solve.DefaultSpread, fmt.Sprintf("with --threads: what each thread busy below a move adds to its disproof number when another thread chooses, so that a solver's threads spread over the tree (1 to %d; the default is the paper's)", maxSpread))
-	flags.IntVar(&capacity, "capacity", sf.params.Capacity, "transposition-table entries per solver")
-	flags.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the worker to `FILE` (for go tool pprof)")
-	// A test hook, hidden from --help: the worker sends every k-th of its
-	// Grundy values (of those ≥ 1) one less than it found, so the tests can
-	// check that a lying worker cannot poison a solve.
-	var lieEvery int
-	flags.IntVar(&lieEvery, "test-lie-every", 0, "test hook: send every k-th Grundy value wrong")
-	flags.MarkHidden("test-lie-every")
-	std := buildinfo.AddStd(flags)
-	flags.Usage = func() { buildinfo.Usage(stderr, workerUsage, flags, workerExitCodes) }
-	if err := flags.Parse(args); err != nil {
+	wf, status := parseWorkerFlags(args, stdout, stderr)
+	if status >= 0 {
+		return status
+	}
+	key, err := wf.swarmKey()
+	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 		return 2
 	}
-	if std.Handle("spots-solve worker", stdout, func(w io.Writer) { buildinfo.Usage(w, workerUsage, flags, workerExitCodes) }) {
-		return 0
-	}
-	fail := func(msg string, a ...any) int {
-		fmt.Fprintf(stderr, "spots-solve worker: "+msg+"\n", a...)
+	prof, err := cpuprofile.Start(wf.profile)
+	if err != nil {
+		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 		return 2
-	}
-	if sf.join == "" {
-		return fail("--join is required: the master's gossip address")
-	}
-	if err := checkSwarmFlags(flags, &sf, true); err != nil {
-		return fail("%v", err)
-	}
-	switch {
-	case threads < 1 || threads > solve.MaxThreads:
-		return fail("--threads %d: want 1 to %d", threads, solve.MaxThreads)
-	case spread < 1 || spread > maxSpread:
-		return fail("--spread %d: want 1 to %d", spread, maxSpread)
-	case capacity < solve.MinCapacity:
-		return fail("--capacity %d is too small (at least %d)", capacity, solve.MinCapacity)
-	}
-	if err := swarm.CheckCapacity(capacity, sf.params.Grouping); err != nil {
-		return fail("--capacity %d: %v", capacity, err)
-	}
-	key, err := sf.swarmKey()
-	if err != nil {
-		return fail("%v", err)
-	}
-	sf.params.Threads, sf.params.Spread, sf.params.Capacity = threads, spread, capacity
-	prof, err := cpuprofile.Start(profile)
-	if err != nil {
-		return fail("%v", err)
 	}
 	defer func() {
 		if err := prof.Stop(); err != nil {
@@ -257,31 +217,118 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 			status = max(status, 2)
 		}
 	}()
+	return runGroup(ctx, wf, key, stderr)
+}
+
+// parseWorkerFlags returns the worker's flags, or an exit status (not
+// negative) when the command should stop.
+func parseWorkerFlags(args []string, stdout, stderr io.Writer) (workerFlags, int) {
+	var wf workerFlags
+	wf.params = swarm.DefaultParams()
+	flags := pflag.NewFlagSet("spots-solve worker", pflag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.StringVar(&wf.join, "join", "", "the master's gossip address (host:port)")
+	flags.StringVar(&wf.gossip, "gossip", "127.0.0.1:0", "this worker's gossip address")
+	flags.DurationVar(&wf.wait, "wait", defaultWorkerWait, "give up (exit 1) when no master answers at --join for this long")
+	addKeyFlags(flags, &wf.swarmFlags)
+	flags.IntVar(&wf.params.Grouping, "grouping", wf.params.Grouping, fmt.Sprintf("solvers of this worker, sharing one nimber database and one exchange with the master (1 to %d; the machine's cores, or its cores over --threads, is the paper's best)", swarm.MaxGrouping))
+	flags.IntVar(&wf.threads, "threads", 1, fmt.Sprintf("PDFPN threads per solver (1 to %d; 1: sequential DFPN)", solve.MaxThreads))
+	flags.IntVar(&wf.capacity, "capacity", wf.params.Capacity, "transposition-table entries per solver")
+	flags.StringVar(&wf.profile, "cpuprofile", "", "write a CPU profile of the worker to `FILE` (for go tool pprof)")
+	// A test hook, hidden from --help: the worker sends every k-th of its
+	// Grundy values (of those ≥ 1) one less than it found, so the tests can
+	// check that a lying worker cannot poison a solve.
+	flags.IntVar(&wf.lieEvery, "test-lie-every", 0, "test hook: send every k-th Grundy value wrong")
+	flags.MarkHidden("test-lie-every")
+	std := buildinfo.AddStd(flags)
+	flags.Usage = func() { buildinfo.Usage(stderr, workerUsage, flags, workerExitCodes) }
+	if err := flags.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+		return wf, 2
+	}
+	if std.Handle("spots-solve worker", stdout, func(w io.Writer) { buildinfo.Usage(w, workerUsage, flags, workerExitCodes) }) {
+		return wf, 0
+	}
+	if err := checkWorkerFlags(wf); err != nil {
+		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+		return wf, 2
+	}
+	wf.params.Threads, wf.params.Capacity = wf.threads, wf.capacity
+	return wf, -1
+}
+
+// checkWorkerFlags refuses the worker's flags out of their range.
+func checkWorkerFlags(wf workerFlags) error {
+	switch {
+	case wf.join == "":
+		return errors.New("--join is required: the master's gossip address")
+	case wf.key != "" && wf.keyFile != "":
+		return errors.New("--key and --key-file: give one of them")
+	case wf.params.Grouping < 1 || wf.params.Grouping > swarm.MaxGrouping:
+		return fmt.Errorf("--grouping %d: want 1 to %d", wf.params.Grouping, swarm.MaxGrouping)
+	case wf.wait <= 0:
+		return fmt.Errorf("--wait %v: want a positive duration", wf.wait)
+	case wf.threads < 1 || wf.threads > solve.MaxThreads:
+		return fmt.Errorf("--threads %d: want 1 to %d", wf.threads, solve.MaxThreads)
+	case wf.capacity < solve.MinCapacity:
+		return fmt.Errorf("--capacity %d is too small (at least %d)", wf.capacity, solve.MinCapacity)
+	}
+	if err := swarm.CheckCapacity(wf.capacity, wf.params.Grouping); err != nil {
+		return fmt.Errorf("--capacity %d: %w", wf.capacity, err)
+	}
+	return nil
+}
+
+// runGroup joins the swarm as one worker group and runs it until the
+// master says the solve is over; it returns the exit status.
+func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writer) int {
+	logf := func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+msg+"\n", a...) }
 	host, _ := os.Hostname()
 	name := fmt.Sprintf("worker-%s-%d-%s", host, os.Getpid(), uuid.NewString()[:8])
-	g, err := swarm.NewGroup(name, sf.params)
+	g, err := swarm.NewGroup(name, wf.params)
 	if err != nil {
-		return fail("%v", err)
+		logf("%v", err)
+		return 2
 	}
-	logf := func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+msg+"\n", a...) }
 	g.Log = logf
-	if lieEvery > 0 {
-		g.Lie = lyingHook(lieEvery)
+	if wf.lieEvery > 0 {
+		g.Lie = lyingHook(wf.lieEvery)
 	}
-	logf("%s: waiting for a master at %s (up to %v)", name, sf.join, sf.wait)
-	member, err := swarm.StartMember(swarm.MemberConfig{Name: name, Bind: sf.gossip, Key: key, Join: []string{sf.join}, JoinWait: sf.wait,
-		Meta: swarm.Meta{Role: "worker", Grouping: sf.params.Grouping, Threads: threads, Version: certify.Version}})
+	logf("%s: waiting for a master at %s (up to %v)", name, wf.join, wf.wait)
+	member, err := swarm.StartMember(swarm.MemberConfig{Name: name, Bind: wf.gossip, Key: key, Join: []string{wf.join}, JoinWait: wf.wait,
+		Meta: swarm.Meta{Role: "worker", Grouping: wf.params.Grouping, Threads: wf.threads, Version: certify.Version}})
 	if err != nil {
 		if strings.Contains(err.Error(), "nothing answers") {
-			fmt.Fprintf(stderr, "spots-solve worker: no master at %s after %v (--wait): %v\n", sf.join, sf.wait, err)
+			logf("no master at %s after %v (--wait): %v", wf.join, wf.wait, err)
 			return 1
 		}
-		return fail("%v", err)
+		logf("%v", err)
+		return 2
 	}
 	defer member.Leave()
+	err = g.Run(ctx, &loggingLink{link: masterLink(member, key, wf.swarmFlags, logf), logf: logf})
+	switch {
+	case err == nil:
+		logf("the master says the solve is over")
+		return 0
+	case errors.Is(err, swarm.ErrUnauthorized):
+		logf("%v", err)
+		return 2
+	case ctx.Err() != nil:
+		logf("interrupted")
+		return statusInterrupted
+	}
+	logf("%v", err) // no master within --wait, banned, or another fault
+	return 1
+}
+
+// masterLink is a worker's link to the master that the gossip names,
+// found again when the master restarts; it gives up (swarm.ErrNoMaster)
+// when none is known for --wait.
+func masterLink(member *swarm.Member, key swarm.Key, sf swarmFlags, logf func(string, ...any)) *swarm.HTTPLink {
 	var noMaster time.Time // since when no master is known (zero: one is)
 	resolved := ""
-	link := &swarm.HTTPLink{Key: key, Resolve: func(ctx context.Context) (string, error) {
+	return &swarm.HTTPLink{Key: key, Resolve: func(ctx context.Context) (string, error) {
 		for {
 			if meta, ok := member.Master(); ok {
 				if meta.HTTP != resolved {
@@ -305,28 +352,6 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 			}
 		}
 	}}
-	if err := g.Run(ctx, &loggingLink{link: link, logf: logf}); err != nil {
-		if errors.Is(err, swarm.ErrNoMaster) {
-			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
-			return 1
-		}
-		if errors.Is(err, swarm.ErrBanned) {
-			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
-			return 1
-		}
-		if errors.Is(err, swarm.ErrUnauthorized) {
-			fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
-			return 2
-		}
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "spots-solve worker: interrupted")
-			return statusInterrupted
-		}
-		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
-		return 1
-	}
-	logf("the master says the solve is over")
-	return 0
 }
 
 const workerUsage = `usage: spots-solve worker --join HOST:PORT [flags]
@@ -400,12 +425,16 @@ func lyingHook(k int) func([]solve.NimberEntry) []solve.NimberEntry {
 	}
 }
 
-// savedState is what --state writes besides the nimber database.
+// savedState is what --state writes besides the nimber database. Run is
+// the run of the master that saved it (swarm.Master.Run): a master
+// resumed from it runs under a new one, so that no request signed for
+// the saved run is accepted again.
 type savedState struct {
 	Root    string       `json:"root"`
 	Outcome string       `json:"outcome"`
 	Params  swarm.Params `json:"params"`
 	Saved   time.Time    `json:"saved"`
+	Run     string       `json:"run,omitempty"`
 }
 
 // runMaster is `spots-solve --algorithm swarm POSITION`.
@@ -415,71 +444,31 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		return status
 	}
 	sf.params.Seed, sf.params.Capacity = cfg.seed, cfg.capacity
-	if sf.simulate > 0 {
-		if cfg.timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
-			defer cancel()
-		}
-		return runSimulation(ctx, cfg, sf, input, root, stdout, stderr)
-	}
-	keyText, err := sf.keyText()
-	if err != nil {
-		return fail(2, "%v", err)
-	}
-	if keyText == "" && sf.workersLocal > 0 {
-		// Only this process's own workers, on loopback: a key of its own,
-		// passed to them through their environment.
-		k, err := randomKey()
-		if err != nil {
-			return fail(1, "%v", err)
-		}
-		keyText = k
-	}
-	sf.key, sf.keyFile = keyText, ""
-	key, err := sf.swarmKey()
+	key, err := masterKey(&sf)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
 	db := solve.NewNimberDB()
-	if sf.resumeDir != "" && nothingSaved(sf) {
-		fmt.Fprintf(stderr, "spots-solve: nothing saved in %s yet: starting afresh\n", sf.resumeDir)
-	} else if sf.resumeDir != "" {
-		if err := loadState(sf.resumeDir, root, db, stderr); err != nil {
-			return fail(2, "--resume %s: %v", sf.resumeDir, err)
-		}
-		fmt.Fprintf(stderr, "spots-solve: resumed with %d Grundy values from %s\n", db.Len(), sf.resumeDir)
+	savedRun, err := resumeMaster(ctx, sf, root, db, stderr)
+	if err != nil {
+		return fail(2, "--resume %s: %v", sf.resumeDir, err)
 	}
 	sf.params.InitNodes = 100 * max(1, sf.workersLocal)
 	m, err := swarm.NewMaster(root, sf.params, db)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	m.Log = func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...) }
-	ln, err := net.Listen("tcp", sf.listen)
-	if err != nil {
-		return fail(2, "--listen %s: %v", sf.listen, err)
+	if savedRun != "" {
+		// The nonces of the saved run are gone with it: its requests are
+		// refused by their run instead.
+		fmt.Fprintf(stderr, "spots-solve: this is run %s; requests signed for the saved run %s are refused\n", m.Run(), savedRun)
 	}
-	var gossip atomic.Pointer[swarm.Member] // for the status pages, once it exists
-	status := swarm.NewStatus(m, swarm.StatusOptions{Position: input, Members: func() []swarm.MemberInfo {
-		if g := gossip.Load(); g != nil {
-			return g.Members()
-		}
-		return nil
-	}})
-	stopServing := serveMaster(sf, ln, m, key, status, stderr)
-	defer stopServing()
-	member, err := swarm.StartMember(swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
-		Meta:   swarm.Meta{Role: "master", HTTP: ln.Addr().String(), Version: certify.Version},
-		OnDead: func(name string) { m.DropGroup(name) }})
+	m.Log = func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...) }
+	member, stop, err := startMaster(sf, m, key, input, stderr)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	defer member.Leave()
-	gossip.Store(member)
-	workers := startLocalWorkers(sf, member.Addr(), key, stderr)
-	defer stopWorkers(workers)
-
+	defer stop()
 	start := time.Now()
 	runCtx := ctx
 	if cfg.timeout > 0 {
@@ -487,92 +476,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		runCtx, cancel = context.WithTimeout(ctx, cfg.timeout)
 		defer cancel()
 	}
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	var prog *statusline.Line
-	if !cfg.noProgress {
-		prog = statusline.New(stderr)
-	}
-	lastSave, lastCheck := time.Now(), time.Now()
-	stopped := "" // why the solve stopped unsolved
-	fruitless := 0
-wait:
-	for {
-		select {
-		case <-m.Done():
-			if sf.noVerify {
-				break wait
-			}
-			res, err := m.Audit(runCtx)
-			if err != nil {
-				break wait // the time is up (stopped is set below)
-			}
-			if res.Proved {
-				break wait
-			}
-			prog.Clear()
-			fmt.Fprintf(stderr, "spots-solve: the swarm's values do not prove its result (%v)\n", res.Unproved)
-			if len(res.Wrong) == 0 && len(res.Refuted) == 0 {
-				if fruitless++; fruitless >= maxFruitlessAudits {
-					return fail(1, "the result is not proved by the swarm's values after %d audits, and no wrong value was found", fruitless)
-				}
-				if res.Underived > 0 {
-					fmt.Fprintf(stderr, "spots-solve: no wrong value found; dropped %d values the verifier could not derive from the others; solving on\n", res.Underived)
-				} else {
-					fmt.Fprintln(stderr, "spots-solve: no wrong value found; solving on from the values")
-				}
-			} else {
-				fruitless = 0
-				reportWrong(stderr, res)
-			}
-			if sf.stateDir != "" {
-				saveState(sf.stateDir, root, m, sf.params)
-			}
-		case <-runCtx.Done():
-			break wait
-		case now := <-tick.C:
-			m.Expire()
-			if !sf.noVerify && now.Sub(lastCheck) >= sf.params.Lease {
-				// Catch a lying group early, before its values spread.
-				lastCheck = now
-				if res, err := m.Check(runCtx); err == nil && len(res.Wrong)+len(res.Refuted) > 0 {
-					prog.Clear()
-					reportWrong(stderr, res)
-				}
-			}
-			st := m.Stats()
-			if cfg.maxIterations > 0 && st.Iterations >= cfg.maxIterations {
-				stopped = fmt.Sprintf("--max-iterations %d reached", cfg.maxIterations)
-				break wait
-			}
-			if sf.stateDir != "" && now.Sub(lastSave) >= 5*time.Second {
-				saveState(sf.stateDir, root, m, sf.params)
-				lastSave = now
-			}
-			if prog != nil {
-				prog.Show(false, "jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
-					st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
-					m.DB().Len(), st.NimbersShared, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
-			}
-		}
-	}
-	prog.Clear()
-	out := m.Outcome()
-	switch {
-	case stopped != "":
-		out = solve.Unknown
-	case ctx.Err() != nil:
-		out, stopped = solve.Unknown, "interrupted"
-	case runCtx.Err() != nil:
-		out, stopped = solve.Unknown, fmt.Sprintf("--timeout %v reached", cfg.timeout)
-	}
-	if out != solve.Unknown {
-		m.Finish()
-		// Let the workers hear that the solve is over.
-		for deadline := time.Now().Add(min(sf.params.Lease, 5*time.Second)); m.Unheard() > 0 && time.Now().Before(deadline); {
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	out, err := superviseMaster(runCtx, cfg, sf, root, m, member, stderr)
 	if sf.stateDir != "" {
 		saveState(sf.stateDir, root, m, sf.params)
 	}
@@ -580,22 +484,15 @@ wait:
 	r := result{Input: input, Canonical: root.String(), Algorithm: "swarm", Outcome: out.String(),
 		Seconds: time.Since(start).Seconds(), Iterations: st.Iterations, GrundyNumbers: m.DB().Len()}
 	if out == solve.Unknown {
-		r.Reason = unknownReason(ctx, runCtx)
-		fmt.Fprintf(stderr, "spots-solve: the swarm stopped unsolved: %s\n", stopped)
-		printResult(stdout, cfg, r)
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "spots-solve: interrupted")
-			return statusInterrupted
-		}
-		return 1
-	}
-	claim, err := certify.Claim(root, 0, out, nil)
-	if err != nil {
-		return fail(1, "%v", err)
+		return masterUnsolved(ctx, runCtx, cfg, r, err, stdout, stderr)
 	}
 	if cfg.certDir != "" {
-		// Audited above (unless --no-verify); written and verified again.
-		path, res, err := certify.Write(cfg.certDir, m.DB(), claim, verify.Options{})
+		// Audited (unless --no-verify); written and verified again.
+		claim, err := certify.Claim(root, 0, out, nil)
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		path, res, err := writeMasterCertificate(cfg.certDir, m, claim)
 		if err != nil {
 			return fail(1, "certifying %s: %v", claim, err)
 		}
@@ -609,69 +506,189 @@ wait:
 	return 0
 }
 
-// reportWrong tells what an audit or check of the master found wrong.
-func reportWrong(stderr io.Writer, res swarm.AuditResult) {
-	wrong := append(slices.Clip(res.Wrong), res.Refuted...)
-	if len(wrong) > 5 {
-		wrong = append(wrong[:5:5], fmt.Sprintf("and %d more", len(wrong)-5))
-	}
-	by := "no group"
-	if len(res.Banned) > 0 {
-		by = strings.Join(res.Banned, ", ") + " (banned)"
-	}
-	fmt.Fprintf(stderr, "spots-solve: wrong Grundy values (%s) from %s; dropped %d values; solving on\n",
-		strings.Join(wrong, ", "), by, res.Dropped)
-}
-
-// maxFruitlessAudits is how many audits in a row may find the result
-// unproved without finding a wrong value before the master gives up.
-const maxFruitlessAudits = 3
-
-func startLocalWorkers(sf swarmFlags, gossip string, key swarm.Key, stderr io.Writer) []*exec.Cmd {
-	if sf.workersLocal <= 0 {
-		return nil
-	}
-	self, err := os.Executable()
+// masterKey returns the swarm's key: the one given, or for a master with
+// only --workers-local workers and none given, a random one that its
+// workers get through their environment (sf.key is set to it).
+func masterKey(sf *swarmFlags) (swarm.Key, error) {
+	keyText, err := sf.keyText()
 	if err != nil {
-		fmt.Fprintf(stderr, "spots-solve: --workers-local: %v\n", err)
-		return nil
+		return swarm.Key{}, err
 	}
-	pass := sf.key // set by runMaster, perhaps at random
-	var cmds []*exec.Cmd
-	for range sf.workersLocal {
-		cmd := exec.Command(self, "worker", "--join", gossip, "--grouping", strconv.Itoa(sf.params.Grouping),
-			"--state-level", strconv.Itoa(sf.params.StateLevel), "--capacity", strconv.Itoa(sf.params.Capacity),
-			"--gather", strconv.FormatFloat(sf.params.Gather, 'g', -1, 64))
-		cmd.Env = append(os.Environ(), "SPOTS_SWARM_KEY="+pass)
-		cmd.Stderr = stderr
-		if err := cmd.Start(); err != nil {
-			fmt.Fprintf(stderr, "spots-solve: starting a worker: %v\n", err)
-			continue
+	if keyText == "" && sf.workersLocal > 0 {
+		if keyText, err = randomKey(); err != nil {
+			return swarm.Key{}, err
 		}
-		cmds = append(cmds, cmd)
 	}
-	return cmds
+	sf.key, sf.keyFile = keyText, ""
+	return sf.swarmKey()
 }
 
-func stopWorkers(cmds []*exec.Cmd) {
-	for _, c := range cmds {
-		c.Process.Signal(os.Interrupt)
+// resumeMaster loads into db the values --resume saved, if it is given
+// and something was saved, and returns the run that saved them ("" if
+// none or unknown).
+func resumeMaster(ctx context.Context, sf swarmFlags, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) (string, error) {
+	switch {
+	case sf.resumeDir == "":
+		return "", nil
+	case nothingSaved(sf):
+		fmt.Fprintf(stderr, "spots-solve: nothing saved in %s yet: starting afresh\n", sf.resumeDir)
+		return "", nil
 	}
-	done := make(chan struct{})
-	go func() {
-		for _, c := range cmds {
-			c.Wait()
-		}
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		for _, c := range cmds {
-			c.Process.Kill()
-		}
-		<-done
+	run, err := loadState(ctx, sf.resumeDir, root, db, stderr)
+	if err != nil {
+		return "", err
 	}
+	fmt.Fprintf(stderr, "spots-solve: resumed with %d Grundy values from %s\n", db.Len(), sf.resumeDir)
+	return run, nil
+}
+
+// startMaster serves m: jobs and status pages over HTTP (--listen,
+// --status-listen), membership by gossip (--gossip) and the
+// --workers-local workers. stop ends all of it.
+func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, stderr io.Writer) (*swarm.Member, func(), error) {
+	ln, err := net.Listen("tcp", sf.listen)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--listen %s: %w", sf.listen, err)
+	}
+	var gossip atomic.Pointer[swarm.Member] // for the status pages, once it exists
+	status := swarm.NewStatus(m, swarm.StatusOptions{Position: input, Members: func() []swarm.MemberInfo {
+		if g := gossip.Load(); g != nil {
+			return g.Members()
+		}
+		return nil
+	}})
+	stopServing := serveMaster(sf, ln, m, key, status, stderr)
+	member, err := swarm.StartMember(swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
+		Meta:   swarm.Meta{Role: "master", HTTP: ln.Addr().String(), Version: certify.Version},
+		OnDead: func(name string) { m.DropGroup(name) }})
+	if err != nil {
+		stopServing()
+		return nil, nil, err
+	}
+	gossip.Store(member)
+	workers := startLocalWorkers(sf, member.Addr(), stderr)
+	return member, func() {
+		workers.stop()
+		member.Leave()
+		stopServing()
+	}, nil
+}
+
+// writeMasterCertificate writes the certificate of claim into dir and
+// verifies the written file: the one the master's audit built when it
+// proved the outcome, or (with --no-verify) one built from its values now.
+func writeMasterCertificate(dir string, m *swarm.Master, claim format.Claim) (string, verify.Result, error) {
+	cert := m.Certificate()
+	if cert == nil || cert.Claim != claim {
+		return certify.Write(dir, m.DB(), claim, verify.Options{})
+	}
+	path, err := format.WriteCertificate(dir, cert, format.WriteOptions{})
+	if err != nil {
+		return "", verify.Result{}, err
+	}
+	res, err := verify.File(path, verify.Options{})
+	if err != nil {
+		return path, res, fmt.Errorf("the written certificate does not verify: %w", err)
+	}
+	return path, res, nil
+}
+
+// superviseMaster runs the solve to its end (swarm.Master.Supervise):
+// it shows progress, saves the state every few seconds with --state,
+// stops at --max-iterations and says on stderr what the audits found.
+func superviseMaster(ctx context.Context, cfg config, sf swarmFlags, root sprouts.Position, m *swarm.Master, member *swarm.Member, stderr io.Writer) (solve.Outcome, error) {
+	var prog *statusline.Line
+	if !cfg.noProgress {
+		prog = statusline.New(stderr)
+	}
+	defer prog.Clear()
+	lastSave := time.Now()
+	every := func(st swarm.MasterStats) bool {
+		if cfg.maxIterations > 0 && st.Iterations >= cfg.maxIterations {
+			return false
+		}
+		if sf.stateDir != "" && time.Since(lastSave) >= 5*time.Second {
+			saveState(sf.stateDir, root, m, sf.params)
+			lastSave = time.Now()
+		}
+		prog.Show(false, "jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
+			st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
+			m.DB().Len(), st.NimbersShared, st.Iterations, searchstatus.Num(st.RootPN), searchstatus.Num(st.RootDN))
+		return true
+	}
+	report := func(res swarm.AuditResult) {
+		prog.Clear()
+		reportAudit(stderr, res)
+		if res.Unproved != nil && sf.stateDir != "" {
+			saveState(sf.stateDir, root, m, sf.params)
+		}
+	}
+	return m.Supervise(ctx, swarm.SuperviseOptions{NoAudit: sf.noVerify, Every: every, Report: report})
+}
+
+// masterUnsolved reports a swarm that stopped unsolved (err says why) and
+// returns the exit status.
+func masterUnsolved(ctx, runCtx context.Context, cfg config, r result, err error, stdout, stderr io.Writer) int {
+	stopped := err.Error()
+	switch {
+	case errors.Is(err, swarm.ErrUnproved):
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return 1
+	case errors.Is(err, swarm.ErrStopped):
+		stopped = fmt.Sprintf("--max-iterations %d reached", cfg.maxIterations)
+	case ctx.Err() != nil:
+		stopped = "interrupted"
+	case runCtx.Err() != nil:
+		stopped = fmt.Sprintf("--timeout %v reached", cfg.timeout)
+	}
+	r.Reason = unknownReason(ctx, runCtx)
+	fmt.Fprintf(stderr, "spots-solve: the swarm stopped unsolved: %s\n", stopped)
+	printResult(stdout, cfg, r)
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "spots-solve: interrupted")
+		return statusInterrupted
+	}
+	return 1
+}
+
+// reportAudit tells what an audit or check of the master found: an audit
+// that did not prove the result (res.Unproved), and the wrong values.
+func reportAudit(stderr io.Writer, res swarm.AuditResult) {
+	if res.Unproved != nil {
+		fmt.Fprintf(stderr, "spots-solve: the swarm's values do not prove its result (%v)\n", res.Unproved)
+		if len(res.Wrong)+len(res.Refuted)+len(res.Claims) == 0 {
+			if res.Underived > 0 {
+				fmt.Fprintf(stderr, "spots-solve: no wrong value found; dropped %d values the verifier could not derive from the others; solving on\n", res.Underived)
+			} else {
+				fmt.Fprintln(stderr, "spots-solve: no wrong value found; solving on from the values")
+			}
+			return
+		}
+	}
+	reportWrong(stderr, res)
+}
+
+// reportWrong tells what an audit or check of the master found wrong:
+// wrong values, and outcomes reported without the values that back them.
+func reportWrong(stderr io.Writer, res swarm.AuditResult) {
+	some := func(list []string) string {
+		if len(list) > 5 {
+			list = append(list[:5:5], fmt.Sprintf("and %d more", len(list)-5))
+		}
+		return strings.Join(list, ", ")
+	}
+	var found []string
+	if wrong := append(slices.Clip(res.Wrong), res.Refuted...); len(wrong) > 0 {
+		found = append(found, fmt.Sprintf("wrong Grundy values (%s)", some(wrong)))
+	}
+	if len(res.Claims) > 0 {
+		found = append(found, fmt.Sprintf("outcomes reported without the values that prove them (%s)", some(res.Claims)))
+	}
+	banned := "no group banned"
+	if len(res.Banned) > 0 {
+		banned = "banned " + strings.Join(res.Banned, ", ")
+	}
+	fmt.Fprintf(stderr, "spots-solve: %s; %s; dropped %d values; solving on\n", strings.Join(found, " and "), banned, res.Dropped)
 }
 
 // saveState writes the master's database and state into dir, each through
@@ -683,65 +700,28 @@ func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.
 	if err := saveDB(m.DB(), filepath.Join(dir, "nimbers.spr")); err != nil {
 		return err
 	}
-	st := savedState{Root: root.String(), Outcome: m.Outcome().String(), Params: params, Saved: time.Now().UTC()}
+	st := savedState{Root: root.String(), Outcome: m.Outcome().String(), Params: params, Saved: time.Now().UTC(), Run: m.Run()}
 	return format.WriteFileAtomic(filepath.Join(dir, "state.json"), func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(st)
 	})
 }
 
-func loadState(dir string, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) error {
-	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
+// loadState loads the master's state saved in dir into db, and returns
+// the run that saved it.
+func loadState(ctx context.Context, dir string, root sprouts.Position, db *solve.NimberDB, stderr io.Writer) (string, error) {
+	data, err := format.ReadInput(filepath.Join(dir, "state.json"), maxStateFile)
 	if err != nil {
-		return err
+		return "", err
 	}
 	var st savedState
 	if err := json.Unmarshal(data, &st); err != nil {
-		return fmt.Errorf("state.json: %w", err)
+		return "", fmt.Errorf("state.json: %w", err)
 	}
 	if st.Root != root.String() {
-		return fmt.Errorf("the saved solve is of %s, not %s", st.Root, root)
+		return "", fmt.Errorf("the saved solve is of %s, not %s", st.Root, root)
 	}
-	return loadDB(db, filepath.Join(dir, "nimbers.spr"), false, stderr)
+	return st.Run, loadDB(ctx, db, filepath.Join(dir, "nimbers.spr"), false, stderr)
 }
 
-// runSimulation is --simulate-workers N: the swarm in one process under a
-// clock counted in iterations, compared with sequential DFPN.
-func runSimulation(ctx context.Context, cfg config, sf swarmFlags, input string, root sprouts.Position, stdout, stderr io.Writer) int {
-	var prog *statusline.Line
-	if !cfg.noProgress {
-		prog = statusline.New(stderr)
-	}
-	seq, seqOut, seqCPU := swarm.SequentialBaseline(ctx, root, sf.params)
-	costs := swarm.DefaultCosts()
-	costs.Exchange = sf.masterCost
-	res, err := swarm.Simulate(ctx, root, sf.params, swarm.SimConfig{Workers: sf.simulate, Costs: costs,
-		Iteration: 1e6 * seqCPU.Seconds() / float64(max(seq, 1)),
-		Progress: func(now uint64, st swarm.MasterStats) {
-			prog.Show(false, "virtual time %d  jobs %d  T-It %d  root pn/dn %s/%s", now, st.Assigned, st.Iterations, statusline.Num(st.RootPN), statusline.Num(st.RootDN))
-		}})
-	prog.Clear()
-	if err != nil {
-		fmt.Fprintf(stderr, "spots-solve: simulation: %v\n", err)
-		return 1
-	}
-	if res.Outcome != seqOut.String() {
-		fmt.Fprintf(stderr, "spots-solve: simulation: the swarm says %s, sequential DFPN %s\n", res.Outcome, seqOut)
-		return 1
-	}
-	overhead := float64(res.TIt) / float64(seq)
-	speedup := float64(seq) / float64(res.Time)
-	if cfg.json {
-		b, _ := json.Marshal(struct {
-			Input string `json:"input"`
-			swarm.SimResult
-			Sequential uint64  `json:"sequential_iterations"`
-			Overhead   float64 `json:"search_overhead"`
-			Speedup    float64 `json:"speedup"`
-		}{input, res, seq, overhead, speedup})
-		fmt.Fprintf(stdout, "%s\n", b)
-		return 0
-	}
-	fmt.Fprintf(stdout, "%s  %s  (simulated %d workers: time %d iterations, speedup %.1f×, search overhead %.2f, utilisation %.1f%%)\n",
-		input, res.Outcome, res.Workers, res.Time, speedup, overhead, 100*res.Util)
-	return 0
-}
+// maxStateFile bounds the master's state.json: it is a few hundred bytes.
+const maxStateFile = 1 << 20

@@ -31,7 +31,7 @@ const deployKey = "deploy-test-key-0123456789"
 const deployPosition = "0*8"
 
 // addressFlags are the flags whose values are network addresses.
-var addressFlags = []string{"listen", "gossip", "status-listen", "join"}
+var addressFlags = []string{"listen", "gossip", "status-listen", "metrics-listen", "join"}
 
 // flagValue returns the value of --name in args (as "--name v" or
 // "--name=v") and whether it is there.
@@ -106,7 +106,10 @@ func runDeployed(t *testing.T, master func() deployed, worker func(i int, gossip
 	t.Logf("master: %q %q", m.env, m.args)
 	mp := cmdtest.Start(t, m.env, m.args...)
 	if addr := m.addrs["status-listen"]; addr != "" {
-		checkStatusPage(t, "http://"+addr+swarm.StatusJSONPath, mp)
+		checkStatusPage(t, "http://"+addr+swarm.StatusJSONPath, &mp.Stderr)
+	}
+	if addr := m.addrs["metrics-listen"]; addr != "" {
+		checkMetrics(t, "http://"+addr, &mp.Stderr)
 	}
 	var ws []*cmdtest.Process
 	for i := range 2 {
@@ -133,8 +136,8 @@ func runDeployed(t *testing.T, master func() deployed, worker func(i int, gossip
 }
 
 // checkStatusPage waits (a bounded time) for the master's loopback status
-// JSON and checks that it names the position.
-func checkStatusPage(t *testing.T, url string, mp *cmdtest.Process) {
+// JSON and checks that it names the position; stderr is the master's.
+func checkStatusPage(t *testing.T, url string, stderr *cmdtest.Buffer) {
 	t.Helper()
 	client := &http.Client{Timeout: 5 * time.Second}
 	deadline := time.Now().Add(time.Minute)
@@ -150,9 +153,43 @@ func checkStatusPage(t *testing.T, url string, mp *cmdtest.Process) {
 			t.Fatalf("GET %s: %s, %v, position %q", url, resp.Status, err, r.Position)
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no status page at %s after a minute: %v\nmaster stderr: %s", url, err, mp.Stderr.String())
+			t.Fatalf("no status page at %s after a minute: %v\nmaster stderr: %s", url, err, stderr.String())
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// checkMetrics waits (a bounded time) for the master's --metrics-listen at
+// base and checks that it serves /metrics without a token, and nothing
+// else; stderr is the master's.
+func checkMetrics(t *testing.T, base string, stderr *cmdtest.Buffer) {
+	t.Helper()
+	client := &http.Client{Timeout: 5 * time.Second}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, err := client.Get(base + swarm.MetricsPath)
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "spots_swarm_workers ") {
+				t.Fatalf("GET %s%s without a token: %s\n%.300s", base, swarm.MetricsPath, resp.Status, body)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no metrics at %s after a minute: %v\nmaster stderr: %s", base, err, stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, path := range []string{"/", swarm.StatusPath, swarm.StatusJSONPath} {
+		resp, err := client.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s%s on --metrics-listen: %s, want 404 (metrics only)", base, path, resp.Status)
+		}
 	}
 }
 
@@ -236,20 +273,19 @@ func TestDeploySystemd(t *testing.T) {
 // TestDeployKubernetes runs the containers of the Deployments spots-master
 // and spots-worker: their args expanded from their env as Kubernetes does
 // (status.podIP is 127.0.0.1, SPOTS_POSITION the test's position), each
-// volume mount a temporary directory (a Secret's holding the files of the
-// kustomization's secretGenerator, with the test key).
+// volume mount a temporary directory (the key's Secret's holding the key
+// that deploy.KeySecret names, with the test key).
 func TestDeployKubernetes(t *testing.T) {
 	t.Parallel()
 	objs, err := deploy.Manifests()
 	if err != nil {
 		t.Fatal(err)
 	}
-	secrets := map[string][]string{}
-	for _, o := range objs {
-		for _, g := range o.SecretGenerator {
-			secrets[g.Name] = g.Keys()
-		}
+	secretName, secretKey, err := deploy.KeySecret()
+	if err != nil {
+		t.Fatal(err)
 	}
+	secrets := map[string][]string{secretName: {secretKey}}
 	container := func(name string) deployed {
 		o, ok := deploy.Find(objs, "Deployment", name)
 		if !ok {

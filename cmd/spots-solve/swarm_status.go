@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/swarm"
 )
 
@@ -47,10 +49,29 @@ func serveMaster(sf swarmFlags, ln net.Listener, m *swarm.Master, key swarm.Key,
 			})
 		}
 	}
+	if sf.metricsListen != "" {
+		if ml, err := net.Listen("tcp", sf.metricsListen); err != nil {
+			fmt.Fprintf(stderr, "spots-solve: --metrics-listen %s: %v; no metrics without the token (they are still on --listen with it)\n", sf.metricsListen, err)
+		} else {
+			fmt.Fprintf(stderr, "spots-solve: metrics at http://%s%s (no key needed)\n", ml.Addr(), swarm.MetricsPath)
+			run("--metrics-listen", func() error {
+				return swarm.ServeHandler(ctx, ml, metricsOnly(st), swarm.ServerConfig{MaxConns: 32})
+			})
+		}
+	}
 	return func() {
 		cancel()
 		wg.Wait()
 	}
+}
+
+// metricsOnly serves GET (and HEAD) /metrics of st and nothing else: the
+// metrics are counts, which a scraper may read without the status token;
+// the status pages, which name positions and workers, stay behind it.
+func metricsOnly(st *swarm.Status) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET "+swarm.MetricsPath, st.MetricsHandler())
+	return mux
 }
 
 // checkStatusListen refuses a --status-listen address that is not on
@@ -75,7 +96,7 @@ const maxKeyFile = 4096
 // readKeyFile returns the key in path: its first line, without the line
 // end and without surrounding spaces.
 func readKeyFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := format.OpenInput(path)
 	if err != nil {
 		return "", fmt.Errorf("--key-file: %w", err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -129,6 +130,7 @@ func TestSwarmSurvivesMasterRestart(t *testing.T) {
 	m1.Wait(t, 10*time.Second)
 	saved, _ := os.ReadFile(filepath.Join(state, "nimbers.spr"))
 	before := strings.Count(string(saved), "\n") - 1
+	firstRun := savedRun(t, state)
 	m2 := start(t, testKey, append(args, "--resume", state, "--cert", certs, "0*12")...)
 	if status := m2.Wait(t, 3*time.Minute); status != 0 {
 		t.Fatalf("resumed master exit %d: %s", status, m2.Stderr.String())
@@ -137,11 +139,31 @@ func TestSwarmSurvivesMasterRestart(t *testing.T) {
 	if !strings.Contains(m2.Stderr.String(), fmt.Sprintf("resumed with %d Grundy values", before)) || before == 0 {
 		t.Errorf("saved %d values; resumed master said: %s", before, m2.Stderr.String())
 	}
+	// The resumed master runs under a run of its own (issue 43, F8: what
+	// was signed for the first one is refused), and says so.
+	if second := savedRun(t, state); firstRun == "" || second == firstRun ||
+		!strings.Contains(m2.Stderr.String(), "requests signed for the saved run "+firstRun+" are refused") {
+		t.Errorf("runs %q then %q; the resumed master said: %s", firstRun, second, m2.Stderr.String())
+	}
 	for i, w := range ws {
 		if status := w.Wait(t, 30*time.Second); status != 0 {
 			t.Errorf("worker %d exit %d: %s", i, status, w.Stderr.String())
 		}
 	}
+}
+
+// savedRun returns the run of the master that saved the state in dir.
+func savedRun(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st savedState
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Run
 }
 
 func TestSwarmRefusesWrongKey(t *testing.T) {
@@ -219,7 +241,7 @@ func TestSwarmLyingWorker(t *testing.T) {
 	}
 	// Every saved value is right: solve each again.
 	db := solve.NewNimberDB()
-	if err := loadDB(db, filepath.Join(state, "nimbers.spr"), false, io.Discard); err != nil {
+	if err := loadDB(context.Background(), db, filepath.Join(state, "nimbers.spr"), false, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	check := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 16})

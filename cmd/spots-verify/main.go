@@ -2,8 +2,8 @@
 //
 // Usage:
 //
-//	spots-verify [--json] FILE.arrow...
-//	spots-verify --spr DB --claim CLAIM [--convert DIR] [--json]
+//	spots-verify [--independent] [--json] FILE.arrow...
+//	spots-verify --spr DB --claim CLAIM [--convert DIR | --independent] [--json]
 //
 // The first form checks certificates written by spots (hinted: one pass,
 // no search), each with the rules of the game its header names (sprouts or
@@ -12,6 +12,16 @@
 // searching for the witnesses the database leaves out; with --convert it
 // then writes them, with only the entries the claim needs, as a certificate
 // in DIR.
+//
+// By default the checker trusts package sprouts, the rules the solver
+// uses too. --independent checks Sprouts certificates and databases with a
+// second implementation of the rules (package verify/sprouts2), written
+// apart and sharing no code with it, and ignores the hints (they name
+// children in package sprouts' order): it searches for every witness, one
+// or two moves deep, on every core. A single bug in the rules can then no
+// longer make a false proof pass: it would have to be made twice, in two
+// different ways. Verdicts, exit statuses and limits are those of the
+// default check.
 //
 // Each input gives one line:
 //
@@ -46,20 +56,29 @@ import (
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
+	"github.com/spots-dev/spots/verify/sprouts2"
 )
 
-const usage = `usage: spots-verify [--json] FILE.arrow...
-       spots-verify --spr DB --claim CLAIM [--convert DIR] [--json]
+const usage = `usage: spots-verify [--independent] [--json] FILE.arrow...
+       spots-verify --spr DB --claim CLAIM [--convert DIR | --independent] [--json]
 
 Checks certificates of Sprouts or Cram results (the game is read from each
 certificate's header), or a [Positions+Nimber] database of Sprouts
 positions (GLOP, SPOTS) against a claim: POS=W, POS=L, POS+*N=W, POS+*N=L or
 gn(POS)=N.
+
+The default check trusts package sprouts (the rules the solver also uses)
+and follows the certificate's hints. --independent (Sprouts only) trusts
+instead a second implementation of the rules written apart from it
+(verify/sprouts2), ignores the hints and searches for every witness, one
+or two moves deep, on every core: a bug in one implementation of the rules
+can no longer make a false proof pass.
 
 Before expanding any position the checker measures it; a position over a
 limit is refused (exit 2) with a message naming the limit and the --max-…
@@ -67,7 +86,9 @@ flag that raises it. 0 keeps the default, -1 removes the limit.
 
 Examples:
   spots-verify certs/*.arrow
+  spots-verify --independent certs/*.arrow
   spots-verify --spr glop-db.txt --claim '0*12=L' --convert certs
+  spots-verify --spr glop-db.txt --claim '0*12=L' --independent
 
 Flags:
 `
@@ -75,7 +96,8 @@ Flags:
 // exitCodes is the end of --help.
 const exitCodes = `  0    every input valid
   1    an input invalid
-  2    bad usage, an input that cannot be read, or an input refused by a limit
+  2    bad usage, an input that cannot be read, an input refused by a limit,
+       or (--independent) a certificate of another game than Sprouts
   130  interrupted (SIGINT, SIGTERM): no partial file is left
 `
 
@@ -94,18 +116,26 @@ type report struct {
 	Rule      string  `json:"rule,omitempty"`
 	Refused   bool    `json:"refused,omitempty"` // a limit refused the input: neither valid nor invalid
 	Limit     string  `json:"limit,omitempty"`   // the limit, e.g. "lives"
+	// Independent: checked with the second implementation of the rules
+	// (--independent); for a database, Entries counts those read and
+	// Valid those found valid.
+	Independent bool `json:"independent,omitempty"`
+	ValidCount  int  `json:"valid_entries,omitempty"`
 
-	unreadable bool
+	unreadable  bool
+	unsupported bool // --independent and a game it does not know
 }
 
 func main() { os.Exit(runMain()) }
 
 // runMain is main without the exit: SIGINT and SIGTERM end the run with
-// status 130 and no partial file.
+// status 130 and no partial file, a failed write to standard output makes
+// the status at least 1.
 func runMain() int {
 	stop := interrupt.ExitOnSignal("spots-verify", os.Stderr)
 	defer stop()
-	return run(os.Args[1:], os.Stdout, os.Stderr)
+	out := cmdout.New(os.Stdout)
+	return out.Status("spots-verify", run(os.Args[1:], out, os.Stderr), os.Stderr)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -116,6 +146,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	convert := flags.String("convert", "", "with --spr: write the proof as a hinted certificate into `DIR`")
 	lenient := flags.Bool("lenient", false, "with --spr: skip malformed lines with a warning")
 	asJSON := flags.Bool("json", false, "print one JSON object per input")
+	independent := flags.Bool("independent", false, "check Sprouts inputs with the second, independent implementation of the rules (verify/sprouts2), searching for the witnesses instead of following the hints")
 	noProgress := flags.Bool("no-progress", false, "do not show progress on standard error")
 	profile := flags.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	d := verify.DefaultLimits
@@ -146,7 +177,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return bad("--%s %d: want a positive number, 0 for the default or -1 for no limit", f.name, f.v)
 		}
 	}
-	opt := verify.Options{Limits: verify.Limits{Lives: *maxLives, Boundaries: *maxBounds, Letters: *maxLetters, Cells: *maxCells, Moves: *maxMoves, Work: *maxWork}}
+	opt := verify.Options{Limits: verify.Limits{Lives: *maxLives, Boundaries: *maxBounds, Letters: *maxLetters, Cells: *maxCells, Moves: *maxMoves, Work: *maxWork},
+		Independent: *independent}
 	var prog *statusline.Line
 	if !*noProgress {
 		prog = statusline.New(stderr)
@@ -167,35 +199,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "spots-verify: %v\n", err)
 		}
 	}()
-	var reports []report
-	switch {
-	case *spr != "":
-		if flags.NArg() > 0 {
-			return bad("--spr checks one database; certificate files (%s) are checked without it", flags.Arg(0))
-		}
-		if *claimText == "" {
-			return bad("--spr needs --claim, e.g. --claim '0*12=L'")
-		}
-		claim, err := canonicalClaim(*claimText)
-		if err != nil {
-			return bad("--claim: %v", err)
-		}
-		reports = append(reports, checkDatabase(*spr, claim, *convert, *lenient, opt))
-	case *claimText != "" || *convert != "":
-		return bad("--claim and --convert go with --spr")
-	case flags.NArg() == 0:
-		fmt.Fprintln(stderr, "spots-verify: nothing to check: give certificate files, or --spr DB --claim CLAIM")
-		flags.Usage()
-		return 2
-	default:
-		for _, path := range flags.Args() {
-			reports = append(reports, checkFile(path, opt))
-			prog.Clear()
-		}
-	}
-	prog.Clear()
+	// Each verdict is printed as soon as it is known: a long run shows
+	// its results as it goes.
 	status := 0
-	for _, r := range reports {
+	emit := func(r report) {
+		prog.Clear()
 		print(stdout, r, *asJSON)
 		switch {
 		case r.unreadable:
@@ -204,14 +212,47 @@ func run(args []string, stdout, stderr io.Writer) int {
 			status = 1
 		}
 	}
+	switch {
+	case *spr != "":
+		if flags.NArg() > 0 {
+			return bad("--spr checks one database; certificate files (%s) are checked without it", flags.Arg(0))
+		}
+		if *claimText == "" {
+			return bad("--spr needs --claim, e.g. --claim '0*12=L'")
+		}
+		if *independent && *convert != "" {
+			return bad("--convert writes the hints of package sprouts; --independent does not make them (check without --independent to convert)")
+		}
+		claim, err := canonicalClaim(*claimText, *independent)
+		if err != nil {
+			return bad("--claim: %v", err)
+		}
+		emit(checkDatabase(*spr, claim, *convert, *lenient, opt))
+	case *claimText != "" || *convert != "":
+		return bad("--claim and --convert go with --spr")
+	case flags.NArg() == 0:
+		fmt.Fprintln(stderr, "spots-verify: nothing to check: give certificate files, or --spr DB --claim CLAIM")
+		flags.Usage()
+		return 2
+	default:
+		for _, path := range flags.Args() {
+			emit(checkFile(path, opt))
+		}
+	}
 	return status
 }
 
 // canonicalClaim parses a claim and writes its root in canonical form, so
-// users may type any notation of the position.
-func canonicalClaim(s string) (format.Claim, error) {
+// users may type any notation of the position. With independent the root
+// is read by the second implementation of the rules and left as typed (it
+// has no canonical form).
+func canonicalClaim(s string, independent bool) (format.Claim, error) {
 	c, err := format.ParseClaim(s)
 	if err != nil {
+		return c, err
+	}
+	if independent {
+		_, err := sprouts2.Parse(c.Root)
 		return c, err
 	}
 	p, err := sprouts.Parse(c.Root)
@@ -225,7 +266,8 @@ func canonicalClaim(s string) (format.Claim, error) {
 func checkFile(path string, opt verify.Options) report {
 	start := time.Now()
 	res, err := verify.File(path, opt)
-	r := report{Input: path, Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries, Seconds: time.Since(start).Seconds()}
+	r := report{Input: path, Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries, Seconds: time.Since(start).Seconds(),
+		Independent: opt.Independent}
 	if res.Claim.Kind == 0 {
 		r.Claim = ""
 	}
@@ -235,22 +277,33 @@ func checkFile(path string, opt verify.Options) report {
 func checkDatabase(path string, claim format.Claim, convert string, lenient bool, opt verify.Options) report {
 	start := time.Now()
 	r := report{Input: path, Claim: claim.String()}
-	f, err := os.Open(path)
+	f, err := format.OpenInput(path)
 	if err != nil {
 		r.unreadable, r.Error = true, err.Error()
 		return r
 	}
 	defer f.Close()
 	warn := func(e *format.LineError) { fmt.Fprintf(os.Stderr, "spots-verify: %s: skipping %v\n", path, e) }
-	entries, err := format.ReadSPR(f, format.SPROptions{Lenient: lenient, Warn: warn})
-	if err != nil {
-		r.unreadable, r.Error = true, fmt.Sprintf("%s: %v", path, err)
-		return r
+	if opt.Independent {
+		entries, err := format.ReadSPR(f, format.SPROptions{Lenient: lenient, Warn: warn})
+		if err != nil {
+			r.unreadable, r.Error = true, fmt.Sprintf("%s: %v", path, err)
+			return r
+		}
+		res, err := verify.CheckIndependent(entries, claim, opt)
+		r.Seconds, r.Independent, r.Entries, r.ValidCount = time.Since(start).Seconds(), true, res.Entries, res.Valid
+		if err != nil && !verify.IsInvalid(err) && !verify.IsLimit(err) {
+			r.unreadable, r.Error = true, fmt.Sprintf("%s: %v", path, err)
+			return r
+		}
+		return finish(r, err)
 	}
-	db, err := verify.NewDatabase(entries)
+	// Entries are measured against the limits as they are read: a file of
+	// positions over them is refused at its first, not held whole.
+	db, err := verify.ReadDatabase(f, format.SPROptions{Lenient: lenient, Warn: warn}, opt)
 	if err != nil {
 		r.Seconds = time.Since(start).Seconds()
-		if verify.IsInvalid(err) {
+		if verify.IsInvalid(err) || verify.IsLimit(err) {
 			return finish(r, err)
 		}
 		r.unreadable, r.Error = true, fmt.Sprintf("%s: %v", path, err)
@@ -298,6 +351,7 @@ func finish(r report, err error) report {
 	if !verify.IsInvalid(err) {
 		r.unreadable = true
 	}
+	r.unsupported = errors.Is(err, verify.ErrUnsupported)
 	return r
 }
 
@@ -308,11 +362,17 @@ func print(w io.Writer, r report, asJSON bool) {
 		return
 	}
 	switch {
+	case r.Valid && r.Independent && r.Address == "":
+		fmt.Fprintf(w, "VALID    %s  %d entries (%d valid)  %.2f s  %s  (independent rules)\n", r.Claim, r.Entries, r.ValidCount, r.Seconds, r.Input)
+	case r.Valid && r.Independent:
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s  (independent rules)\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input)
 	case r.Valid:
 		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input)
 		if r.Converted != "" {
 			fmt.Fprintf(w, "         written as %s\n", r.Converted)
 		}
+	case r.unsupported:
+		fmt.Fprintf(w, "UNSUPPORTED  %s: %s\n", r.Input, r.Error)
 	case r.Refused:
 		fmt.Fprintf(w, "REFUSED  %s: %s\n", r.Input, r.Error)
 	case r.unreadable:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -24,28 +25,100 @@ func runCmd(t *testing.T, args ...string) (int, string, string) {
 	return cmdtest.Run(t, run, append(args, "--no-progress")...)
 }
 
+// smallCert is the smallest certificate of the corpus.
+var smallCert = filepath.Join("..", "..", "corpus", "certs", "de73f1d09b4181ec9d618d638d70757df26eecef038c5745c8bda9154c99a1b2.arrow")
+
 // TestSignal: SIGINT or SIGTERM ends spots-verify at once with status 130
-// and a word on stderr, here while it waits to read a certificate from a
-// pipe (a database) no one writes.
+// and a word on stderr, here while it checks more certificates than its
+// output pipe can hold the verdicts of: the test reads the first verdict
+// (spots-verify is running, its handler installed), then reads no more,
+// so spots-verify cannot finish before the signal.
 func TestSignal(t *testing.T) {
+	args := []string{"--no-progress"}
+	for range 2000 { // some 200 kB of verdicts: more than a pipe holds
+		args = append(args, smallCert)
+	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		fifo := filepath.Join(t.TempDir(), "db.spr")
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		p := cmdtest.Start(t, nil, "--no-progress", "--spr", fifo, "--claim", "0*8=L", "--convert", t.TempDir())
-		// Opening the pipe returns once spots-verify has opened it, which
-		// it does after installing its handler; it then waits to read.
-		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
 		}
+		p := cmdtest.StartIO(t, nil, nil, w, args...)
+		w.Close()
+		line, err := bufio.NewReader(r).ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, "VALID") {
+			t.Fatalf("first verdict %q, %v", line, err)
+		}
 		p.Cmd.Process.Signal(sig)
-		defer w.Close()
 		if status := p.Wait(t, 10*time.Second); status != interrupt.Status || !strings.Contains(p.Stderr.String(), "spots-verify: interrupted") {
 			t.Errorf("%v: status %d, stderr %q", sig, status, p.Stderr.String())
 		}
+		r.Close()
 	}
+}
+
+// TestNotRegular (F3, F5): a database or certificate that is a named pipe,
+// a device (or a link to one) or a directory is refused at once, with a
+// message naming it: reading it could block for ever or never end.
+func TestNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "db.spr")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.arrow")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--spr", fifo, "--claim", "0*8=L"}, fifo + ": a named pipe (FIFO), not a regular file"},
+		{[]string{"--spr", "/dev/zero", "--claim", "0*10=W"}, "/dev/zero: a character device, not a regular file"},
+		{[]string{"--spr", dir, "--claim", "0*10=W"}, dir + ": a directory, not a regular file"},
+		{[]string{zero}, zero + " (a link to /dev/zero): a character device, not a regular file"},
+		{[]string{fifo}, fifo + ": a named pipe (FIFO), not a regular file"},
+	} {
+		p := cmdtest.Start(t, nil, append([]string{"--no-progress"}, tc.args...)...)
+		if status := p.Wait(t, 30*time.Second); status != 2 || !strings.Contains(p.Stdout.String(), tc.want) {
+			t.Errorf("%v: status %d, stdout %q, want 2 and %q", tc.args, status, p.Stdout.String(), tc.want)
+		}
+	}
+}
+
+// TestVerdictsStream: each certificate's verdict is printed as soon as it
+// is known. The second file is put in place only once the first verdict
+// has been written: a run that held its output to the end would have
+// found it missing.
+func TestVerdictsStream(t *testing.T) {
+	dir := t.TempDir()
+	second := filepath.Join(dir, "second.arrow")
+	data, err := os.ReadFile(smallCert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &onFirstWrite{do: func() { os.WriteFile(second, data, 0o644) }}
+	var stderr strings.Builder
+	status := run([]string{"--no-progress", smallCert, second}, out, &stderr)
+	if status != 0 || strings.Count(out.String(), "VALID ") != 2 {
+		t.Errorf("status %d\n%s%s", status, out.String(), stderr.String())
+	}
+}
+
+// onFirstWrite is an output that calls do when it is first written to.
+type onFirstWrite struct {
+	strings.Builder
+	do   func()
+	done bool
+}
+
+func (w *onFirstWrite) Write(p []byte) (int, error) {
+	if !w.done {
+		w.done = true
+		w.do()
+	}
+	return w.Builder.Write(p)
 }
 
 var spr = filepath.Join("..", "..", "testdata", "spots-databases", "pns_0x8.spr")

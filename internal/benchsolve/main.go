@@ -11,13 +11,15 @@
 //	go run ./internal/benchsolve -compare -bin bin/spots-solve -base /tmp/0b97944/spots-solve \
 //		-ref '/tmp/ref/refsolve --algorithm {alg} {nimber} {pos}' -n 12,13,14,15 -alg dfpn,pns
 //
-// With -threads it times sequential DFPN and PDFPN with each thread count,
-// -runs times each, interleaved, and prints medians and spreads of wall
-// time, iterations, search overhead, speedup, throughput, CPU time and
-// cores used, each run's certificate verified (unless -cert=false), then
-// which of the parallel targets are met, or by how much they are missed:
+// With -threads (and -workers) it prints a scaling table: sequential DFPN,
+// as many copies of it at once as the machine has CPUs, plain spots-solve,
+// PDFPN with each thread count and a one-machine swarm of each layout,
+// -runs times each, interleaved, with wall time, speedup over DFPN,
+// search overhead, CPU per iteration over DFPN's and utilisation (with
+// -cert, each run's certificate verified), then which targets are met or
+// by how much they are missed (see scaling.go):
 //
-//	go run ./internal/benchsolve -bin bin/spots-solve -n 14,15,18,19,20 -threads 2,4,8 -runs 3
+//	go run ./internal/benchsolve -bin bin/spots-solve -n 18,19,20 -threads 2 -workers 2x1 -runs 3
 //
 // With -children FILE it times the children of every position of FILE,
 // whole processes. Without either, it prints one table of this build.
@@ -45,8 +47,9 @@ func main() {
 	ns := flag.String("n", "8,10,12,13,14", "comma-separated numbers of spots")
 	algs := flag.String("alg", "dfpn,pns", "comma-separated algorithms")
 	extra := flag.String("args", "", "more arguments for spots-solve, space-separated")
-	cert := flag.Bool("cert", false, "also write each certificate, verify it with spots-verify (next to -bin) and report its size and check time; with -threads on unless -cert=false: every run's certificate, verified")
-	threads := flag.String("threads", "", "comma-separated thread counts: compare pdfpn with each against sequential dfpn, -runs times each, interleaved (search overhead, speedup, throughput, cores used), and say which targets are met")
+	cert := flag.Bool("cert", false, "also write each certificate, verify it with spots-verify (next to -bin) and report its size and check time; with -threads: every run writes its certificate and has it verified again (the times then include certifying)")
+	threads := flag.String("threads", "", "comma-separated thread counts: a scaling table of pdfpn with each (and -workers) against sequential dfpn, -runs times each, interleaved, and which targets are met")
+	workers := flag.String("workers", "", "with -threads: comma-separated one-machine swarm layouts, WxG: W local workers of G solvers each")
 	compare := flag.Bool("compare", false, "same-run table: -bin beside -base (another spots-solve) and -ref (the reference), medians of -runs, with ratios")
 	base := flag.String("base", "", "with -compare: another spots-solve binary (e.g. built from commit 0b97944, whose ratios to the reference are known)")
 	ref := flag.String("ref", "", "with -compare: the reference's command, with {alg}, {pos} and {nimber} filled in; it prints one JSON line with outcome (or nimber), seconds and iterations")
@@ -71,14 +74,7 @@ func main() {
 		return
 	}
 	if *threads != "" {
-		// The parallel table certifies every run unless -cert=false.
-		certify := true
-		flag.Visit(func(f *flag.Flag) {
-			if f.Name == "cert" {
-				certify = *cert
-			}
-		})
-		if err := parallelTable(*bin, strings.Split(*ns, ","), strings.Split(*threads, ","), *runs, certify); err != nil {
+		if err := scalingTable(*bin, strings.Split(*ns, ","), strings.Split(*threads, ","), strings.Split(*workers, ","), *runs, *cert); err != nil {
 			fmt.Fprintln(os.Stderr, "benchsolve:", err)
 			os.Exit(1)
 		}

@@ -1,4 +1,4 @@
-// Command benchswarm measures the swarm in simulation (swarm.Simulate):
+// Command benchswarm measures the swarm in simulation (swarmlab.Simulate):
 // for each number of virtual workers it solves one position and prints the
 // paper's statistics as a Markdown table, then draws speedup and search
 // overhead against the number of workers as an SVG.
@@ -28,6 +28,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/spots-dev/spots/internal/cpuprofile"
+	"github.com/spots-dev/spots/internal/swarmlab"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
@@ -41,20 +42,18 @@ func main() {
 	capacity := flag.Int("capacity", 8192, "table entries per virtual worker")
 	iterations := flag.Uint64("iterations", def.Iterations, "iterations per job, each PDFPN thread's")
 	updates := flag.Uint64("updates", def.Updates, "iterations per report, each PDFPN thread's")
-	dc := swarm.DefaultCosts()
-	var costs swarm.MasterCosts
+	dc := swarmlab.DefaultCosts()
+	var costs swarmlab.MasterCosts
 	flag.Float64Var(&costs.Exchange, "master-cost", dc.Exchange, "the master's CPU time of one exchange under its lock, in µs")
 	flag.Float64Var(&costs.Report, "report-cost", dc.Report, "the master's CPU time of each report an exchange carries, in µs")
 	iterUS := flag.Float64("iteration-us", 0, "the CPU time of one iteration of a real solver on -pos, in µs, which converts the master's costs into iterations (default: measured by the sequential baseline; needed with -seq)")
 	threads := flag.Int("threads", def.Threads, "PDFPN threads per solver (0: sequential DFPN; the threads of a simulated solver take turns, an iteration each, as on cores of their own)")
 	procs := flag.Int("procs", 0, "how many groups' cycles to compute at once (0: one per CPU); changes how long a simulation takes, never its figures")
 	spread := flag.Uint64("spread", solve.DefaultSpread, "with -threads: how far a solver's PDFPN threads keep apart (solve.Options.Spread)")
-	gather := flag.Float64("gather", def.Gather, "how long a group waits, once one of its solvers has ended a cycle, for the others before it reports, as a share of that cycle (Params.Gather; 0 to 1)")
-	large := flag.Int("large-swarm", def.LargeSwarm, "cores (solvers × threads) from which jobs last at most -large-iterations and follow (Params.LargeSwarm; 0: never, as before 23 Nov)")
+	gather := flag.Float64("gather", def.Pace.Gather, "the share of a cycle a loaded master asks groups of several solvers to wait, once one of their solvers has ended a cycle, for the others before they report (Params.Pace.Gather; 0 to 1)")
+	large := flag.Int("large-swarm", def.LargeSwarm, "cores (solvers × threads) from which jobs last at most -large-iterations and follow (Params.LargeSwarm; 0: never)")
 	largeIt := flag.Uint64("large-iterations", def.LargeIterations, "a large swarm's iterations per job, each PDFPN thread's")
-	plan := flag.Bool("plan", !def.NoPlan, "hand out the leaves of a plan first, the proof of the outcome the root looks like having that its numbers make the most likely (Params.NoPlan; -plan=false: by the lock-aware numbers alone, as before 24 Nov, evening)")
 	seed := flag.Uint64("seed", def.Seed, "break ties between equal children at random with this seed, in the master and the solvers, and in the sequential baseline (Params.Seed; 0: in heuristic order)")
-	follow := flag.Bool("follow", def.Follow, "take a group's next job below the leaf of its job that ended (Params.Follow; -follow=false: always the most-proving leaf)")
 	stopAfter := flag.Duration("stop-after", 0, "stop each simulation after this much real time and print what it had reached, as lower bounds marked >, in its row (0: run until the root is solved)")
 	seqIt := flag.Uint64("seq", 0, "the sequential baseline's iterations, if known from an earlier run of this command (skips solving it again; the outcome is then taken from the first simulation)")
 	svg := flag.String("svg", "", "write the scaling curve to this SVG file")
@@ -89,7 +88,7 @@ func main() {
 	}()
 	params := swarm.DefaultParams()
 	params.Capacity, params.Iterations, params.Updates, params.Threads = *capacity, *iterations, *updates, *threads
-	params.Follow, params.Spread, params.Gather, params.NoPlan = *follow, *spread, *gather, !*plan
+	params.Spread, params.Pace.Gather = *spread, *gather
 	params.LargeSwarm, params.LargeIterations, params.Seed = *large, *largeIt, *seed
 	ctx := context.Background()
 	start := time.Now()
@@ -98,7 +97,7 @@ func main() {
 	if seq == 0 {
 		var out fmt.Stringer
 		var cpu time.Duration
-		seq, out, cpu = swarm.SequentialBaseline(ctx, root, params)
+		seq, out, cpu = swarmlab.SequentialBaseline(ctx, root, params)
 		outcome = out.String()
 		how = fmt.Sprintf("%.1f s, %.1f s of CPU, %.1f µs of CPU an iteration", time.Since(start).Seconds(), cpu.Seconds(), 1e6*cpu.Seconds()/float64(seq))
 		iterSeconds = cpu.Seconds() / float64(seq)
@@ -109,8 +108,8 @@ func main() {
 	if iterSeconds <= 0 {
 		fail(fmt.Errorf("-seq %d: give -iteration-us too (the CPU time of one iteration on %s, which the baseline's run printed)", seq, *pos))
 	}
-	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group, gathering %g of a cycle; follow %v; plan %v; from %d cores jobs of %d that follow.\n\n",
-		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *gather, *follow, *plan, *large, *largeIt)
+	fmt.Printf("Position %s; sequential DFPN with %d table entries: %d iterations (%s). Master costs: %g µs an exchange and %g µs a report, against %.1f µs an iteration; jobs of %d iterations, reports every %d; %d threads per solver (spread %d); up to %d solvers per group, asked to gather %g of a cycle when the master is loaded; from %d cores jobs of %d that follow.\n\n",
+		*pos, *capacity, seq, how, costs.Exchange, costs.Report, 1e6*iterSeconds, *iterations, *updates, *threads, *spread, *grouping, *gather, *large, *largeIt)
 	fmt.Println("| workers | M-Nodes | W-Nodes | T-GN | T-It | Util | Time | Speedup | search overhead | master busy | real s | groups × solvers × threads | outcome | exchange CPU µs | lock µs | reports an exchange | waiting for a leaf | report every | iterating | on the proof |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	var speed, over plotter.XYs
@@ -135,7 +134,7 @@ func main() {
 		if *stopAfter > 0 {
 			simCtx, cancel = context.WithTimeout(ctx, *stopAfter)
 		}
-		r, err := swarm.Simulate(simCtx, root, params, swarm.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds, Procs: *procs,
+		r, err := swarmlab.Simulate(simCtx, root, params, swarmlab.SimConfig{Workers: groups, Costs: costs, Iteration: 1e6 * iterSeconds, Procs: *procs,
 			Progress: func(now uint64, st swarm.MasterStats) {
 				fmt.Fprintf(os.Stderr, "benchswarm: %s, %d cores: virtual time %d, T-It %d, %d jobs out, root pn/dn %d/%d, master load %.0f%% (%.0f%% at cycles' ends), reports every %d, gather %g, %.0f s\n",
 					*pos, n, now, st.Iterations, st.Open, st.RootPN, st.RootDN, 100*st.Load, 100*st.PacedLoad, st.ReportEvery, st.Gather, time.Since(start).Seconds())
@@ -282,8 +281,8 @@ func readTables(path string) (speed, over plotter.XYs, err error) {
 }
 
 // printProofWork shows on stderr where the reported iterations of a run
-// went (swarm.ProofWork).
-func printProofWork(cores int, pw swarm.ProofWork) {
+// went (swarmlab.ProofWork).
+func printProofWork(cores int, pw swarmlab.ProofWork) {
 	total := pw.Total()
 	fmt.Fprintf(os.Stderr, "benchswarm: %d cores: of %d iterations reported, %d (%.1f%%) on the proof; off it, below moves still open %.1f%%, refuted %.1f%%, winning but not taken %.1f%%; off it by the depth of the won couple they leave the proof from:",
 		cores, total, pw.OnProof, 100*share(pw.OnProof, total), 100*share(pw.Open, total), 100*share(pw.Refuted, total), 100*share(pw.Winning, total))

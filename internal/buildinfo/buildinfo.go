@@ -1,10 +1,21 @@
-// Package buildinfo tells which build of spots is running: the module
-// version and the version-control revision that the Go toolchain recorded
-// in the binary. The commands print it for --version and write it into the
-// certificates they make (as provenance, outside the content address).
+// Package buildinfo tells which build of spots is running, and the
+// commands print it for --version and write it into the certificates they
+// make (as provenance, outside the content address). It is, first found
+// first:
+//
+//   - the version make build stamps in with the linker (the git
+//     description of the checkout, see stamped), even where the Go
+//     toolchain recorded no revision (-buildvcs=false);
+//   - the module version and the version-control revision that the Go
+//     toolchain recorded in the binary (a build with VCS stamping, or go
+//     install of a released version);
+//   - the commit that git archive wrote into archive.txt, for a build from
+//     a source archive (a GitHub tarball) without git;
+//   - "(devel)": nothing says which source this is.
 package buildinfo
 
 import (
+	_ "embed"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -13,19 +24,63 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Version returns the running build's version: the main module's version
-// ("(devel)" when the toolchain does not know it, as in a build from a
-// checkout), followed by the VCS revision when one was recorded (its first
-// 12 hex digits, with "+modified" when the work tree had uncommitted
-// changes), e.g. "(devel) 3f2a9c1d0b7e+modified", unless the version
-// already names the revision, as the pseudo-versions of Go 1.24 and later
-// do ("v0.0.0-20261122180353-99ba079ea8c7+dirty").
+// stamped is the version make build writes into the binary with
+// -ldflags "-X github.com/spots-dev/spots/internal/buildinfo.stamped=VERSION"
+// (git describe --tags --always --dirty of the checkout); empty when the
+// build did not set it. It is a variable only so that the linker can set
+// it: nothing writes it at run time.
+var stamped string
+
+// archive is archive.txt: "$Format:%H$" in a checkout, the commit's full
+// hash in a file that git archive wrote (.gitattributes marks it
+// export-subst).
+//
+//go:embed archive.txt
+var archive string
+
+// Version returns the running build's version (see the package comment),
+// e.g. "3f2a9c1d0b7e-dirty" (stamped by make build),
+// "v0.0.0-20261122180353-99ba079ea8c7+dirty" (a Go 1.24+ pseudo-version),
+// "(devel) 3f2a9c1d0b7e" (a revision without a module version, or a source
+// archive's commit), or "(devel)".
 func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(devel)"
+	bi, _ := debug.ReadBuildInfo()
+	return version(stamped, bi, archive)
+}
+
+// version is Version for the given stamp, build information (nil when the
+// binary has none) and archive.txt.
+func version(stamped string, bi *debug.BuildInfo, archive string) string {
+	if s := strings.TrimSpace(stamped); s != "" {
+		return s
 	}
-	return format(bi)
+	v := "(devel)"
+	if bi != nil {
+		v = format(bi)
+	}
+	if v != "(devel)" {
+		return v
+	}
+	if rev := archiveRevision(archive); rev != "" {
+		return v + " " + rev
+	}
+	return v
+}
+
+// archiveRevision returns the first 12 hex digits of the commit that git
+// archive wrote into archive.txt, or "" when git archive did not write it
+// (the file still holds its placeholder).
+func archiveRevision(text string) string {
+	rev := strings.TrimSpace(text)
+	if len(rev) != 40 && len(rev) != 64 { // SHA-1 or SHA-256 repositories
+		return ""
+	}
+	for _, c := range rev {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return ""
+		}
+	}
+	return rev[:12]
 }
 
 // format is Version for the given build information.

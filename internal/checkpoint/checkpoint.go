@@ -16,13 +16,17 @@
 // and a rename), then removes the old generation's files: a crash at any
 // moment leaves a manifest that names whole files.
 //
-// A checkpoint is trusted as a database given with --db-in is: the search
-// believes what it says. A certificate made from the resumed search is
-// still checked from the rules, so a damaged checkpoint can cost time but
-// cannot make a false certificate.
+// A checkpoint is input, not truth: its sums have no key, so anyone who
+// can write the directory can forge one. Restore refuses files that are
+// not regular, too large, damaged or inconsistent (two values for one
+// position), but the values themselves are believed by the search; a
+// caller that reports a result of a resumed search checks it first
+// (spots-solve --resume derives it from the rules, and solves again
+// without the checkpoint if it cannot).
 package checkpoint
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -205,20 +209,13 @@ func DBEntries(db *solve.NimberDB) ([]format.SPREntry, error) {
 // wrapping ErrNone when dir holds none.
 func Load(dir string) (Manifest, error) {
 	var m Manifest
-	f, err := os.Open(filepath.Join(dir, ManifestName))
+	path := filepath.Join(dir, ManifestName)
+	data, err := format.ReadInput(path, maxManifest)
 	if errors.Is(err, os.ErrNotExist) {
 		return m, fmt.Errorf("%s: %w", dir, ErrNone)
 	}
 	if err != nil {
 		return m, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
-	if err != nil {
-		return m, err
-	}
-	if len(data) > maxManifest {
-		return m, fmt.Errorf("%s: over %d bytes: not a manifest", ManifestName, maxManifest)
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
 		return m, fmt.Errorf("%s: %w", ManifestName, err)
@@ -230,27 +227,32 @@ func Load(dir string) (Manifest, error) {
 		if f.Name != filepath.Base(f.Name) || !strings.HasSuffix(f.Name, ".zst") || strings.HasPrefix(f.Name, ".") {
 			return m, fmt.Errorf("%s: file name %q is not one of a checkpoint", ManifestName, f.Name)
 		}
+		if f.Bytes < 0 {
+			return m, fmt.Errorf("%s: file %s of %d bytes", ManifestName, f.Name, f.Bytes)
+		}
 	}
 	return m, nil
 }
 
 // Restore loads the checkpoint m of dir into s (before s searches): its
 // table entries into the table, its Grundy values into the database. Each
-// file must have the size and BLAKE3 sum the manifest gives.
-func Restore(dir string, m Manifest, s Search) error {
-	if err := readFile(dir, m.Files[0], func(r io.Reader) error {
+// file must be a regular file with the size and BLAKE3 sum the manifest
+// gives, and decompress to at most MaxExpansion times that size; two
+// values for one position are refused. The end of ctx stops it.
+//
+// The sums prove that the files are those the manifest names, not that a
+// search wrote them: they have no key. What a checkpoint says is input, not
+// truth (see spots-solve's --resume).
+func Restore(ctx context.Context, dir string, m Manifest, s Search) error {
+	if err := readFile(ctx, dir, m.Files[0], func(r io.Reader) error {
 		_, err := s.ReadTable(r)
 		return err
 	}); err != nil {
 		return err
 	}
-	return readFile(dir, m.Files[1], func(r io.Reader) error {
-		entries, err := format.ReadSPR(r, format.SPROptions{})
-		if err != nil {
-			return err
-		}
+	return readFile(ctx, dir, m.Files[1], func(r io.Reader) error {
 		db := s.DB()
-		for _, e := range entries {
+		return format.NewSPRReader(r, format.SPROptions{}).Each(func(e format.SPREntry) error {
 			p, err := sprouts.Parse(e.Position)
 			if err != nil {
 				return &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
@@ -258,23 +260,38 @@ func Restore(dir string, m Manifest, s Search) error {
 			if p.NumLands() != 1 {
 				return &format.LineError{Line: e.Line, Text: e.Position, Reason: "not one land"}
 			}
+			if g, ok := db.Get(p.Key()); ok && g != e.Grundy {
+				return &format.LineError{Line: e.Line, Text: e.Position,
+					Reason: fmt.Sprintf("gives %s the Grundy value %d, but an earlier line (or --db-in) gives it %d: the checkpoint is damaged", p, e.Grundy, g)}
+			}
 			db.Learn(p.Key(), e.Grundy)
-		}
-		return nil
+			return nil
+		})
 	})
 }
+
+// MaxExpansion bounds how many times its size a checkpoint file may
+// decompress to: a file that expands more is refused as damaged. A saved
+// table expands about 1.8 times, a saved database about 3.5 times (of
+// 0*17 and gn(0*20)); the bound keeps a forged file of a few kilobytes from
+// costing gigabytes of memory (the database) or hours (the table).
+const MaxExpansion = 64
 
 // readFile checks a checkpoint file against its manifest entry, then
 // passes its decompressed content to read: a damaged file is refused
 // before any of it reaches the search.
-func readFile(dir string, f File, read func(io.Reader) error) error {
-	file, err := os.Open(filepath.Join(dir, f.Name))
+func readFile(ctx context.Context, dir string, f File, read func(io.Reader) error) error {
+	path := filepath.Join(dir, f.Name)
+	file, err := format.OpenInput(path)
 	if err != nil {
 		return err
 	}
 	defer file.Close()
 	h := blake3.New()
-	n, err := io.Copy(h, file)
+	n, err := io.Copy(h, format.NewBoundedReader(file, path, format.Bounds{File: f.Bytes, Ctx: ctx}))
+	if errors.Is(err, format.ErrTooLong) {
+		return fmt.Errorf("%s: over %d bytes, the size the manifest gives: the checkpoint is damaged", f.Name, f.Bytes)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.Name, err)
 	}
@@ -287,12 +304,16 @@ func readFile(dir string, f File, read func(io.Reader) error) error {
 	if _, err := file.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	z, err := zstd.NewReader(file, zstd.WithDecoderMaxMemory(1<<30), zstd.WithDecoderConcurrency(1))
+	z, err := format.NewZstdReader(io.LimitReader(file, f.Bytes))
 	if err != nil {
 		return err
 	}
 	defer z.Close()
-	if err := read(z); err != nil {
+	limit := MaxExpansion*f.Bytes + 1<<20
+	if err := read(format.NewBoundedReader(z, path, format.Bounds{File: limit, Ctx: ctx})); err != nil {
+		if errors.Is(err, format.ErrTooLong) {
+			return fmt.Errorf("%s: decompresses to more than %d times its size: the checkpoint is damaged", f.Name, MaxExpansion)
+		}
 		return fmt.Errorf("%s: %w", f.Name, err)
 	}
 	return nil

@@ -1,13 +1,21 @@
 package checkpoint_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/zeebo/blake3"
 
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/solve"
@@ -53,7 +61,7 @@ func TestSaveAndResume(t *testing.T) {
 		t.Errorf("loaded %+v\nsaved %+v (table %d, nimbers %d)", got, m, first.Stats().TTEntries, first.DB().Len())
 	}
 	second := solve.NewDFPN(sprouts.Rules{}, nil, opt)
-	if err := checkpoint.Restore(dir, got, second); err != nil {
+	if err := checkpoint.Restore(context.Background(), dir, got, second); err != nil {
 		t.Fatal(err)
 	}
 	if second.DB().Len() != first.DB().Len() {
@@ -97,6 +105,37 @@ func TestDamagedCheckpoint(t *testing.T) {
 			b, _ := os.ReadFile(filepath.Join(dir, checkpoint.ManifestName))
 			os.WriteFile(filepath.Join(dir, checkpoint.ManifestName), []byte(strings.Replace(string(b), m.Files[0].Name, "../x.zst", 1)), 0o644)
 		}},
+		// F3: a file that never ends or that blocks its reader is refused
+		// at once, naming it.
+		{"nimbers a FIFO", "nimbers-1.spr.zst: a named pipe (FIFO), not a regular file", func(dir string, m checkpoint.Manifest) {
+			path := filepath.Join(dir, m.Files[1].Name)
+			os.Remove(path)
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"table a link to /dev/zero", "table-1.bin.zst (a link to /dev/zero): a character device, not a regular file", func(dir string, m checkpoint.Manifest) {
+			path := filepath.Join(dir, m.Files[0].Name)
+			os.Remove(path)
+			os.Symlink("/dev/zero", path)
+		}},
+		{"manifest a FIFO", "manifest.json: a named pipe (FIFO), not a regular file", func(dir string, m checkpoint.Manifest) {
+			path := filepath.Join(dir, checkpoint.ManifestName)
+			os.Remove(path)
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		// F1: two values for one position (which Save never writes; the
+		// sums are made to match) are refused, not settled by order.
+		{"conflicting duplicates", "gives 0*2 the Grundy value 1, but an earlier line", func(dir string, m checkpoint.Manifest) {
+			forge(t, dir, 1, []byte("[Positions+Nimber]\n0*2 0\n0*2 1\n"))
+		}},
+		// A file of a few hundred bytes that decompresses to 8 MB (of
+		// empty lines: as many gigabytes would take as little).
+		{"decompression bomb", "decompresses to more than 64 times its size", func(dir string, m checkpoint.Manifest) {
+			forge(t, dir, 1, append([]byte("[Positions+Nimber]\n"), bytes.Repeat([]byte("\n"), 8<<20)...))
+		}},
 	} {
 		dir := t.TempDir()
 		m, err := checkpoint.Save(dir, checkpoint.Manifest{Position: "0*7"}, s)
@@ -106,7 +145,7 @@ func TestDamagedCheckpoint(t *testing.T) {
 		tc.damage(dir, m)
 		m, err = checkpoint.Load(dir)
 		if err == nil {
-			err = checkpoint.Restore(dir, m, solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 12}))
+			err = checkpoint.Restore(context.Background(), dir, m, solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 12}))
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
@@ -125,4 +164,47 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, de.Name())
 	}
 	return names
+}
+
+// forge replaces the file i of the checkpoint in dir by the compressed
+// content, with the manifest's size and sum made to match: what anyone who
+// can write the directory can do, since the sums have no key.
+func forge(t *testing.T, dir string, i int, content []byte) {
+	t.Helper()
+	m, err := checkpoint.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := z.EncodeAll(content, nil)
+	if err := os.WriteFile(filepath.Join(dir, m.Files[i].Name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := blake3.Sum256(data)
+	m.Files[i].Bytes, m.Files[i].BLAKE3 = int64(len(data)), hex.EncodeToString(sum[:])
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, checkpoint.ManifestName), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSaverRemovesKilledSave: the temporary file of a save killed in an
+// earlier run (no one holds it) is removed when the next run's saver is
+// made, before any save.
+func TestSaverRemovesKilledSave(t *testing.T) {
+	dir := t.TempDir()
+	left := filepath.Join(dir, ".table-3.bin.zst.spots-tmp4242")
+	os.WriteFile(left, []byte("half a table"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(left, old, old)
+	checkpoint.NewSaver(dir, checkpoint.Manifest{Position: "0*7"}, nil, nil)
+	if _, err := os.Stat(left); err == nil {
+		t.Errorf("%s is still there", left)
+	}
 }

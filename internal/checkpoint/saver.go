@@ -1,9 +1,11 @@
 package checkpoint
 
 import (
+	"context"
 	"fmt"
 	"time"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 )
 
@@ -23,15 +25,18 @@ type Saver struct {
 	started time.Time
 }
 
-// NewSaver returns a saver of s into dir; base describes the search.
+// NewSaver returns a saver of s into dir; base describes the search. The
+// temporary files a save killed in an earlier run left in dir are removed
+// now (format.RemoveStaleTemps).
 func NewSaver(dir string, base Manifest, s Search, log func(string)) *Saver {
+	format.RemoveStaleTemps(dir)
 	return &Saver{Dir: dir, Base: base, Search: s, Log: log, started: time.Now()}
 }
 
 // Resume restores the checkpoint of dir into the search (before it
-// starts), refusing a checkpoint of another question. It returns the
-// checkpoint's manifest.
-func (c *Saver) Resume(dir string) (Manifest, error) {
+// starts), refusing a checkpoint of another question; the end of ctx stops
+// it. It returns the checkpoint's manifest.
+func (c *Saver) Resume(ctx context.Context, dir string) (Manifest, error) {
 	m, err := Load(dir)
 	if err != nil {
 		return m, err
@@ -40,13 +45,20 @@ func (c *Saver) Resume(dir string) (Manifest, error) {
 		return m, fmt.Errorf("it holds a search of %s (heap %d, nimber %v), not of %s (heap %d, nimber %v)",
 			m.Position, m.Heap, m.Nimber, c.Base.Position, c.Base.Heap, c.Base.Nimber)
 	}
-	if err := Restore(dir, m, c.Search); err != nil {
+	if err := Restore(ctx, dir, m, c.Search); err != nil {
 		return m, err
 	}
 	c.Base.Iterations, c.Base.Seconds, c.Base.Runs = m.Iterations, m.Seconds, m.Runs
 	c.started = time.Now() // restoring is not searching
 	c.log("resumed %s from %s: %s", m.Position, dir, m.Describe())
 	return m, nil
+}
+
+// Forget drops what Resume learnt of earlier runs (their iterations,
+// time and number): the search starts again from nothing.
+func (c *Saver) Forget() {
+	c.Base.Iterations, c.Base.Seconds, c.Base.Runs = 0, 0, 0
+	c.started = time.Now()
 }
 
 // Totals returns the iterations and seconds of search over all runs, this

@@ -54,10 +54,21 @@ func Start(t testing.TB, env []string, args ...string) *Process {
 // StartInput is Start with standard input read from stdin (nil: none).
 func StartInput(t testing.TB, env []string, stdin io.Reader, args ...string) *Process {
 	t.Helper()
+	return StartIO(t, env, stdin, nil, args...)
+}
+
+// StartIO is Start with standard input read from stdin (nil: none) and
+// standard output written to stdout (an *os.File is the process's own:
+// /dev/full, a pipe the test reads or not), or to p.Stdout if nil.
+func StartIO(t testing.TB, env []string, stdin io.Reader, stdout io.Writer, args ...string) *Process {
+	t.Helper()
 	p := &Process{Cmd: exec.Command(os.Args[0], args...), done: make(chan error, 1)}
 	p.Cmd.Env = append(append(os.Environ(), childEnv+"=1"), env...)
 	p.Cmd.Stdin = stdin
 	p.Cmd.Stdout, p.Cmd.Stderr = &p.Stdout, &p.Stderr
+	if stdout != nil {
+		p.Cmd.Stdout = stdout
+	}
 	if err := p.Cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -50,6 +49,8 @@ func (c cleanup) Run() int {
 // built once per test binary and put on PATH, so that a transcript can
 // solve with spots-solve and check with spots-verify. $ROOT is the
 // repository's root, for its committed data (the corpus, testdata).
+// Beside testscript's own commands a transcript has mkfifo PATH..., which
+// makes named pipes (to show that no command blocks on one).
 func Scripts(t *testing.T) {
 	t.Helper()
 	bin, err := builtCommands()
@@ -76,6 +77,7 @@ func Scripts(t *testing.T) {
 			e.Setenv("SPOTS_SWARM_KEY", "")
 			return nil
 		},
+		Cmds:                scriptCmds,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 	})
@@ -112,7 +114,7 @@ func builtCommands() (string, error) {
 		if buildErr != nil {
 			return
 		}
-		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		gobin := filepath.Join(os.Getenv("GOROOT"), "bin", "go") // the go command that runs the tests sets it
 		if _, err := os.Stat(gobin); err != nil {
 			gobin = "go"
 		}

@@ -1,16 +1,15 @@
 // Package statusline shows the progress of long commands on standard error:
 // one refreshing line on a terminal, a plain line every 10 s otherwise (a
-// log file or CI keeps every line, and not too many).
+// log file or CI keeps every line, and not too many). It knows nothing of
+// what is shown (package searchstatus describes a search), so the checker
+// can use it without linking the solver.
 package statusline
 
 import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"time"
-
-	"github.com/spots-dev/spots/solve"
 )
 
 // Line is a status line. A nil *Line shows nothing, so callers can pass
@@ -75,24 +74,4 @@ func (l *Line) Clear() {
 		fmt.Fprint(l.w, "\r\x1b[K")
 		l.shown = false
 	}
-}
-
-// Search describes a snapshot of a running search: iterations, their rate,
-// the root's numbers, the nimbers known and how full the table is.
-func Search(s solve.Progress) string {
-	rate := float64(s.Iterations) / max(s.Elapsed.Seconds(), 1e-9)
-	fill := ""
-	if s.TTCapacity > 0 {
-		fill = fmt.Sprintf("  TT %d%%", 100*s.TTEntries/int64(s.TTCapacity))
-	}
-	return fmt.Sprintf("%d it  %.0f it/s  root pn/dn %s/%s  nimbers %d%s",
-		s.Iterations, rate, Num(s.RootPN), Num(s.RootDN), s.Nimbers, fill)
-}
-
-// Num writes a proof or disproof number, ∞ for solve.Inf.
-func Num(x uint64) string {
-	if x == solve.Inf {
-		return "∞"
-	}
-	return strconv.FormatUint(x, 10)
 }

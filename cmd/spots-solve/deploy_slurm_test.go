@@ -1,0 +1,168 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spots-dev/spots/deploy"
+	"github.com/spots-dev/spots/internal/cmdtest"
+	"github.com/spots-dev/spots/swarm"
+)
+
+// slurmPorts are the offsets from SPOTS_PORT of the ports a job of
+// deploy/slurm/spots-swarm.sbatch listens on with two workers on one
+// machine: jobs, gossip, status, and each worker's gossip (11 + its local
+// task id).
+var slurmPorts = []int{0, 1, 2, 11, 12}
+
+// freePortBase returns a port p such that p plus each of offsets is free
+// on 127.0.0.1 now.
+func freePortBase(t *testing.T, offsets []int) int {
+	t.Helper()
+	for range 100 {
+		base := 20000 + rand.IntN(40000)
+		var held []net.Listener
+		ok := true
+		for _, o := range offsets {
+			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+o))
+			if err != nil {
+				ok = false
+				break
+			}
+			held = append(held, l)
+		}
+		for _, l := range held {
+			l.Close()
+		}
+		if ok {
+			return base
+		}
+	}
+	t.Fatal("no free range of ports on 127.0.0.1")
+	return 0
+}
+
+// TestDeploySlurm runs deploy/slurm/spots-swarm.sbatch as sbatch would on
+// a job of three nodes, all of them this machine: the script as it is,
+// copied out of the repository and run by bash in the directory it was
+// "submitted" from, which holds the key file; spots-solve on PATH is this
+// test binary; srun is testdata/slurm/srun, which starts the tasks of a
+// step as local processes; SPOTS_IFACE=lo gives every "node" the address
+// 127.0.0.1, and SPOTS_PORT free ports. The master's status page is read
+// before the workers start; the job must end with the master's exit 0, the
+// position's result and one certificate, and every process gone.
+func TestDeploySlurm(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"bash", "ip", "awk"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (%v): the batch script needs it", tool, err)
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := deploy.File("slurm/spots-swarm.sbatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srun, err := os.ReadFile(filepath.Join("testdata", "slurm", "srun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	submit := filepath.Join(dir, "submit")
+	for _, d := range []string{bin, submit} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, content := range map[string]string{
+		filepath.Join(bin, "srun"):         string(srun),
+		filepath.Join(bin, "spots-solve"):  fmt.Sprintf("#!/bin/sh\nSPOTS_TEST_MAIN=1 exec '%s' \"$@\"\n", self),
+		filepath.Join(dir, "slurm_script"): string(script),
+	} {
+		if err := os.WriteFile(name, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(submit, "swarm.key"), []byte(deployKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := freePortBase(t, slurmPorts)
+	gate := filepath.Join(dir, "gate")
+	cmd := exec.Command("bash", filepath.Join(dir, "slurm_script"), deployPosition)
+	cmd.Dir = submit
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SLURM_") && !strings.HasPrefix(kv, "SPOTS_") && !strings.HasPrefix(kv, "PATH=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"SLURM_JOB_ID=4242", "SLURM_JOB_NUM_NODES=3", "SLURM_SUBMIT_HOST=login1", "SLURM_CPUS_ON_NODE=1",
+		"SPOTS_IFACE=lo", "SPOTS_PORT="+strconv.Itoa(base), "SRUN_GATE="+gate)
+	var stdout, stderr cmdtest.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// The script, master, srun and workers in one process group, all
+	// killed if the test ends first.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if err := <-done; err != nil || t.Failed() {
+			t.Logf("batch script: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
+		}
+	})
+
+	status := "127.0.0.1:" + strconv.Itoa(base+2)
+	checkStatusPage(t, "http://"+status+swarm.StatusJSONPath, &stderr)
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		done <- err
+		if err != nil {
+			t.Fatalf("the batch script: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the batch script still runs after 2 minutes\nstdout: %s\nstderr: %s", stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		deployPosition + "  L  ",
+		fmt.Sprintf("ssh -N -L %d:%s -J login1 ", base+2, status),
+		"a worker group on each of the other 2 nodes",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout does not say %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(stderr.String(), "the master says the solve is over"); n != 2 {
+		t.Errorf("%d workers were told the solve is over, want 2:\n%s", n, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "srun's workers exited") {
+		t.Errorf("the workers failed:\n%s", stderr.String())
+	}
+	if files, _ := filepath.Glob(filepath.Join(submit, "spots-swarm", "certificates", "*.arrow")); len(files) != 1 {
+		t.Errorf("%d certificates in spots-swarm/certificates, want 1", len(files))
+	}
+	// Nothing of the job is left: the process group is empty.
+	if err := syscall.Kill(-cmd.Process.Pid, 0); err == nil {
+		t.Error("processes of the job are still running after the script ended")
+	}
+}
