@@ -85,13 +85,21 @@ func WriteFor(game, dir string, db *solve.NimberDB, claim format.Claim, opt veri
 	if err != nil {
 		return "", verify.Result{}, err
 	}
+	return WriteCertificate(dir, cert, opt)
+}
+
+// WriteCertificate writes cert, built by BuildFor or by another search
+// that proved its claim, into dir as <address>.arrow and verifies the
+// written file with opt. It returns the file's path and what the verifier
+// found; a file that does not verify is an error (its path is returned).
+func WriteCertificate(dir string, cert *format.Certificate, opt verify.Options) (string, verify.Result, error) {
 	path, err := format.WriteCertificate(dir, cert, format.WriteOptions{})
 	if err != nil {
-		return "", verify.Result{}, fmt.Errorf("certify %s: %w", claim, err)
+		return "", verify.Result{}, fmt.Errorf("certify %s: %w", cert.Claim, err)
 	}
 	res, err := verify.File(path, opt)
 	if err != nil {
-		return path, res, fmt.Errorf("certify %s: the written certificate does not verify: %w", claim, err)
+		return path, res, fmt.Errorf("certify %s: the written certificate does not verify: %w", cert.Claim, err)
 	}
 	return path, res, nil
 }

@@ -92,13 +92,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -108,16 +106,12 @@ import (
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/corpus"
-	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
-	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
-	"github.com/spots-dev/spots/sprouts"
-	"github.com/spots-dev/spots/swarm"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -855,281 +849,6 @@ func runStatus(e *env) int {
 	return 0
 }
 
-// ---- add
-
-// maxSolve bounds --solve: far beyond what can be solved, small enough
-// that a typo does not build an absurd position.
-const maxSolve = 1000
-
-type addJSON struct {
-	certJSON
-	Outcome string  `json:"outcome"`
-	Grundy  *uint32 `json:"grundy"`
-}
-
-func runAdd(e *env) int {
-	o := e.opt
-	switch {
-	case !e.flags.Changed("solve"):
-		e.flags.Usage()
-		return e.fail(2, "add needs --solve N (e.g. spots-corpus add --solve 12)")
-	case o.solve < 1 || o.solve > maxSolve:
-		return e.fail(2, "--solve %d: want a number of spots from 1 to %d", o.solve, maxSolve)
-	case o.algorithm != "dfpn" && o.algorithm != "pns":
-		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithm)
-	case o.capacity < solve.MinCapacity:
-		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, solve.MinCapacity)
-	case swarm.CheckCapacity(o.capacity, 1) != nil:
-		return e.fail(2, "--capacity %d: %v", o.capacity, swarm.CheckCapacity(o.capacity, 1))
-	case o.timeout < 0:
-		return e.fail(2, "--timeout %v is negative", o.timeout)
-	case o.every <= 0:
-		return e.fail(2, "--state-every %v: want a positive duration", o.every)
-	case o.state != "" && (o.noState || o.algorithm != "dfpn"):
-		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
-	}
-	stateAt, err := stateDir(o)
-	if err != nil {
-		return e.fail(2, "%v", err)
-	}
-	c, status := e.open()
-	if c == nil {
-		return status
-	}
-	n := o.solve
-	existing := c.RecordOf(n, o.nimber)
-	if existing >= 0 && !o.replace {
-		r := c.Records[existing]
-		return e.fail(2, "the corpus already has %s (index.csv line %d); give --replace to make it again", r.Claim, r.Line)
-	}
-	root, err := sprouts.Parse(corpus.StartText(n))
-	if err != nil {
-		return e.fail(2, "0*%d: %v", n, err)
-	}
-
-	// Solve.
-	opt := solve.Options{Capacity: o.capacity}
-	if e.prog != nil {
-		opt.Progress = func(p solve.Progress) { e.prog.Show(true, "solving: %s", searchstatus.Search(p)) }
-		opt.ProgressEvery = e.prog.Every()
-	}
-	var s solve.Searcher[sprouts.Position]
-	var saver *checkpoint.Saver
-	if o.algorithm == "pns" {
-		s = solve.NewPNS(sprouts.Rules{}, nil, opt)
-	} else {
-		if stateAt != "" {
-			saver = checkpoint.NewSaver(stateAt, checkpoint.Manifest{Position: root.String(), Nimber: o.nimber,
-				Algorithm: o.algorithm, Capacity: o.capacity, Version: buildinfo.Version()}, nil, func(line string) {
-				e.prog.Clear()
-				fmt.Fprintf(e.stderr, "spots-corpus: %s\n", line)
-			})
-			opt.Checkpoint, opt.CheckpointEvery = saver.Save, o.every
-			if e.prog != nil {
-				var before float64 // a replaced certificate's solve time: an estimate of the whole
-				if existing >= 0 {
-					before = c.Records[existing].SolveSeconds
-				}
-				opt.Progress = func(p solve.Progress) {
-					e.prog.Show(true, "solving: %s%s", searchstatus.Search(p), sofar(saver, p, before))
-				}
-			}
-		}
-		d := solve.NewDFPN(sprouts.Rules{}, nil, opt)
-		if saver != nil {
-			saver.Search = d
-			if _, err := saver.Resume(e.ctx, stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
-				return e.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", stateAt, err)
-			}
-		}
-		s = d
-	}
-	ctx := e.ctx
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
-	var out solve.Outcome
-	var grundy *uint32
-	if o.nimber {
-		if g, ok := s.Grundy(ctx, root); ok {
-			grundy, out = &g, solve.Win
-			if g == 0 {
-				out = solve.Loss
-			}
-		}
-	} else {
-		out = s.Solve(ctx, root, 0)
-	}
-	stats := s.Stats()
-	e.prog.Clear()
-	resume := ""
-	if saver != nil {
-		if out == solve.Unknown {
-			saver.Save(solve.Progress{Iterations: stats.Iterations})
-		}
-		stats.Iterations, stats.Seconds = saver.Totals(stats.Iterations)
-		o.runs = saver.Base.Runs + 1
-		resume = fmt.Sprintf("; the search is saved in %s: run the same command again to go on", stateAt)
-	}
-	if out == solve.Unknown && e.ctx.Err() != nil {
-		return e.fail(130, "0*%d: interrupted after %.1f s and %d iterations in all; nothing added%s", n, stats.Seconds, stats.Iterations, resume)
-	}
-	if out == solve.Unknown {
-		return e.fail(1, "0*%d: not solved (stopped after %.1f s and %d iterations in all); nothing added%s", n, stats.Seconds, stats.Iterations, resume)
-	}
-
-	// Certify and verify.
-	claim, err := certify.Claim(root, 0, out, grundy)
-	if err != nil {
-		return e.fail(1, "0*%d: %v", n, err)
-	}
-	dir := filepath.Join(c.Dir, corpus.CertsDir)
-	if o.noCommit {
-		dir = o.out
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return e.fail(2, "%v", err)
-	}
-	release, err := lockCorpus(c.Dir)
-	if err != nil {
-		return e.fail(2, "%v", err)
-	}
-	defer release()
-	vopt := verify.Options{}
-	if e.prog != nil {
-		vopt.Progress = func(done, total int) {
-			of := ""
-			if total > 0 {
-				of = fmt.Sprintf(" of %d", total)
-			}
-			e.prog.Show(false, "certifying %s: %d%s entries checked", claim, done, of)
-		}
-	}
-	path, _, err := certify.Write(dir, s.DB(), claim, vopt)
-	e.prog.Clear()
-	if err != nil {
-		return e.fail(1, "certifying %s: %v", claim, err)
-	}
-	e.prog.Show(false, "verifying %s in a separate process", claim)
-	res, verifySeconds, err := e.verifyApart(path, vopt)
-	e.prog.Clear()
-	if err != nil && e.ctx.Err() != nil {
-		return e.fail(130, "%s: interrupted while verifying; nothing added (the file is left)", path)
-	}
-	if err != nil {
-		return e.fail(1, "%s: the certificate of %s does not verify: %v", path, claim, err)
-	}
-	if err := os.Chmod(path, 0o644); err != nil {
-		return e.fail(2, "%v", err)
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return e.fail(2, "%v", err)
-	}
-	producer, err := producerOf(path)
-	if err != nil {
-		return e.fail(2, "%v", err)
-	}
-	// The size rule: a certificate too large to commit is kept elsewhere.
-	kept := o
-	if !o.noCommit {
-		var freed int64 // the replaced certificate's file, removed below
-		if existing >= 0 && c.Records[existing].Committed && c.Records[existing].Address != res.Address {
-			freed = c.Records[existing].Bytes
-		}
-		fits, why, err := c.Fits(limits, st.Size(), true, freed)
-		if err != nil {
-			return e.fail(2, "%v", err)
-		}
-		if !fits {
-			moved, err := moveFile(path, o.out)
-			if err != nil {
-				return e.fail(2, "keeping the certificate of %s elsewhere: %v", claim, err)
-			}
-			fmt.Fprintf(e.stderr, "spots-corpus: not committing the certificate of %s: %s; it is in %s, listed in %s as kept elsewhere (committed no)\n",
-				claim, why, moved, corpus.IndexFile)
-			path, kept.noCommit = moved, true
-		}
-	}
-	rec := corpus.Record{N: n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: st.Size(),
-		Algorithm: o.algorithm, SolveSeconds: millis(stats.Seconds), VerifySeconds: millis(verifySeconds),
-		Added: time.Now().UTC().Format(time.DateOnly), Producer: producer,
-		Machine:   fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Committed: !kept.noCommit, Command: command(kept)}
-
-	// A valid certificate that contradicts the literature or the conjecture
-	// is news, or a bug in the rules: a human must look before it is listed.
-	if problems, _ := c.CheckClaim(rec.Claim, path); len(problems) > 0 {
-		for _, p := range problems {
-			fmt.Fprintf(e.stderr, "PROBLEM   %s\n", p)
-		}
-		return e.fail(1, "%s verifies but disagrees with what is known; not added to %s (the file is left for inspection)", path, c.Path(corpus.IndexFile))
-	}
-	// A solve may take hours, and another add may have listed its
-	// certificate meanwhile: list this one in the index as it is now, not
-	// as it was read at the start, or the other's row would be lost.
-	if beforeListing != nil {
-		beforeListing()
-	}
-	if c, status = e.open(); c == nil {
-		return status
-	}
-	if existing = c.RecordOf(n, o.nimber); existing >= 0 && !o.replace {
-		r := c.Records[existing]
-		return e.fail(1, "%s was listed by another add while this one solved (index.csv line %d); %s is left for inspection", r.Claim, r.Line, path)
-	}
-	old, replaced := c.Put(rec, existing)
-	if err := c.SaveIndex(); err != nil {
-		return e.fail(2, "%v", err)
-	}
-	// The replaced certificate's file is no longer listed as committed.
-	if replaced && old.Committed && (old.Address != rec.Address || !rec.Committed) {
-		if err := os.Remove(c.CertPath(old)); err != nil && !os.IsNotExist(err) {
-			return e.fail(2, "removing the replaced certificate: %v", err)
-		}
-	}
-	// Regenerate from the index as written, as regenerate will.
-	if c, status = e.open(); c == nil {
-		return status
-	}
-
-	if o.json {
-		j := addJSON{certJSON: recordJSON(rec), Outcome: out.String(), Grundy: grundy}
-		j.Path, j.Status = path, corpus.StatusVerified
-		b, _ := json.Marshal(j)
-		fmt.Fprintf(e.stdout, "%s\n", b)
-	} else {
-		who := map[solve.Outcome]string{solve.Win: "first player wins", solve.Loss: "second player wins"}[out]
-		if grundy != nil {
-			fmt.Fprintf(e.stdout, "%s  %d  (Grundy value; %s)\n", root, *grundy, who)
-		} else {
-			fmt.Fprintf(e.stdout, "%s  %s  (%s)\n", root, out, who)
-		}
-		fmt.Fprintf(e.stdout, "    certificate %s  (%d entries, %d bytes; solved in %.2f s, verified in %.2f s)\n",
-			path, rec.Entries, rec.Bytes, rec.SolveSeconds, rec.VerifySeconds)
-		if replaced {
-			fmt.Fprintf(e.stdout, "    replaces %s (%s)\n", old.Claim, old.ShortAddress())
-		}
-	}
-	if stateAt != "" {
-		// The certificate is in: the checkpoint has served its purpose.
-		if err := checkpoint.Remove(stateAt); err != nil {
-			fmt.Fprintf(e.stderr, "spots-corpus: warning: removing the checkpoint %s: %v\n", stateAt, err)
-		}
-	}
-	// The new certificate was verified above; the others are what check
-	// verifies. Verifying the whole corpus again here took longer than
-	// adding 0*29.
-	e.opt.noVerify = true
-	return e.regenerate(c, false, o.json)
-}
-
-// beforeListing, when set (by tests), runs just before add reads the index
-// again to list its certificate.
-var beforeListing func()
-
 // plural returns "1 problem", "2 problems".
 func plural(n int, noun string) string {
 	if n == 1 {
@@ -1140,35 +859,3 @@ func plural(n int, noun string) string {
 
 // millis rounds seconds to milliseconds, as index.csv keeps them.
 func millis(s float64) float64 { return math.Round(s*1000) / 1000 }
-
-// command returns the command line that makes the certificate again.
-func command(o options) string {
-	parts := []string{"spots-corpus", "add", "--solve", strconv.Itoa(o.solve)}
-	if o.nimber {
-		parts = append(parts, "--nimber")
-	}
-	if o.algorithm != "dfpn" {
-		parts = append(parts, "--algorithm", o.algorithm)
-	}
-	if o.capacity != solve.DefaultCapacity && o.algorithm == "dfpn" {
-		parts = append(parts, "--capacity", strconv.Itoa(o.capacity))
-	}
-	if o.noCommit {
-		parts = append(parts, "--no-commit", "--out", "DIR")
-	}
-	if o.runs > 1 {
-		parts = append(parts, fmt.Sprintf("(in %d runs through --state)", o.runs))
-	}
-	return strings.Join(parts, " ")
-}
-
-// producerOf returns the producer and version a certificate names.
-func producerOf(path string) (string, error) {
-	r, err := format.OpenCertificate(path)
-	if err != nil {
-		return "", err
-	}
-	defer r.Close()
-	h := r.Header()
-	return strings.TrimSpace(h.Producer + " " + h.Version), nil
-}

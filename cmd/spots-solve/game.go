@@ -1,17 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spots-dev/spots/cram"
-	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -71,43 +66,16 @@ func parseCram(in string) (cram.Position, uint32, error) {
 
 // solveCram is solveAll for --game cram: the boards of the command line
 // solved one after another by one search, each certified with --cert.
-func solveCram(ctx context.Context, cfg config, inputs []string, stdout, stderr io.Writer) int {
-	fail := func(msg string, a ...any) int {
-		fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...)
-		return 2
+func solveCram(r *runner, inputs []string) int {
+	roots, heaps, err := parseAll(inputs, r.cfg.nimber, parseCram, func(string, uint32) error { return nil })
+	if err != nil {
+		return r.fail("%v", err)
 	}
-	var roots []cram.Position
-	var heaps []uint32
-	for _, in := range inputs {
-		p, n, err := parseCram(in)
-		if err != nil {
-			return fail("%v", err)
-		}
-		if n > 0 && cfg.nimber {
-			return fail("%q: --nimber computes the Grundy value of a position alone; leave out the heap (the value of POS+*N is that of POS xor N)", in)
-		}
-		roots = append(roots, p)
-		heaps = append(heaps, n)
+	if status := r.makeCertDir(); status >= 0 {
+		return status
 	}
-	if cfg.certDir != "" {
-		if err := os.MkdirAll(cfg.certDir, 0o755); err != nil {
-			return fail("--cert: %v", err)
-		}
-	}
-	var prog *statusline.Line
-	if !cfg.noProgress {
-		prog = statusline.New(stderr)
-	}
-	s := newSearcher(cfg, cram.Rules{}, solve.NewNimberDB(), prog, nil)
-	results, status := solveEach(ctx, cfg, s, cram.Game, inputs, roots, heaps, nil, prog, stdout, stderr)
-	if cfg.statsPath != "" {
-		if err := writeStats(cfg.statsPath, cfg.args, time.Now(), results); err != nil {
-			return fail("--stats %s: %v", cfg.statsPath, err)
-		}
-	}
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "spots-solve: interrupted")
-		return statusInterrupted
-	}
-	return status
+	r.startProgress()
+	s := newSearcher(r.cfg, cram.Rules{}, solve.NewNimberDB(), r.prog, nil)
+	results, status := solveEach(r, pipeline(r, cram.Game, s), inputs, roots, heaps)
+	return r.finish(results, status, nil)
 }

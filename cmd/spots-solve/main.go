@@ -42,7 +42,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -61,10 +60,10 @@ import (
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
-	"github.com/spots-dev/spots/verify"
 )
 
 const usage = `usage: spots-solve [flags] POSITION...
@@ -245,80 +244,148 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // solveAll solves the positions of the command line, one after another
 // (or the one position of a swarm), and returns the exit status.
 func solveAll(ctx context.Context, cfg config, positions []string, stdout, stderr io.Writer) int {
-	fail := func(msg string, a ...any) int {
-		fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...)
-		return 2
-	}
+	r := &runner{ctx: ctx, cfg: cfg, stdout: stdout, stderr: stderr}
 	if cfg.game == cram.Game {
-		return solveCram(ctx, cfg, positions, stdout, stderr)
+		return solveCram(r, positions)
 	}
-	var roots []sprouts.Position
-	var heaps []uint32
-	for _, in := range positions {
-		p, n, err := parseInput(in)
-		if err != nil {
-			return fail("%v", err)
-		}
-		if n > 0 && cfg.nimber {
-			return fail("%q: --nimber computes the Grundy value of a position alone; leave out the heap (the value of POS+*N is that of POS xor N)", in)
-		}
+	return solveSprouts(r, positions)
+}
+
+// runner is one run of spots-solve: its configuration, its streams and
+// its status line.
+type runner struct {
+	ctx            context.Context
+	cfg            config
+	stdout, stderr io.Writer
+	prog           *statusline.Line // nil with --no-progress
+}
+
+// fail says msg on standard error and returns the status of bad input.
+func (r *runner) fail(msg string, a ...any) int {
+	fmt.Fprintf(r.stderr, "spots-solve: "+msg+"\n", a...)
+	return 2
+}
+
+// solveSprouts is solveAll for Sprouts: the positions solved one after
+// another by one search (saved into --state, resumed from --resume,
+// preloaded from --db-in), or by a swarm.
+func solveSprouts(r *runner, inputs []string) int {
+	cfg := r.cfg
+	roots, heaps, err := parseAll(inputs, cfg.nimber, parseInput, func(in string, n uint32) error {
 		if n > 0 && cfg.algorithm == "swarm" {
-			return fail("%q: the swarm solves a position without a heap", in)
+			return fmt.Errorf("%q: the swarm solves a position without a heap", in)
+		}
+		return nil
+	})
+	if err != nil {
+		return r.fail("%v", err)
+	}
+	if status := r.makeCertDir(); status >= 0 {
+		return status
+	}
+	if note, err := claimStateDir(cfg.swarm.stateDir, cfg.swarm.resumeDir, cfg.force); err != nil {
+		return r.fail("%v", err)
+	} else if note != "" {
+		fmt.Fprintf(r.stderr, "spots-solve: %s\n", note)
+	}
+	if cfg.algorithm == "swarm" {
+		if len(roots) != 1 {
+			return r.fail("the swarm solves one position at a time (got %d)", len(roots))
+		}
+		return runMaster(r.ctx, cfg, cfg.swarm, inputs[0], roots[0], r.stdout, r.stderr)
+	}
+	db := solve.NewNimberDB()
+	if cfg.dbIn != "" {
+		if err := loadDB(r.ctx, db, cfg.dbIn, cfg.lenient, r.stderr); err != nil {
+			return r.fail("--db-in %s: %v", cfg.dbIn, err)
+		}
+	}
+	r.startProgress()
+	saver := newStateSaver(cfg, roots[0], heaps[0], r.stderr, r.prog)
+	s := newSearcher(cfg, sprouts.Rules{}, db, r.prog, saver)
+	if saver != nil && cfg.swarm.resumeDir != "" {
+		if _, err := saver.Resume(r.ctx, cfg.swarm.resumeDir); err != nil {
+			return r.fail("--resume %s: %v", cfg.swarm.resumeDir, err)
+		}
+		s = resumeChecked(r.ctx, cfg, s, saver, cfg.swarm.resumeDir, r.prog, r.stderr)
+	}
+	p := pipeline(r, sprouts.Game, s)
+	p.Checkpoint, p.CheckpointSolved = saver, true
+	results, status := solveEach(r, p, inputs, roots, heaps)
+	return r.finish(results, status, func() int {
+		if cfg.dbOut != "" {
+			if err := saveDB(p.Searcher.DB(), cfg.dbOut); err != nil {
+				return r.fail("--db-out %s: %v", cfg.dbOut, err)
+			}
+		}
+		return -1
+	})
+}
+
+// parseAll parses the positions of the command line with parse; check
+// refuses what the run cannot do with one (a heap). With nimber, a
+// position with a heap is refused.
+func parseAll[P any](inputs []string, nimber bool, parse func(string) (P, uint32, error), check func(string, uint32) error) ([]P, []uint32, error) {
+	var roots []P
+	var heaps []uint32
+	for _, in := range inputs {
+		p, n, err := parse(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		if n > 0 && nimber {
+			return nil, nil, fmt.Errorf("%q: --nimber computes the Grundy value of a position alone; leave out the heap (the value of POS+*N is that of POS xor N)", in)
+		}
+		if err := check(in, n); err != nil {
+			return nil, nil, err
 		}
 		roots = append(roots, p)
 		heaps = append(heaps, n)
 	}
-	if cfg.certDir != "" {
-		if err := os.MkdirAll(cfg.certDir, 0o755); err != nil {
-			return fail("--cert: %v", err)
+	return roots, heaps, nil
+}
+
+// makeCertDir makes the --cert directory; it returns the exit status of a
+// failure, or -1.
+func (r *runner) makeCertDir() int {
+	if r.cfg.certDir != "" {
+		if err := os.MkdirAll(r.cfg.certDir, 0o755); err != nil {
+			return r.fail("--cert: %v", err)
 		}
 	}
-	if note, err := claimStateDir(cfg.swarm.stateDir, cfg.swarm.resumeDir, cfg.force); err != nil {
-		return fail("%v", err)
-	} else if note != "" {
-		fmt.Fprintf(stderr, "spots-solve: %s\n", note)
+	return -1
+}
+
+// startProgress makes the status line, unless --no-progress.
+func (r *runner) startProgress() {
+	if !r.cfg.noProgress {
+		r.prog = statusline.New(r.stderr)
 	}
-	if cfg.algorithm == "swarm" {
-		if len(roots) != 1 {
-			return fail("the swarm solves one position at a time (got %d)", len(roots))
-		}
-		return runMaster(ctx, cfg, cfg.swarm, positions[0], roots[0], stdout, stderr)
-	}
-	db := solve.NewNimberDB()
-	if cfg.dbIn != "" {
-		if err := loadDB(ctx, db, cfg.dbIn, cfg.lenient, stderr); err != nil {
-			return fail("--db-in %s: %v", cfg.dbIn, err)
-		}
-	}
-	var prog *statusline.Line
-	if !cfg.noProgress {
-		prog = statusline.New(stderr)
-	}
-	saver := newStateSaver(cfg, roots[0], heaps[0], stderr, prog)
-	s := newSearcher(cfg, sprouts.Rules{}, db, prog, saver)
-	if saver != nil && cfg.swarm.resumeDir != "" {
-		if _, err := saver.Resume(ctx, cfg.swarm.resumeDir); err != nil {
-			return fail("--resume %s: %v", cfg.swarm.resumeDir, err)
-		}
-		s = resumeChecked(ctx, cfg, s, saver, cfg.swarm.resumeDir, prog, stderr)
-	}
-	var afterEach func()
-	if saver != nil {
-		afterEach = func() { saver.Save(solve.Progress{Iterations: s.Stats().Iterations}) }
-	}
-	results, status := solveEach(ctx, cfg, s, sprouts.Game, positions, roots, heaps, afterEach, prog, stdout, stderr)
-	if cfg.statsPath != "" {
-		if err := writeStats(cfg.statsPath, cfg.args, time.Now(), results); err != nil {
-			return fail("--stats %s: %v", cfg.statsPath, err)
+}
+
+// pipeline returns the pipeline of the run's positions of game, solved by
+// s: --nimber, --timeout and --cert.
+func pipeline[P fmt.Stringer](r *runner, game string, s solve.Searcher[P]) *prove.Pipeline[P] {
+	return &prove.Pipeline[P]{Game: game, Searcher: s, Nimber: r.cfg.nimber, Timeout: r.cfg.timeout,
+		CertDir: r.cfg.certDir, Stopped: r.prog.Clear}
+}
+
+// finish ends the run after its positions: --stats written, then more
+// (--db-out; it returns an exit status, or -1), and the exit status:
+// status, or 130 when the run was interrupted.
+func (r *runner) finish(results []result, status int, more func() int) int {
+	if r.cfg.statsPath != "" {
+		if err := writeStats(r.cfg.statsPath, r.cfg.args, time.Now(), results); err != nil {
+			return r.fail("--stats %s: %v", r.cfg.statsPath, err)
 		}
 	}
-	if cfg.dbOut != "" {
-		if err := saveDB(s.DB(), cfg.dbOut); err != nil {
-			return fail("--db-out %s: %v", cfg.dbOut, err)
+	if more != nil {
+		if s := more(); s >= 0 {
+			return s
 		}
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "spots-solve: interrupted")
+	if r.ctx.Err() != nil {
+		fmt.Fprintln(r.stderr, "spots-solve: interrupted")
 		return statusInterrupted
 	}
 	return status
@@ -354,31 +421,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	flags.SetOutput(stderr)
 	flags.SetNormalizeFunc(normalizeAlias)
 	std := buildinfo.AddStd(flags)
-	defaultAlg := "dfpn"
-	if runtime.NumCPU() > 1 {
-		defaultAlg = "pdfpn"
-	}
-	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). "+defaultMode())
-	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
-	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
-	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
-	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local); without it pdfpn gets 10⁶ a thread, at most what a quarter of the machine's memory holds")
-	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
-	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
-	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
-	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
-	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
-	flags.BoolVar(&cfg.rootMoves, "root-moves", false, "dfpn, pdfpn: also print the iterations spent below each move of the position (with --nimber: of its last couple, the position plus a heap of its value), most first")
-	flags.Uint64Var(&cfg.seed, "seed", 0, "break ties between equal children at random with this seed (0: in heuristic order)")
-	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; without it: never)")
-	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (without it: never)")
-	flags.BoolVar(&cfg.noProgress, "no-progress", false, "do not show progress on standard error")
-	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
-	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
-	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
-	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
-	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
-	addSwarmFlags(flags, &cfg.swarm)
+	addFlags(flags, &cfg)
 	showFlags(flags, "")
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
 	if err := flags.Parse(args); err != nil {
@@ -404,57 +447,94 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	if cfg.certDir != "" && cfg.algorithm == "pdfpn" && cfg.threads > 1 {
 		fmt.Fprintln(stderr, "spots-solve: note: --algorithm pdfpn with several threads is not deterministic: the certificate's address will differ from run to run (leave out --algorithm for dfpn, which reproduces it)")
 	}
-	switch {
-	case cfg.algorithm != "dfpn" && cfg.algorithm != "pns" && cfg.algorithm != "pdfpn" && cfg.algorithm != "swarm":
-		fmt.Fprintf(stderr, "spots-solve: unknown --algorithm %q (want pdfpn, dfpn, pns or swarm)\n", cfg.algorithm)
+	if err := checkSearch(flags, cfg); err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
-	case cfg.threads < 1 || cfg.threads > solve.MaxThreads:
-		fmt.Fprintf(stderr, "spots-solve: --threads %d: want 1 to %d\n", cfg.threads, solve.MaxThreads)
-		return cfg, nil, 2
-	case cfg.capacity < solve.MinCapacity:
-		fmt.Fprintf(stderr, "spots-solve: --capacity %d is too small (at least %d)\n", cfg.capacity, solve.MinCapacity)
-		return cfg, nil, 2
-	case cfg.rootMoves && cfg.algorithm != "dfpn" && cfg.algorithm != "pdfpn":
-		fmt.Fprintf(stderr, "spots-solve: --root-moves counts the iterations of dfpn and pdfpn, not of %s\n", cfg.algorithm)
-		return cfg, nil, 2
-	case cfg.nimber && cfg.algorithm == "swarm":
-		fmt.Fprintln(stderr, "spots-solve: the swarm solves outcomes; --nimber needs pdfpn, dfpn or pns")
-		return cfg, nil, 2
-	case cfg.timeout < 0:
-		fmt.Fprintf(stderr, "spots-solve: --timeout %v is negative\n", cfg.timeout)
-		return cfg, nil, 2
-	case flags.Changed("timeout") && cfg.timeout == 0:
-		fmt.Fprintln(stderr, "spots-solve: --timeout 0: want a positive duration (leave the flag out for no limit)")
-		return cfg, nil, 2
-	case flags.Changed("max-iterations") && cfg.maxIterations == 0:
-		fmt.Fprintln(stderr, "spots-solve: --max-iterations 0: want a positive number (leave the flag out for no limit)")
-		return cfg, nil, 2
-	case flags.NArg() == 0:
+	}
+	if flags.NArg() == 0 {
 		fmt.Fprintln(stderr, "spots-solve: no position given (e.g. spots-solve 0*12)")
 		flags.Usage()
 		return cfg, nil, 2
-	case (cfg.swarm.stateDir != "" || cfg.swarm.resumeDir != "") && (cfg.algorithm == "pns" || flags.NArg() != 1):
-		fmt.Fprintf(stderr, "spots-solve: %v\n", errStateUse)
-		return cfg, nil, 2
-	case cfg.stateEvery <= 0:
-		fmt.Fprintf(stderr, "spots-solve: --state-every %v: want a positive duration\n", cfg.stateEvery)
-		return cfg, nil, 2
 	}
-	if err := checkGame(cfg); err != nil {
-		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
-		return cfg, nil, 2
-	}
-	if err := checkResources(flags, cfg); err != nil {
-		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
-		return cfg, nil, 2
-	}
-	plan, err := memoryPlan(flags, cfg)
+	plan, err := checkRun(flags, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
 	cfg.plan = plan
 	return cfg, flags.Args(), -1
+}
+
+// addFlags defines the flags of spots-solve (the swarm's among them) on
+// flags, with cfg holding their values.
+func addFlags(flags *pflag.FlagSet, cfg *config) {
+	defaultAlg := "dfpn"
+	if runtime.NumCPU() > 1 {
+		defaultAlg = "pdfpn"
+	}
+	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). "+defaultMode())
+	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
+	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
+	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
+	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local); without it pdfpn gets 10⁶ a thread, at most what a quarter of the machine's memory holds")
+	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
+	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
+	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
+	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
+	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
+	flags.BoolVar(&cfg.rootMoves, "root-moves", false, "dfpn, pdfpn: also print the iterations spent below each move of the position (with --nimber: of its last couple, the position plus a heap of its value), most first")
+	flags.Uint64Var(&cfg.seed, "seed", 0, "break ties between equal children at random with this seed (0: in heuristic order)")
+	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; without it: never)")
+	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (without it: never)")
+	flags.BoolVar(&cfg.noProgress, "no-progress", false, "do not show progress on standard error")
+	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
+	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
+	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
+	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
+	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
+	addSwarmFlags(flags, &cfg.swarm)
+}
+
+// checkSearch refuses the values of the search's flags that cannot be
+// honoured.
+func checkSearch(flags *pflag.FlagSet, cfg config) error {
+	switch {
+	case cfg.algorithm != "dfpn" && cfg.algorithm != "pns" && cfg.algorithm != "pdfpn" && cfg.algorithm != "swarm":
+		return fmt.Errorf("unknown --algorithm %q (want pdfpn, dfpn, pns or swarm)", cfg.algorithm)
+	case cfg.threads < 1 || cfg.threads > solve.MaxThreads:
+		return fmt.Errorf("--threads %d: want 1 to %d", cfg.threads, solve.MaxThreads)
+	case cfg.capacity < solve.MinCapacity:
+		return fmt.Errorf("--capacity %d is too small (at least %d)", cfg.capacity, solve.MinCapacity)
+	case cfg.rootMoves && cfg.algorithm != "dfpn" && cfg.algorithm != "pdfpn":
+		return fmt.Errorf("--root-moves counts the iterations of dfpn and pdfpn, not of %s", cfg.algorithm)
+	case cfg.nimber && cfg.algorithm == "swarm":
+		return errors.New("the swarm solves outcomes; --nimber needs pdfpn, dfpn or pns")
+	case cfg.timeout < 0:
+		return fmt.Errorf("--timeout %v is negative", cfg.timeout)
+	case flags.Changed("timeout") && cfg.timeout == 0:
+		return errors.New("--timeout 0: want a positive duration (leave the flag out for no limit)")
+	case flags.Changed("max-iterations") && cfg.maxIterations == 0:
+		return errors.New("--max-iterations 0: want a positive number (leave the flag out for no limit)")
+	}
+	return nil
+}
+
+// checkRun refuses what cannot run with the positions given (--state,
+// the game, the resources asked for) and returns the memory plan.
+func checkRun(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
+	switch {
+	case (cfg.swarm.stateDir != "" || cfg.swarm.resumeDir != "") && (cfg.algorithm == "pns" || flags.NArg() != 1):
+		return solve.MemoryPlan{}, errStateUse
+	case cfg.stateEvery <= 0:
+		return solve.MemoryPlan{}, fmt.Errorf("--state-every %v: want a positive duration", cfg.stateEvery)
+	}
+	if err := checkGame(cfg); err != nil {
+		return solve.MemoryPlan{}, err
+	}
+	if err := checkResources(flags, cfg); err != nil {
+		return solve.MemoryPlan{}, err
+	}
+	return memoryPlan(flags, cfg)
 }
 
 // defaultMode says what plain spots-solve POS runs on this machine: every
@@ -486,139 +566,64 @@ func entriesText(n int) string {
 // saves it (Sprouts only).
 func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *checkpoint.Saver) solve.Searcher[P] {
 	applyMemory(cfg.plan, cfg.algorithm)
-	opt := solve.Options{Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache, Seed: cfg.seed,
-		MaxIterations: cfg.maxIterations}
+	s := prove.Search{Algorithm: cfg.algorithm, Threads: cfg.threads, Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache,
+		Seed: cfg.seed, MaxIterations: cfg.maxIterations, Saver: saver, SaveEvery: cfg.stateEvery}
 	if prog != nil {
-		opt.Progress = func(p solve.Progress) { prog.Show(true, "%s", searchstatus.Search(p)) }
-		opt.ProgressEvery = prog.Every()
+		s.Progress = func(p solve.Progress) { prog.Show(true, "%s", searchstatus.Search(p)) }
+		s.ProgressEvery = prog.Every()
 	}
-	switch cfg.algorithm {
-	case "pns":
-		return solve.NewPNS(g, db, opt)
-	case "pdfpn":
-		opt.Threads = cfg.threads
-	}
-	if saver != nil {
-		opt.Checkpoint, opt.CheckpointEvery = saver.Save, cfg.stateEvery
-	}
-	s := solve.NewDFPN(g, db, opt)
-	if saver != nil {
-		saver.Search = s
-	}
-	return s
+	return prove.NewSearcher(g, db, s)
 }
 
-// solveOne solves root + *heap (or with --nimber finds root's Grundy
-// value); root's String is its canonical text.
-// solveEach solves, certifies (with --cert) and prints each root in turn,
-// calling afterEach (if set) after each solve, until all are done or ctx
-// ends. Its status is 1 when a root was left unsolved or its certificate
-// failed, else 0.
-func solveEach[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[P], game string, inputs []string,
-	roots []P, heaps []uint32, afterEach func(), prog *statusline.Line, stdout, stderr io.Writer) ([]result, int) {
+// solveEach proves and prints each root in turn with the pipeline p,
+// until all are done or the run is interrupted. Its status is 1 when a
+// root was left unsolved or its certificate failed, else 0.
+func solveEach[P fmt.Stringer](r *runner, p *prove.Pipeline[P], inputs []string, roots []P, heaps []uint32) ([]result, int) {
 	var results []result
 	status := 0
 	for i, root := range roots {
-		if ctx.Err() != nil {
+		if r.ctx.Err() != nil {
 			break // interrupted: the positions left are not started
 		}
-		r := solveOne(ctx, cfg, s, inputs[i], root, heaps[i])
-		prog.Clear()
-		if afterEach != nil {
-			afterEach()
-		}
-		if cfg.certDir != "" && r.Outcome != solve.Unknown.String() {
-			if err := certifyOne(cfg, s, game, root, heaps[i], &r); err != nil {
-				fmt.Fprintf(stderr, "spots-solve: %v\n", err)
-				status = 1
-			}
-		}
-		results = append(results, r)
-		if r.Outcome == solve.Unknown.String() {
+		pr, err := p.Prove(r.ctx, root, heaps[i])
+		if err != nil {
+			fmt.Fprintf(r.stderr, "spots-solve: %v\n", err)
 			status = 1
 		}
-		printResult(stdout, cfg, r)
+		res := newResult(r.cfg, inputs[i], root, heaps[i], pr)
+		if d, ok := p.Searcher.(interface{ RootChildren() []solve.RootChild[P] }); ok && r.cfg.rootMoves {
+			res.RootMoves = rootMoves(d.RootChildren())
+		}
+		results = append(results, res)
+		if !pr.Outcome.Known() {
+			status = 1
+		}
+		printResult(r.stdout, r.cfg, res)
 	}
 	return results, status
 }
 
-func solveOne[P fmt.Stringer](ctx context.Context, cfg config, s solve.Searcher[P], input string, root P, heap uint32) result {
-	posCtx := ctx
-	if cfg.timeout > 0 {
-		var cancel context.CancelFunc
-		posCtx, cancel = context.WithTimeout(ctx, cfg.timeout)
-		defer cancel()
-	}
-	before := s.Stats()
-	r := result{Input: input, Canonical: root.String(), Algorithm: cfg.algorithm}
+// newResult is what the run prints of the result pr about root + *heap
+// (its canonical text, with " + *N" for a heap).
+func newResult[P fmt.Stringer](cfg config, input string, root P, heap uint32, pr prove.Result) result {
+	st := pr.Spent
+	r := result{Input: input, Canonical: root.String(), Algorithm: cfg.algorithm, Outcome: pr.Outcome.String(),
+		Reason: string(pr.Stop), Nimber: pr.Grundy, Seconds: st.Seconds, Iterations: st.Iterations,
+		GrundyNumbers: st.GrundyNumbers, TTEntries: st.TTEntries, stats: st}
 	if heap > 0 {
 		r.Canonical += " + *" + strconv.FormatUint(uint64(heap), 10)
 	}
-	var out solve.Outcome
-	if cfg.nimber {
-		if g, ok := s.Grundy(posCtx, root); ok {
-			r.Nimber = &g
-			out = solve.Win
-			if g == 0 {
-				out = solve.Loss
-			}
-		}
-	} else {
-		out = s.Solve(posCtx, root, heap)
-	}
-	after := s.Stats()
-	r.Outcome = out.String()
-	if out == solve.Unknown {
-		r.Reason = unknownReason(ctx, posCtx)
-	}
-	r.Seconds = after.Seconds - before.Seconds
-	r.Iterations = after.Iterations - before.Iterations
-	r.GrundyNumbers = after.GrundyNumbers - before.GrundyNumbers
-	r.TTEntries = after.TTEntries
-	r.stats = after
-	r.stats.Iterations, r.stats.Seconds, r.stats.GrundyNumbers = r.Iterations, r.Seconds, r.GrundyNumbers
-	r.stats.Expansions = after.Expansions - before.Expansions
-	if d, ok := s.(interface{ RootChildren() []solve.RootChild[P] }); ok && cfg.rootMoves {
-		r.RootMoves = rootMoves(d.RootChildren())
-	}
 	if cfg.algorithm == "pdfpn" {
 		r.Threads, r.Spread = cfg.threads, solve.DefaultSpread
-		r.PerThread = after.PerThread
-		for i := range min(len(r.PerThread), len(before.PerThread)) {
-			r.PerThread[i] -= before.PerThread[i]
+		r.PerThread, r.LockWaits, r.LockWaitSeconds = st.PerThread, st.LockWaits, st.LockWaitSeconds
+		if st.TTLookups > 0 {
+			r.TTHitRate = float64(st.TTHits) / float64(st.TTLookups)
 		}
-		r.LockWaits = after.LockWaits - before.LockWaits
-		r.LockWaitSeconds = after.LockWaitSeconds - before.LockWaitSeconds
-		if n := after.TTLookups - before.TTLookups; n > 0 {
-			r.TTHitRate = float64(after.TTHits-before.TTHits) / float64(n)
-		}
+	}
+	if c := pr.Certificate; c != nil {
+		r.Claim, r.Certificate, r.Address, r.CertEntries = c.Claim.String(), c.Path, c.Address, c.Entries
 	}
 	return r
-}
-
-// certifyOne writes and verifies the certificate of a solved position of
-// game.
-func certifyOne[P fmt.Stringer](cfg config, s solve.Searcher[P], game string, root P, heap uint32, r *result) error {
-	out := solve.Win
-	if r.Outcome == solve.Loss.String() {
-		out = solve.Loss
-	}
-	claim, err := certify.Claim(root, heap, out, r.Nimber)
-	if err != nil {
-		return err
-	}
-	path, res, err := certify.WriteFor(game, cfg.certDir, s.DB(), claim, verify.Options{})
-	if err != nil {
-		return err
-	}
-	setCertificate(r, claim, path, res.Entries)
-	return nil
-}
-
-// setCertificate records a written certificate in r.
-func setCertificate(r *result, claim format.Claim, path string, entries int) {
-	r.Claim, r.Certificate, r.CertEntries = claim.String(), path, entries
-	r.Address = strings.TrimSuffix(filepath.Base(path), ".arrow")
 }
 
 func printResult(w io.Writer, cfg config, r result) {
@@ -800,17 +805,4 @@ func saveDB(db *solve.NimberDB, path string) error {
 		return err
 	}
 	return format.WriteSPRFile(path, entries)
-}
-
-// unknownReason says why a search stopped unsolved: ctx is the run's (an
-// interrupt ends it), limited the position's (its --timeout ends it);
-// otherwise the iteration limit stopped it.
-func unknownReason(ctx, limited context.Context) string {
-	switch {
-	case ctx.Err() != nil:
-		return "interrupted"
-	case limited.Err() != nil:
-		return "timeout"
-	}
-	return "iteration limit"
 }

@@ -8,13 +8,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
-	"github.com/spots-dev/spots/verify"
 )
 
 // newStateSaver returns the saver of the one search of the command line
@@ -123,106 +122,19 @@ func moveAside(dir string) (string, error) {
 	return to, nil
 }
 
-// resumedSearch is the search of a run that resumed a checkpoint. A
-// checkpoint is input, not truth: its sums have no key, so whoever can
-// write its directory can put any value in it, and the search believes
-// the values it loads. So an outcome or Grundy value found after a resume
-// is reported only once the checker has derived it from the rules with the
-// search's values (as --cert does, without writing a certificate). If it
-// cannot, the checkpoint did not back the result: restart gives the search
-// again without it, which solves the position from nothing. A forged
-// checkpoint costs time, never a wrong answer.
-type resumedSearch struct {
-	solve.Searcher[sprouts.Position]
-	restart func(why error) solve.Searcher[sprouts.Position]
-	spent   solve.Stats // of the searches given up
-}
-
-// Solve implements solve.Searcher.
-func (r *resumedSearch) Solve(ctx context.Context, pos sprouts.Position, n uint32) solve.Outcome {
-	out := r.Searcher.Solve(ctx, pos, n)
-	if !out.Known() {
-		return out
-	}
-	if err := r.backed(pos, n, out, nil); err != nil {
-		r.giveUp(err)
-		return r.Searcher.Solve(ctx, pos, n)
-	}
-	return out
-}
-
-// Grundy implements solve.Searcher.
-func (r *resumedSearch) Grundy(ctx context.Context, pos sprouts.Position) (uint32, bool) {
-	g, ok := r.Searcher.Grundy(ctx, pos)
-	if !ok {
-		return g, ok
-	}
-	if err := r.backed(pos, 0, solve.Unknown, &g); err != nil {
-		r.giveUp(err)
-		return r.Searcher.Grundy(ctx, pos)
-	}
-	return g, ok
-}
-
-// Stats implements solve.Searcher: the work of the searches given up
-// counts as the search's.
-func (r *resumedSearch) Stats() solve.Stats {
-	st := r.Searcher.Stats()
-	st.Iterations += r.spent.Iterations
-	st.Expansions += r.spent.Expansions
-	st.Seconds += r.spent.Seconds
-	return st
-}
-
-// RootChildren is that of a DFPN search (--root-moves).
-func (r *resumedSearch) RootChildren() []solve.RootChild[sprouts.Position] {
-	if d, ok := r.Searcher.(*solve.DFPN[sprouts.Position]); ok {
-		return d.RootChildren()
-	}
-	return nil
-}
-
-// backed checks the claim of a result (an outcome of pos + *n, or with
-// grundy its Grundy value) against the search's values, from the rules.
-// The positions checked are those the search expanded, so no limit
-// applies.
-func (r *resumedSearch) backed(pos sprouts.Position, n uint32, out solve.Outcome, grundy *uint32) error {
-	claim, err := certify.Claim(pos, n, out, grundy)
-	if err != nil {
-		return err
-	}
-	d, err := verify.FromValues(r.DB().Range)
-	if err != nil {
-		return fmt.Errorf("%s: %w", claim, err)
-	}
-	all := verify.Limits{Lives: -1, Boundaries: -1, Letters: -1, Cells: -1, Moves: -1, Work: -1}
-	if _, err := d.Check(claim, verify.Options{Limits: all}); err != nil {
-		return fmt.Errorf("%s: %w", claim, err)
-	}
-	return nil
-}
-
-// giveUp replaces the search by one without the checkpoint.
-func (r *resumedSearch) giveUp(why error) {
-	st := r.Searcher.Stats()
-	r.spent.Iterations += st.Iterations
-	r.spent.Expansions += st.Expansions
-	r.spent.Seconds += st.Seconds
-	r.Searcher = r.restart(why)
-}
-
 // resumeChecked wraps the search s, resumed from the checkpoint of dir, in
-// a resumedSearch. Its restart says why on stderr, moves the checkpoint
+// a prove.Resumed, which reports a result only once the checker derived it
+// from the rules with the search's values. Its restart says why on stderr, moves the checkpoint
 // aside if the search saves into its directory (so that it is neither
 // resumed again nor lost), and makes the search again with fresh values:
 // those of --db-in, read again, and no others.
 func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Position], saver *checkpoint.Saver, dir string,
-	prog *statusline.Line, stderr io.Writer) *resumedSearch {
+	prog *statusline.Line, stderr io.Writer) *prove.Resumed[sprouts.Position] {
 	say := func(format string, a ...any) {
 		prog.Clear()
 		fmt.Fprintf(stderr, "spots-solve: "+format+"\n", a...)
 	}
-	return &resumedSearch{Searcher: s, restart: func(why error) solve.Searcher[sprouts.Position] {
+	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Restart: func(why error) solve.Searcher[sprouts.Position] {
 		aside := ""
 		if filepath.Clean(saver.Dir) == filepath.Clean(dir) {
 			if to, err := moveAside(dir); err != nil {

@@ -25,10 +25,10 @@ import (
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
-	"github.com/spots-dev/spots/verify"
 )
 
 // swarmFlags are the flags of the master (--algorithm swarm) and of the
@@ -437,66 +437,44 @@ type savedState struct {
 	Run     string       `json:"run,omitempty"`
 }
 
-// runMaster is `spots-solve --algorithm swarm POSITION`.
+// runMaster is `spots-solve --algorithm swarm POSITION`: the master runs
+// the pipeline with the swarm as its search (masterSearch).
 func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, root sprouts.Position, stdout, stderr io.Writer) int {
 	fail := func(status int, msg string, a ...any) int {
 		fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...)
 		return status
 	}
 	sf.params.Seed, sf.params.Capacity = cfg.seed, cfg.capacity
-	key, err := masterKey(&sf)
+	m, key, err := newMaster(ctx, &sf, root, stderr)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	db := solve.NewNimberDB()
-	savedRun, err := resumeMaster(ctx, sf, root, db, stderr)
-	if err != nil {
-		return fail(2, "--resume %s: %v", sf.resumeDir, err)
-	}
-	sf.params.InitNodes = 100 * max(1, sf.workersLocal)
-	m, err := swarm.NewMaster(root, sf.params, db)
-	if err != nil {
-		return fail(2, "%v", err)
-	}
-	if savedRun != "" {
-		// The nonces of the saved run are gone with it: its requests are
-		// refused by their run instead.
-		fmt.Fprintf(stderr, "spots-solve: this is run %s; requests signed for the saved run %s are refused\n", m.Run(), savedRun)
-	}
-	m.Log = func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...) }
 	member, stop, err := startMaster(sf, m, key, input, stderr)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
 	defer stop()
-	start := time.Now()
-	runCtx := ctx
-	if cfg.timeout > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, cfg.timeout)
-		defer cancel()
-	}
-	out, err := superviseMaster(runCtx, cfg, sf, root, m, member, stderr)
-	if sf.stateDir != "" {
-		saveState(sf.stateDir, root, m, sf.params)
-	}
+	search := &masterSearch{m: m, start: time.Now(), supervise: func(ctx context.Context) (solve.Outcome, error) {
+		return superviseMaster(ctx, cfg, sf, root, m, member, stderr)
+	}}
+	p := &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Timeout: cfg.timeout, CertDir: cfg.certDir,
+		Stopped: func() {
+			if sf.stateDir != "" {
+				saveState(sf.stateDir, root, m, sf.params)
+			}
+		}}
+	// Audited (unless --no-verify); the certificate the audit built is
+	// written and verified again.
+	pr, err := p.Prove(ctx, root, 0)
 	st := m.Stats()
-	r := result{Input: input, Canonical: root.String(), Algorithm: "swarm", Outcome: out.String(),
-		Seconds: time.Since(start).Seconds(), Iterations: st.Iterations, GrundyNumbers: m.DB().Len()}
-	if out == solve.Unknown {
-		return masterUnsolved(ctx, runCtx, cfg, r, err, stdout, stderr)
+	r := newResult(cfg, input, root, 0, pr)
+	r.Iterations, r.GrundyNumbers = st.Iterations, m.DB().Len()
+	if !pr.Outcome.Known() {
+		return masterUnsolved(cfg, r, pr.Stop, search.err, stdout, stderr)
 	}
-	if cfg.certDir != "" {
-		// Audited (unless --no-verify); written and verified again.
-		claim, err := certify.Claim(root, 0, out, nil)
-		if err != nil {
-			return fail(1, "%v", err)
-		}
-		path, res, err := writeMasterCertificate(cfg.certDir, m, claim)
-		if err != nil {
-			return fail(1, "certifying %s: %v", claim, err)
-		}
-		setCertificate(&r, claim, path, res.Entries)
+	if err != nil {
+		claim, _ := certify.Claim(root, 0, pr.Outcome, nil)
+		return fail(1, "certifying %s: %v", claim, err)
 	}
 	printResult(stdout, cfg, r)
 	if cfg.json {
@@ -505,6 +483,67 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	}
 	return 0
 }
+
+// newMaster makes the master of root with the flags sf (setting the
+// key, masterKey, and the master's initial nodes), its database loaded
+// from --resume, and returns it with the swarm's key. Every error is bad
+// input (exit status 2).
+func newMaster(ctx context.Context, sf *swarmFlags, root sprouts.Position, stderr io.Writer) (*swarm.Master, swarm.Key, error) {
+	key, err := masterKey(sf)
+	if err != nil {
+		return nil, key, err
+	}
+	db := solve.NewNimberDB()
+	savedRun, err := resumeMaster(ctx, *sf, root, db, stderr)
+	if err != nil {
+		return nil, key, fmt.Errorf("--resume %s: %w", sf.resumeDir, err)
+	}
+	sf.params.InitNodes = 100 * max(1, sf.workersLocal)
+	m, err := swarm.NewMaster(root, sf.params, db)
+	if err != nil {
+		return nil, key, err
+	}
+	if savedRun != "" {
+		// The nonces of the saved run are gone with it: its requests are
+		// refused by their run instead.
+		fmt.Fprintf(stderr, "spots-solve: this is run %s; requests signed for the saved run %s are refused\n", m.Run(), savedRun)
+	}
+	m.Log = func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...) }
+	return m, key, nil
+}
+
+// masterSearch is the swarm, led by its master, as the search of a
+// prove.Pipeline: Solve supervises the solve of the master's root to its
+// end; the certificate is the one the master's audit built.
+type masterSearch struct {
+	m         *swarm.Master
+	start     time.Time
+	supervise func(context.Context) (solve.Outcome, error)
+	err       error // why the last Solve ended unsolved
+}
+
+// Solve implements solve.Searcher: pos is the master's root.
+func (s *masterSearch) Solve(ctx context.Context, _ sprouts.Position, _ uint32) solve.Outcome {
+	out, err := s.supervise(ctx)
+	s.err = err
+	return out
+}
+
+// Grundy implements solve.Searcher: the swarm solves outcomes only.
+func (s *masterSearch) Grundy(context.Context, sprouts.Position) (uint32, bool) { return 0, false }
+
+// Stats implements solve.Searcher: the swarm's iterations, the values the
+// master holds and the time since it started.
+func (s *masterSearch) Stats() solve.Stats {
+	return solve.Stats{Iterations: s.m.Stats().Iterations, GrundyNumbers: s.m.DB().Len(), Seconds: time.Since(s.start).Seconds()}
+}
+
+// DB implements solve.Searcher.
+func (s *masterSearch) DB() *solve.NimberDB { return s.m.DB() }
+
+// Certificate implements prove.Certified: the certificate the master's
+// audit built (nil with --no-verify).
+func (s *masterSearch) Certificate() *format.Certificate { return s.m.Certificate() }
 
 // masterKey returns the swarm's key: the one given, or for a master with
 // only --workers-local workers and none given, a random one that its
@@ -574,25 +613,6 @@ func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, st
 	}, nil
 }
 
-// writeMasterCertificate writes the certificate of claim into dir and
-// verifies the written file: the one the master's audit built when it
-// proved the outcome, or (with --no-verify) one built from its values now.
-func writeMasterCertificate(dir string, m *swarm.Master, claim format.Claim) (string, verify.Result, error) {
-	cert := m.Certificate()
-	if cert == nil || cert.Claim != claim {
-		return certify.Write(dir, m.DB(), claim, verify.Options{})
-	}
-	path, err := format.WriteCertificate(dir, cert, format.WriteOptions{})
-	if err != nil {
-		return "", verify.Result{}, err
-	}
-	res, err := verify.File(path, verify.Options{})
-	if err != nil {
-		return path, res, fmt.Errorf("the written certificate does not verify: %w", err)
-	}
-	return path, res, nil
-}
-
 // superviseMaster runs the solve to its end (swarm.Master.Supervise):
 // it shows progress, saves the state every few seconds with --state,
 // stops at --max-iterations and says on stderr what the audits found.
@@ -626,25 +646,27 @@ func superviseMaster(ctx context.Context, cfg config, sf swarmFlags, root sprout
 	return m.Supervise(ctx, swarm.SuperviseOptions{NoAudit: sf.noVerify, Every: every, Report: report})
 }
 
-// masterUnsolved reports a swarm that stopped unsolved (err says why) and
-// returns the exit status.
-func masterUnsolved(ctx, runCtx context.Context, cfg config, r result, err error, stdout, stderr io.Writer) int {
-	stopped := err.Error()
+// masterUnsolved reports a swarm that stopped unsolved (err says why,
+// stop how) and returns the exit status.
+func masterUnsolved(cfg config, r result, stop prove.Stop, err error, stdout, stderr io.Writer) int {
+	stopped := string(stop)
+	if err != nil {
+		stopped = err.Error()
+	}
 	switch {
 	case errors.Is(err, swarm.ErrUnproved):
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return 1
 	case errors.Is(err, swarm.ErrStopped):
 		stopped = fmt.Sprintf("--max-iterations %d reached", cfg.maxIterations)
-	case ctx.Err() != nil:
+	case stop == prove.Interrupted:
 		stopped = "interrupted"
-	case runCtx.Err() != nil:
+	case stop == prove.TimedOut:
 		stopped = fmt.Sprintf("--timeout %v reached", cfg.timeout)
 	}
-	r.Reason = unknownReason(ctx, runCtx)
 	fmt.Fprintf(stderr, "spots-solve: the swarm stopped unsolved: %s\n", stopped)
 	printResult(stdout, cfg, r)
-	if ctx.Err() != nil {
+	if stop == prove.Interrupted {
 		fmt.Fprintln(stderr, "spots-solve: interrupted")
 		return statusInterrupted
 	}

@@ -1,0 +1,412 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/searchstatus"
+	"github.com/spots-dev/spots/prove"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
+	"github.com/spots-dev/spots/verify"
+)
+
+// maxSolve bounds --solve: far beyond what can be solved, small enough
+// that a typo does not build an absurd position.
+const maxSolve = 1000
+
+type addJSON struct {
+	certJSON
+	Outcome string  `json:"outcome"`
+	Grundy  *uint32 `json:"grundy"`
+}
+
+// adder is one run of add: 0*N solved, certified and verified by the
+// pipeline, the certificate verified again in a separate process, listed
+// in the index and the generated files regenerated.
+type adder struct {
+	*env
+	c        *corpus.Corpus
+	n        int
+	root     sprouts.Position
+	existing int    // the index of the record it replaces, or -1
+	stateAt  string // the checkpoint directory, or ""
+	saver    *checkpoint.Saver
+	pipeline *prove.Pipeline[sprouts.Position]
+	result   prove.Result
+	stats    solve.Stats // of the search over all its runs
+}
+
+func runAdd(e *env) int {
+	if status := e.checkAddFlags(); status >= 0 {
+		return status
+	}
+	a, status := e.newAdder()
+	if a == nil {
+		return status
+	}
+	if status := a.solve(); status >= 0 {
+		return status
+	}
+	release, status := a.lock()
+	if release == nil {
+		return status
+	}
+	defer release()
+	res, verifySeconds, status := a.certify()
+	if status >= 0 {
+		return status
+	}
+	rec, path, status := a.record(res, verifySeconds)
+	if status >= 0 {
+		return status
+	}
+	old, replaced, status := a.list(rec, path)
+	if status >= 0 {
+		return status
+	}
+	a.print(rec, path, old, replaced)
+	if a.stateAt != "" {
+		// The certificate is in: the checkpoint has served its purpose.
+		if err := checkpoint.Remove(a.stateAt); err != nil {
+			fmt.Fprintf(a.stderr, "spots-corpus: warning: removing the checkpoint %s: %v\n", a.stateAt, err)
+		}
+	}
+	// The new certificate was verified above; the others are what check
+	// verifies. Verifying the whole corpus again here took longer than
+	// adding 0*29.
+	a.opt.noVerify = true
+	return a.regenerate(a.c, false, a.opt.json)
+}
+
+// checkAddFlags refuses add's flags out of their range; it returns the
+// exit status, or -1.
+func (e *env) checkAddFlags() int {
+	o := e.opt
+	switch {
+	case !e.flags.Changed("solve"):
+		e.flags.Usage()
+		return e.fail(2, "add needs --solve N (e.g. spots-corpus add --solve 12)")
+	case o.solve < 1 || o.solve > maxSolve:
+		return e.fail(2, "--solve %d: want a number of spots from 1 to %d", o.solve, maxSolve)
+	case o.algorithm != prove.DFPN && o.algorithm != prove.PNS:
+		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithm)
+	case o.capacity < solve.MinCapacity:
+		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, solve.MinCapacity)
+	case swarm.CheckCapacity(o.capacity, 1) != nil:
+		return e.fail(2, "--capacity %d: %v", o.capacity, swarm.CheckCapacity(o.capacity, 1))
+	case o.timeout < 0:
+		return e.fail(2, "--timeout %v is negative", o.timeout)
+	case o.every <= 0:
+		return e.fail(2, "--state-every %v: want a positive duration", o.every)
+	case o.state != "" && (o.noState || o.algorithm != prove.DFPN):
+		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
+	}
+	return -1
+}
+
+// newAdder opens the corpus and refuses a claim it has already (without
+// --replace); it returns nil and the exit status when add cannot go on.
+func (e *env) newAdder() (*adder, int) {
+	stateAt, err := stateDir(e.opt)
+	if err != nil {
+		return nil, e.fail(2, "%v", err)
+	}
+	c, status := e.open()
+	if c == nil {
+		return nil, status
+	}
+	n := e.opt.solve
+	existing := c.RecordOf(n, e.opt.nimber)
+	if existing >= 0 && !e.opt.replace {
+		r := c.Records[existing]
+		return nil, e.fail(2, "the corpus already has %s (index.csv line %d); give --replace to make it again", r.Claim, r.Line)
+	}
+	root, err := sprouts.Parse(corpus.StartText(n))
+	if err != nil {
+		return nil, e.fail(2, "0*%d: %v", n, err)
+	}
+	return &adder{env: e, c: c, n: n, root: root, existing: existing, stateAt: stateAt}, -1
+}
+
+// solve runs the search, resumed from its checkpoint and saved into it
+// (dfpn), until it is solved; it returns the exit status of a search that
+// stopped first, or -1.
+func (a *adder) solve() int {
+	o := a.opt
+	s := prove.Search{Algorithm: o.algorithm, Capacity: o.capacity}
+	if a.prog != nil {
+		s.Progress = func(p solve.Progress) { a.prog.Show(true, "solving: %s", searchstatus.Search(p)) }
+		s.ProgressEvery = a.prog.Every()
+	}
+	if a.stateAt != "" {
+		a.saver = checkpoint.NewSaver(a.stateAt, checkpoint.Manifest{Position: a.root.String(), Nimber: o.nimber,
+			Algorithm: o.algorithm, Capacity: o.capacity, Version: buildinfo.Version()}, nil, func(line string) {
+			a.prog.Clear()
+			fmt.Fprintf(a.stderr, "spots-corpus: %s\n", line)
+		})
+		s.Saver, s.SaveEvery = a.saver, o.every
+		if a.prog != nil {
+			var before float64 // a replaced certificate's solve time: an estimate of the whole
+			if a.existing >= 0 {
+				before = a.c.Records[a.existing].SolveSeconds
+			}
+			s.Progress = func(p solve.Progress) {
+				a.prog.Show(true, "solving: %s%s", searchstatus.Search(p), sofar(a.saver, p, before))
+			}
+		}
+	}
+	search := prove.NewSearcher(sprouts.Rules{}, nil, s)
+	if a.saver != nil {
+		if _, err := a.saver.Resume(a.ctx, a.stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
+			return a.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", a.stateAt, err)
+		}
+	}
+	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
+		Timeout: o.timeout, Checkpoint: a.saver, Stopped: a.prog.Clear}
+	a.result = a.pipeline.Solve(a.ctx, a.root, 0)
+	return a.solved()
+}
+
+// solved counts the search over all its runs and returns the exit status
+// of a search that stopped unsolved, or -1.
+func (a *adder) solved() int {
+	a.stats = a.result.Spent
+	resume := ""
+	if a.saver != nil {
+		a.stats.Iterations, a.stats.Seconds = a.saver.Totals(a.stats.Iterations)
+		a.opt.runs = a.saver.Base.Runs + 1
+		resume = fmt.Sprintf("; the search is saved in %s: run the same command again to go on", a.stateAt)
+	}
+	switch {
+	case a.result.Outcome.Known():
+		return -1
+	case a.result.Stop == prove.Interrupted:
+		return a.fail(130, "0*%d: interrupted after %.1f s and %d iterations in all; nothing added%s", a.n, a.stats.Seconds, a.stats.Iterations, resume)
+	}
+	return a.fail(1, "0*%d: not solved (stopped after %.1f s and %d iterations in all); nothing added%s", a.n, a.stats.Seconds, a.stats.Iterations, resume)
+}
+
+// lock makes the directory the certificate goes into and takes the
+// corpus's lock; it returns nil and the exit status when it cannot.
+func (a *adder) lock() (release func(), status int) {
+	a.pipeline.CertDir = filepath.Join(a.c.Dir, corpus.CertsDir)
+	if a.opt.noCommit {
+		a.pipeline.CertDir = a.opt.out
+	}
+	if err := os.MkdirAll(a.pipeline.CertDir, 0o755); err != nil {
+		return nil, a.fail(2, "%v", err)
+	}
+	release, err := lockCorpus(a.c.Dir)
+	if err != nil {
+		return nil, a.fail(2, "%v", err)
+	}
+	return release, -1
+}
+
+// certify writes and verifies the certificate (the pipeline), then
+// verifies it again in a separate process to time the check; it returns
+// what that process found, the time it took and the exit status of a
+// failure, or -1.
+func (a *adder) certify() (verify.Result, float64, int) {
+	var none verify.Result
+	claim, err := certify.Claim(a.root, 0, a.result.Outcome, a.result.Grundy)
+	if err != nil {
+		return none, 0, a.fail(1, "0*%d: %v", a.n, err)
+	}
+	if a.prog != nil {
+		a.pipeline.Verify.Progress = func(done, total int) {
+			of := ""
+			if total > 0 {
+				of = fmt.Sprintf(" of %d", total)
+			}
+			a.prog.Show(false, "certifying %s: %d%s entries checked", claim, done, of)
+		}
+	}
+	err = a.pipeline.Certify(a.root, 0, &a.result)
+	a.prog.Clear()
+	if err != nil {
+		return none, 0, a.fail(1, "certifying %s: %v", claim, err)
+	}
+	path := a.result.Certificate.Path
+	a.prog.Show(false, "verifying %s in a separate process", claim)
+	res, verifySeconds, err := a.verifyApart(path, a.pipeline.Verify)
+	a.prog.Clear()
+	if err != nil && a.ctx.Err() != nil {
+		return res, 0, a.fail(130, "%s: interrupted while verifying; nothing added (the file is left)", path)
+	}
+	if err != nil {
+		return res, 0, a.fail(1, "%s: the certificate of %s does not verify: %v", path, claim, err)
+	}
+	return res, verifySeconds, -1
+}
+
+// record returns the index's record of the certificate and where the file
+// is: a certificate over the size rule is moved out of the corpus, to
+// --out, and listed as kept elsewhere.
+func (a *adder) record(res verify.Result, verifySeconds float64) (corpus.Record, string, int) {
+	path := a.result.Certificate.Path
+	if err := os.Chmod(path, 0o644); err != nil {
+		return corpus.Record{}, "", a.fail(2, "%v", err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return corpus.Record{}, "", a.fail(2, "%v", err)
+	}
+	producer, err := producerOf(path)
+	if err != nil {
+		return corpus.Record{}, "", a.fail(2, "%v", err)
+	}
+	kept := a.opt
+	if !a.opt.noCommit {
+		fits, why, status := a.fits(res.Address, st.Size())
+		if status >= 0 {
+			return corpus.Record{}, "", status
+		}
+		if !fits {
+			moved, err := moveFile(path, a.opt.out)
+			if err != nil {
+				return corpus.Record{}, "", a.fail(2, "keeping the certificate of %s elsewhere: %v", res.Claim, err)
+			}
+			fmt.Fprintf(a.stderr, "spots-corpus: not committing the certificate of %s: %s; it is in %s, listed in %s as kept elsewhere (committed no)\n",
+				res.Claim, why, moved, corpus.IndexFile)
+			path, kept.noCommit = moved, true
+		}
+	}
+	return corpus.Record{N: a.n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: st.Size(),
+		Algorithm: a.opt.algorithm, SolveSeconds: millis(a.stats.Seconds), VerifySeconds: millis(verifySeconds),
+		Added: time.Now().UTC().Format(time.DateOnly), Producer: producer,
+		Machine:   fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+		Committed: !kept.noCommit, Command: command(kept)}, path, -1
+}
+
+// fits applies the size rule to a certificate of size bytes at address;
+// it returns whether it fits, why not, and the exit status of a failure
+// (or -1).
+func (a *adder) fits(address string, size int64) (bool, string, int) {
+	var freed int64 // the replaced certificate's file, removed by list
+	if a.existing >= 0 && a.c.Records[a.existing].Committed && a.c.Records[a.existing].Address != address {
+		freed = a.c.Records[a.existing].Bytes
+	}
+	fits, why, err := a.c.Fits(limits, size, true, freed)
+	if err != nil {
+		return false, "", a.fail(2, "%v", err)
+	}
+	return fits, why, -1
+}
+
+// list lists rec, whose certificate is at path, in the index (replacing
+// the record of the same claim with --replace) and removes the replaced
+// certificate's file. A valid certificate that contradicts the literature
+// or the conjecture is news, or a bug in the rules: a human must look
+// before it is listed.
+func (a *adder) list(rec corpus.Record, path string) (corpus.Record, bool, int) {
+	if problems, _ := a.c.CheckClaim(rec.Claim, path); len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintf(a.stderr, "PROBLEM   %s\n", p)
+		}
+		return rec, false, a.fail(1, "%s verifies but disagrees with what is known; not added to %s (the file is left for inspection)", path, a.c.Path(corpus.IndexFile))
+	}
+	// A solve may take hours, and another add may have listed its
+	// certificate meanwhile: list this one in the index as it is now, not
+	// as it was read at the start, or the other's row would be lost.
+	if beforeListing != nil {
+		beforeListing()
+	}
+	c, status := a.open()
+	if c == nil {
+		return rec, false, status
+	}
+	existing := c.RecordOf(a.n, a.opt.nimber)
+	if existing >= 0 && !a.opt.replace {
+		r := c.Records[existing]
+		return rec, false, a.fail(1, "%s was listed by another add while this one solved (index.csv line %d); %s is left for inspection", r.Claim, r.Line, path)
+	}
+	old, replaced := c.Put(rec, existing)
+	if err := c.SaveIndex(); err != nil {
+		return old, replaced, a.fail(2, "%v", err)
+	}
+	// The replaced certificate's file is no longer listed as committed.
+	if replaced && old.Committed && (old.Address != rec.Address || !rec.Committed) {
+		if err := os.Remove(c.CertPath(old)); err != nil && !os.IsNotExist(err) {
+			return old, replaced, a.fail(2, "removing the replaced certificate: %v", err)
+		}
+	}
+	// Regenerate from the index as written, as regenerate will.
+	if a.c, status = a.open(); a.c == nil {
+		return old, replaced, status
+	}
+	return old, replaced, -1
+}
+
+// print prints what was added (and what it replaced).
+func (a *adder) print(rec corpus.Record, path string, old corpus.Record, replaced bool) {
+	out, grundy := a.result.Outcome, a.result.Grundy
+	if a.opt.json {
+		j := addJSON{certJSON: recordJSON(rec), Outcome: out.String(), Grundy: grundy}
+		j.Path, j.Status = path, corpus.StatusVerified
+		b, _ := json.Marshal(j)
+		fmt.Fprintf(a.stdout, "%s\n", b)
+		return
+	}
+	who := map[solve.Outcome]string{solve.Win: "first player wins", solve.Loss: "second player wins"}[out]
+	if grundy != nil {
+		fmt.Fprintf(a.stdout, "%s  %d  (Grundy value; %s)\n", a.root, *grundy, who)
+	} else {
+		fmt.Fprintf(a.stdout, "%s  %s  (%s)\n", a.root, out, who)
+	}
+	fmt.Fprintf(a.stdout, "    certificate %s  (%d entries, %d bytes; solved in %.2f s, verified in %.2f s)\n",
+		path, rec.Entries, rec.Bytes, rec.SolveSeconds, rec.VerifySeconds)
+	if replaced {
+		fmt.Fprintf(a.stdout, "    replaces %s (%s)\n", old.Claim, old.ShortAddress())
+	}
+}
+
+// beforeListing, when set (by tests), runs just before add reads the index
+// again to list its certificate.
+var beforeListing func()
+
+// command returns the command line that makes the certificate again.
+func command(o options) string {
+	parts := []string{"spots-corpus", "add", "--solve", strconv.Itoa(o.solve)}
+	if o.nimber {
+		parts = append(parts, "--nimber")
+	}
+	if o.algorithm != "dfpn" {
+		parts = append(parts, "--algorithm", o.algorithm)
+	}
+	if o.capacity != solve.DefaultCapacity && o.algorithm == "dfpn" {
+		parts = append(parts, "--capacity", strconv.Itoa(o.capacity))
+	}
+	if o.noCommit {
+		parts = append(parts, "--no-commit", "--out", "DIR")
+	}
+	if o.runs > 1 {
+		parts = append(parts, fmt.Sprintf("(in %d runs through --state)", o.runs))
+	}
+	return strings.Join(parts, " ")
+}
+
+// producerOf returns the producer and version a certificate names.
+func producerOf(path string) (string, error) {
+	r, err := format.OpenCertificate(path)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	h := r.Header()
+	return strings.TrimSpace(h.Producer + " " + h.Version), nil
+}

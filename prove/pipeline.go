@@ -1,0 +1,202 @@
+package prove
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/outcome"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/verify"
+)
+
+// Pipeline proves positions of one game with one search, one after
+// another. Its fields are read by each call; set them before the first.
+type Pipeline[P fmt.Stringer] struct {
+	// Game is the game of the positions (sprouts.Game or cram.Game), the
+	// game the certificates name.
+	Game string
+	// Searcher finds the results: a search of NewSearcher, or any other
+	// solve.Searcher (one that implements Certified offers the certificate
+	// it built of its result).
+	Searcher solve.Searcher[P]
+	// Nimber makes Solve find the Grundy value of a position (which must
+	// then have no heap) instead of the outcome of the position plus a
+	// heap.
+	Nimber bool
+	// Timeout stops each solve after this long (0: never).
+	Timeout time.Duration
+	// CertDir is where Prove writes certificates, as <address>.arrow; ""
+	// writes none.
+	CertDir string
+	// Verify is given to the checker that builds the certificate and
+	// verifies the written file (its progress, its limits).
+	Verify verify.Options
+	// Checkpoint, if set, saves the search when a solve stops unsolved,
+	// so that a later run resumes all it did; with CheckpointSolved also
+	// when it stops solved.
+	Checkpoint       *checkpoint.Saver
+	CheckpointSolved bool
+	// Stopped, if set, is called as soon as each solve stops, before the
+	// checkpoint is saved or anything certified (to clear a status line).
+	Stopped func()
+}
+
+// Result is what one solve found about a position (plus a heap).
+type Result struct {
+	// Outcome is the outcome for the player to move, Unknown if the
+	// search stopped first. With Nimber it is the outcome the Grundy value
+	// implies.
+	Outcome solve.Outcome
+	// Grundy is the Grundy value found with Nimber (nil otherwise, and
+	// when the search stopped first).
+	Grundy *uint32
+	// Stop says why the outcome is Unknown.
+	Stop Stop
+	// Spent is this solve's share of the search's counters: the counts of
+	// work (iterations, expansions, Grundy numbers added, seconds, table
+	// lookups and hits, lock waits, per-thread iterations) as the
+	// difference over the solve, the sizes (table entries, capacity,
+	// evictions, nodes, the database) as they are after it.
+	Spent solve.Stats
+	// Certificate is the certificate written and verified (Prove with a
+	// CertDir, or Certify).
+	Certificate *Certificate
+}
+
+// Certificate is a certificate the pipeline wrote and verified.
+type Certificate struct {
+	Claim   format.Claim // what it proves
+	Path    string       // the file, CertDir/<Address>.arrow
+	Address string       // its content address
+	Entries int          // its entries
+}
+
+// Stop says why a solve stopped without a result.
+type Stop string
+
+// The reasons a solve stops unsolved.
+const (
+	Solved         Stop = ""                // it did not stop early
+	Interrupted    Stop = "interrupted"     // the caller's context ended
+	TimedOut       Stop = "timeout"         // the pipeline's Timeout
+	IterationLimit Stop = "iteration limit" // the search's own limit (Search.MaxIterations)
+)
+
+// Certified is a search that builds, as it proves its result, the
+// certificate of it (the swarm's master, whose audit builds one). Certify
+// writes that certificate when it proves the claim certified, instead of
+// building it again.
+type Certified interface {
+	Certificate() *format.Certificate
+}
+
+// Prove solves root + *heap (with Nimber: finds root's Grundy value) and,
+// with a CertDir, certifies what it found. The error is the certificate's
+// (the result is still returned); an unsolved result is not certified.
+func (p *Pipeline[P]) Prove(ctx context.Context, root P, heap uint32) (Result, error) {
+	r := p.Solve(ctx, root, heap)
+	if p.CertDir == "" || !r.Outcome.Known() {
+		return r, nil
+	}
+	return r, p.Certify(root, heap, &r)
+}
+
+// Solve solves root + *heap (with Nimber: finds root's Grundy value) until
+// it is solved, ctx ends or the Timeout passes, and saves the checkpoint.
+func (p *Pipeline[P]) Solve(ctx context.Context, root P, heap uint32) Result {
+	limited := ctx
+	if p.Timeout > 0 {
+		var cancel context.CancelFunc
+		limited, cancel = context.WithTimeout(ctx, p.Timeout)
+		defer cancel()
+	}
+	before := p.Searcher.Stats()
+	var r Result
+	if p.Nimber {
+		if g, ok := p.Searcher.Grundy(limited, root); ok {
+			r.Grundy, r.Outcome = &g, outcome.OfGrundy(g)
+		}
+	} else {
+		r.Outcome = p.Searcher.Solve(limited, root, heap)
+	}
+	after := p.Searcher.Stats()
+	r.Spent = spent(before, after)
+	if !r.Outcome.Known() {
+		r.Stop = StopOf(ctx, limited)
+	}
+	if p.Stopped != nil {
+		p.Stopped()
+	}
+	if p.Checkpoint != nil && (p.CheckpointSolved || !r.Outcome.Known()) {
+		p.Checkpoint.Save(solve.Progress{Iterations: after.Iterations})
+	}
+	return r
+}
+
+// StopOf says why a search stopped unsolved: ctx is the caller's (its end
+// interrupts), limited the search's (its deadline is a timeout); when
+// neither ended, the search's own limit stopped it.
+func StopOf(ctx, limited context.Context) Stop {
+	switch {
+	case ctx.Err() != nil:
+		return Interrupted
+	case limited.Err() != nil:
+		return TimedOut
+	}
+	return IterationLimit
+}
+
+// Certify writes the certificate of what r found about root + *heap into
+// CertDir and verifies the written file, and sets r.Certificate. The
+// certificate is built from the search's values, or is the one the search
+// built (Certified) when that proves the same claim.
+func (p *Pipeline[P]) Certify(root P, heap uint32, r *Result) error {
+	claim, err := certify.Claim(root, heap, r.Outcome, r.Grundy)
+	if err != nil {
+		return err
+	}
+	var cert *format.Certificate
+	if c, ok := p.Searcher.(Certified); ok {
+		if built := c.Certificate(); built != nil && built.Claim == claim {
+			cert = built
+		}
+	}
+	if cert == nil {
+		if cert, err = certify.BuildFor(p.Game, p.Searcher.DB(), claim, p.Verify); err != nil {
+			return err
+		}
+	}
+	path, res, err := certify.WriteCertificate(p.CertDir, cert, p.Verify)
+	if err != nil {
+		return err
+	}
+	r.Certificate = &Certificate{Claim: claim, Path: path, Address: strings.TrimSuffix(filepath.Base(path), ".arrow"), Entries: res.Entries}
+	return nil
+}
+
+// spent returns the counters of a solve that began at before and ended at
+// after (see Result.Spent).
+func spent(before, after solve.Stats) solve.Stats {
+	s := after
+	s.Iterations -= before.Iterations
+	s.Expansions -= before.Expansions
+	s.GrundyNumbers -= before.GrundyNumbers
+	s.Seconds -= before.Seconds
+	s.TTLookups -= before.TTLookups
+	s.TTHits -= before.TTHits
+	s.Notifications -= before.Notifications
+	s.LockWaits -= before.LockWaits
+	s.LockWaitSeconds -= before.LockWaitSeconds
+	s.PerThread = slices.Clone(after.PerThread)
+	for i := range min(len(s.PerThread), len(before.PerThread)) {
+		s.PerThread[i] -= before.PerThread[i]
+	}
+	return s
+}

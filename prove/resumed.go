@@ -1,0 +1,103 @@
+package prove
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/verify"
+)
+
+// Resumed is a search resumed from a checkpoint. A checkpoint is input,
+// not truth: its sums have no key, so whoever can write its directory can
+// put any value in it, and the search believes the values it loads. So an
+// outcome or Grundy value found after a resume is returned only once the
+// checker has derived it from the rules with the search's values (as
+// Certify does, without writing a certificate). If it cannot, the
+// checkpoint did not back the result: Restart gives the search again
+// without it, which solves the position from nothing. A forged checkpoint
+// costs time, never a wrong answer.
+type Resumed[P fmt.Stringer] struct {
+	solve.Searcher[P]
+	// Game is the game of the positions (sprouts.Game or cram.Game).
+	Game string
+	// Restart returns a new search, without the checkpoint's values, to
+	// replace the one whose result they did not back (why says how).
+	Restart func(why error) solve.Searcher[P]
+
+	spent solve.Stats // of the searches given up
+}
+
+// Solve implements solve.Searcher.
+func (r *Resumed[P]) Solve(ctx context.Context, pos P, n uint32) solve.Outcome {
+	out := r.Searcher.Solve(ctx, pos, n)
+	if !out.Known() {
+		return out
+	}
+	if err := r.backed(pos, n, out, nil); err != nil {
+		r.giveUp(err)
+		return r.Searcher.Solve(ctx, pos, n)
+	}
+	return out
+}
+
+// Grundy implements solve.Searcher.
+func (r *Resumed[P]) Grundy(ctx context.Context, pos P) (uint32, bool) {
+	g, ok := r.Searcher.Grundy(ctx, pos)
+	if !ok {
+		return g, ok
+	}
+	if err := r.backed(pos, 0, solve.Unknown, &g); err != nil {
+		r.giveUp(err)
+		return r.Searcher.Grundy(ctx, pos)
+	}
+	return g, ok
+}
+
+// Stats implements solve.Searcher: the work of the searches given up
+// counts as the search's.
+func (r *Resumed[P]) Stats() solve.Stats {
+	st := r.Searcher.Stats()
+	st.Iterations += r.spent.Iterations
+	st.Expansions += r.spent.Expansions
+	st.Seconds += r.spent.Seconds
+	return st
+}
+
+// RootChildren is that of the search when it is a DFPN (nil otherwise).
+func (r *Resumed[P]) RootChildren() []solve.RootChild[P] {
+	if d, ok := r.Searcher.(*solve.DFPN[P]); ok {
+		return d.RootChildren()
+	}
+	return nil
+}
+
+// backed checks the claim of a result (an outcome of pos + *n, or with
+// grundy its Grundy value) against the search's values, from the rules.
+// The positions checked are those the search expanded, so no limit
+// applies.
+func (r *Resumed[P]) backed(pos P, n uint32, out solve.Outcome, grundy *uint32) error {
+	claim, err := certify.Claim(pos, n, out, grundy)
+	if err != nil {
+		return err
+	}
+	d, err := verify.FromValuesOf(r.Game, r.DB().Range)
+	if err != nil {
+		return fmt.Errorf("%s: %w", claim, err)
+	}
+	all := verify.Limits{Lives: -1, Boundaries: -1, Letters: -1, Cells: -1, Moves: -1, Work: -1}
+	if _, err := d.Check(claim, verify.Options{Limits: all}); err != nil {
+		return fmt.Errorf("%s: %w", claim, err)
+	}
+	return nil
+}
+
+// giveUp replaces the search by one without the checkpoint.
+func (r *Resumed[P]) giveUp(why error) {
+	st := r.Searcher.Stats()
+	r.spent.Iterations += st.Iterations
+	r.spent.Expansions += st.Expansions
+	r.spent.Seconds += st.Seconds
+	r.Searcher = r.Restart(why)
+}
