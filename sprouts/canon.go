@@ -88,20 +88,6 @@ outer:
 	return n
 }
 
-// hashRot hashes the rotation of s that starts at k.
-func hashRot(s []uint64, k int) uint64 {
-	h := uint64(len(s))
-	for _, t := range s[k:] {
-		h = (h ^ t) * 0x100000001b3
-		h ^= h >> 29
-	}
-	for _, t := range s[:k] {
-		h = (h ^ t) * 0x100000001b3
-		h ^= h >> 29
-	}
-	return mix(h)
-}
-
 // hash1 is hashRot of the sequence of one token.
 func hash1(t uint64) uint64 {
 	h := (1 ^ t) * 0x100000001b3
