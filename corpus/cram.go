@@ -56,20 +56,11 @@ func (r CramRecord) FileName() string { return r.Address + ".arrow" }
 // ReadCramIndex reads cram.csv. A malformed row is an error naming its
 // line and field.
 func ReadCramIndex(r io.Reader) ([]CramRecord, error) {
-	var rs []CramRecord
-	empty, err := readCSV(r, cramHeader, func(line int, f []string) error {
+	return readIndex(r, cramHeader, func(line int, f []string) (CramRecord, error) {
 		rc, err := parseCramRecord(f)
 		rc.Line = line
-		rs = append(rs, rc)
-		return err
+		return rc, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	if empty {
-		return nil, errors.New("empty file (want at least the header line)")
-	}
-	return rs, nil
 }
 
 func parseCramRecord(f []string) (CramRecord, error) {

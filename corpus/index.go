@@ -75,13 +75,24 @@ func kindOrder(c format.Claim) int {
 // ReadIndex reads index.csv. A malformed row is an error naming its line
 // and field; the rows need not be in order (WriteIndex sorts them).
 func ReadIndex(r io.Reader) ([]Record, error) {
-	var rs []Record
-	empty, err := readCSV(r, indexHeader, func(line int, rec []string) error {
-		rc, err := parseRecord(rec)
+	return readIndex(r, indexHeader, func(line int, f []string) (Record, error) {
+		rc, err := parseRecord(f)
 		rc.Line = line
+		return rc, err
+	}, indexHeader[:len(indexHeader)-1])
+}
+
+// readIndex reads an index of the corpus (index.csv, cram.csv): the
+// header (or one of the older headers, see readCSV), then a record a row,
+// which parse makes from the row's fields and its 1-based line. A
+// malformed row is an error naming its line; so is an empty file.
+func readIndex[R any](r io.Reader, header []string, parse func(line int, f []string) (R, error), older ...[]string) ([]R, error) {
+	var rs []R
+	empty, err := readCSV(r, header, func(line int, f []string) error {
+		rc, err := parse(line, f)
 		rs = append(rs, rc)
 		return err
-	}, indexHeader[:len(indexHeader)-1])
+	}, older...)
 	if err != nil {
 		return nil, err
 	}

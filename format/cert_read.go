@@ -21,6 +21,26 @@ import (
 // reader is reported as itself, not as ErrCorrupt.
 var ErrCorrupt = errors.New("corrupt certificate")
 
+// ErrNotCertificate marks a file that is not a certificate at all: no
+// Arrow IPC magic at its start nor at its end (a README, a database, an
+// empty file). Such an error is ErrCorrupt too (it does not decode); a
+// checker asks for ErrNotCertificate first, to report the input as
+// unreadable (exit status 2) rather than a proof as invalid, since
+// nothing in the file claims to be one.
+var ErrNotCertificate = errors.New("not a certificate")
+
+// notCertificate is the error of a file that is no certificate: it is
+// both ErrNotCertificate and ErrCorrupt.
+type notCertificate struct{ why string }
+
+func (e *notCertificate) Error() string { return ErrNotCertificate.Error() + ": " + e.why }
+
+// Is makes errors.Is(e, ErrNotCertificate) and errors.Is(e, ErrCorrupt)
+// true.
+func (e *notCertificate) Is(target error) bool {
+	return target == ErrNotCertificate || target == ErrCorrupt
+}
+
 // corrupt returns an error wrapping ErrCorrupt.
 func corrupt(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
@@ -390,18 +410,21 @@ func (a *budgetAllocator) Free(b []byte) {
 // the given size and returns its footer's bytes.
 func readFooter(r io.ReaderAt, size int64) ([]byte, error) {
 	const tail = 4 + len(arrowMagic) // footer length, magic
-	if size < int64(8+tail) {
-		return nil, corrupt("file of %d bytes is too short for an Arrow file", size)
-	}
-	head := make([]byte, len(arrowMagic))
-	end := make([]byte, tail)
+	head := make([]byte, min(int64(len(arrowMagic)), size))
 	if err := readAt(r, head, 0); err != nil {
 		return nil, err
 	}
-	if err := readAt(r, end, size-int64(tail)); err != nil {
+	end := make([]byte, min(int64(tail), size))
+	if err := readAt(r, end, size-int64(len(end))); err != nil {
 		return nil, err
 	}
-	if string(head) != arrowMagic || string(end[4:]) != arrowMagic {
+	startOK, endOK := string(head) == arrowMagic, len(end) == tail && string(end[4:]) == arrowMagic
+	switch {
+	case !startOK && !endOK && !strings.HasPrefix(arrowMagic, string(head)) || size == 0:
+		return nil, &notCertificate{"not an Arrow IPC file (no ARROW1 at its start or its end)"}
+	case size < int64(8+tail):
+		return nil, corrupt("file of %d bytes is too short for an Arrow file", size)
+	case !startOK || !endOK:
 		return nil, corrupt("not an Arrow IPC file (no ARROW1 at its start and end)")
 	}
 	n := int64(int32(binary.LittleEndian.Uint32(end)))

@@ -9,10 +9,11 @@
 // included.
 //
 // An Outcome has two text forms that differ only for Unknown: String
-// writes "unknown" (the solver's output) and Mark writes "?" (the form of
-// the literature table and the corpus's tables). Parse reads both;
-// MarshalText writes "" for Unknown so that a zero Outcome is an empty
-// JSON string.
+// writes "unknown" (the solver's output, and every JSON document of the
+// project: MarshalText writes the same) and Mark writes "?" (the form of
+// the literature table and the corpus's tables). Parse reads both, and
+// UnmarshalText also the empty text that JSON documents of earlier
+// versions wrote for Unknown.
 package outcome
 
 import (
@@ -88,22 +89,22 @@ func OfGrundy(g uint32) Outcome {
 	return Win
 }
 
-// MarshalText writes "W" for Win, "L" for Loss and the empty text for
-// Unknown (the swarm's wire form: an unsolved job reports ""); it is an
-// error for an invalid value.
+// MarshalText writes what String does: "W" for Win, "L" for Loss and
+// "unknown" for Unknown, the one spelling of an outcome in every JSON
+// document of the project (command output, the swarm's messages and
+// files); it is an error for an invalid value.
 func (o Outcome) MarshalText() ([]byte, error) {
 	switch o {
-	case Unknown:
-		return []byte{}, nil
-	case Win, Loss:
-		return []byte(o.Mark()), nil
+	case Unknown, Win, Loss:
+		return []byte(o.String()), nil
 	}
 	return nil, fmt.Errorf("invalid outcome %d", int(o))
 }
 
-// UnmarshalText reads what MarshalText writes (the empty text is Unknown)
-// and whatever Parse reads; anything else is an error naming the text and
-// leaves o unchanged.
+// UnmarshalText reads whatever Parse reads, and the empty text as Unknown
+// (what versions before "unknown" wrote in JSON: a swarm's worker or file
+// of such a version is still read); anything else is an error naming the
+// text and leaves o unchanged.
 func (o *Outcome) UnmarshalText(text []byte) error {
 	if len(text) == 0 {
 		*o = Unknown

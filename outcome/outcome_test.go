@@ -14,7 +14,7 @@ func TestText(t *testing.T) {
 		known     bool
 		marshal   string // JSON of the value
 	}{
-		{Unknown, "unknown", "?", false, `""`},
+		{Unknown, "unknown", "?", false, `"unknown"`},
 		{Win, "W", "W", true, `"W"`},
 		{Loss, "L", "L", true, `"L"`},
 	}
@@ -41,6 +41,16 @@ func TestText(t *testing.T) {
 		if err := json.Unmarshal(js, &back); err != nil || back != tt.o {
 			t.Errorf("%d: JSON %s reads back as %v, %v", tt.o, js, back, err)
 		}
+	}
+}
+
+// TestEmptyIsUnknown: the empty JSON string, what earlier versions wrote
+// for Unknown (a swarm worker or state file of such a version), reads as
+// Unknown.
+func TestEmptyIsUnknown(t *testing.T) {
+	o := Win
+	if err := json.Unmarshal([]byte(`""`), &o); err != nil || o != Unknown {
+		t.Errorf(`JSON "" reads as %v, %v; want Unknown`, o, err)
 	}
 }
 

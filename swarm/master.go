@@ -31,7 +31,7 @@ type JobSpec struct {
 // solve.Expansion with positions as canonical text.
 type Report struct {
 	ID         string        `json:"id"`
-	Outcome    solve.Outcome `json:"outcome"` // in JSON "W", "L" or "" while unsolved (Outcome.MarshalText)
+	Outcome    solve.Outcome `json:"outcome"` // in JSON "W", "L" or "unknown" while unsolved (earlier versions sent "")
 	PN         uint64        `json:"pn"`
 	DN         uint64        `json:"dn"`
 	Folded     string        `json:"folded,omitempty"`

@@ -104,7 +104,7 @@ var masterMetrics = []metricSpec{
 	{"spots_swarm_claims_total", "Outcomes reported by jobs that settled their leaf, each checked against the values.", prometheus.CounterValue,
 		func(r *StatusReport) float64 { return float64(r.Stats.Claims) }},
 	{"spots_swarm_solved", "1 once the root's outcome is known, else 0.", prometheus.GaugeValue,
-		func(r *StatusReport) float64 { return boolValue(r.Outcome != solve.Unknown.String()) }},
+		func(r *StatusReport) float64 { return boolValue(r.Outcome != solve.Unknown) }},
 	{"spots_swarm_finished", "1 once the outcome passed its audit and the groups are told to stop, else 0.", prometheus.GaugeValue,
 		func(r *StatusReport) float64 { return boolValue(r.Finished) }},
 }

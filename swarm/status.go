@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sort"
 	"sync"
@@ -111,6 +112,7 @@ type Estimate struct {
 
 // estimateMethod says how Estimate is made.
 const estimateMethod = "a least-squares line through min(root pn, root dn) over the newest third of the samples (at least 3, 30 s), extended to zero; " +
+	"none while that number is under 16 (a few leaves left can take any time) or the line fits its fall badly (r² under 0.5); " +
 	"proof numbers are not monotone, so this is a hint, not a bound"
 
 // StatusReport is the status of a swarm's master: GET /status.json.
@@ -118,12 +120,12 @@ type StatusReport struct {
 	Position string    `json:"position,omitempty"`
 	Now      time.Time `json:"now"`
 	Started  time.Time `json:"started"`
-	// Outcome is the root's: "W", "L" or "unknown"; Finished says the
-	// outcome passed its audit and the groups are told to stop.
-	Outcome  string      `json:"outcome"`
-	Finished bool        `json:"finished"`
-	Stats    MasterStats `json:"stats"`
-	Nimbers  int         `json:"nimbers"` // values in the master's database
+	// Outcome is the root's: "W", "L" or "unknown" in JSON; Finished says
+	// the outcome passed its audit and the groups are told to stop.
+	Outcome  solve.Outcome `json:"outcome"`
+	Finished bool          `json:"finished"`
+	Stats    MasterStats   `json:"stats"`
+	Nimbers  int           `json:"nimbers"` // values in the master's database
 	// GossipMembers counts the members the gossip holds alive or suspect,
 	// the master included.
 	GossipMembers  int            `json:"gossip_members"`
@@ -250,7 +252,7 @@ func (s *Status) Report() StatusReport {
 		members = s.opts.Members()
 	}
 	outcome := s.m.Outcome()
-	r := StatusReport{Position: s.opts.Position, Now: now, Started: s.start, Outcome: outcome.String(),
+	r := StatusReport{Position: s.opts.Position, Now: now, Started: s.start, Outcome: outcome,
 		Finished: v.finished, Stats: st, Nimbers: s.m.DB().Len(), GossipMembers: len(members),
 		Workers: joinMembers(v.groups, members, now), SampleInterval: interval.Seconds(), Samples: samples,
 		Estimate: estimate(samples, outcome != solve.Unknown), Events: v.events}
@@ -309,6 +311,19 @@ func joinMembers(groups []WorkerStatus, members []MemberInfo, now time.Time) []W
 	return groups
 }
 
+// The estimate is withheld when it would mean nothing. A proof number
+// counts the leaves that must still be solved below the root, not the
+// work each takes: while it is large, its steady fall is an average over
+// many leaves and says something of the time left; once it is small (the
+// proof hangs on a few leaves) the next step may take a second or the
+// whole run, and a line through the last steps said "about 3 s" with
+// 100 s left and the root's proof number at 1. Nor is a line extended
+// that does not fit the fall.
+const (
+	minEstimateLeaves = 16  // the root's smaller proof number below which no estimate is given
+	minEstimateFit    = 0.5 // the r² under which the fall is too uneven to extend
+)
+
 // estimate guesses the time left from the samples (see estimateMethod).
 func estimate(samples []Sample, solved bool) Estimate {
 	e := Estimate{Method: estimateMethod}
@@ -322,7 +337,7 @@ func estimate(samples []Sample, solved bool) Estimate {
 		return e
 	}
 	t0 := tail[0].Time
-	var n, sx, sy, sxx, sxy float64
+	var n, sx, sy, sxx, sxy, syy float64
 	for _, x := range tail {
 		v := float64(min(x.RootPN, x.RootDN))
 		if v >= float64(solve.Inf) {
@@ -330,12 +345,22 @@ func estimate(samples []Sample, solved bool) Estimate {
 			return e
 		}
 		t := x.Time.Sub(t0).Seconds()
-		n, sx, sy, sxx, sxy = n+1, sx+t, sy+v, sxx+t*t, sxy+t*v
+		n, sx, sy, sxx, sxy, syy = n+1, sx+t, sy+v, sxx+t*t, sxy+t*v, syy+v*v
+	}
+	last := tail[len(tail)-1]
+	if left := min(last.RootPN, last.RootDN); left < minEstimateLeaves {
+		e.Reason = fmt.Sprintf("the root's smaller proof number is %d: too few leaves are left for their fall to tell the time the rest takes", left)
+		return e
 	}
 	slope := (n*sxy - sx*sy) / (n*sxx - sx*sx)
-	last := tail[len(tail)-1]
 	if !(slope < 0) {
 		e.Reason = "the root's smaller proof number is not falling"
+		return e
+	}
+	// r² of the line: how much of the variation of the proof number the
+	// steady fall explains.
+	if r2 := (n*sxy - sx*sy) * (n*sxy - sx*sy) / ((n*sxx - sx*sx) * (n*syy - sy*sy)); !(r2 >= minEstimateFit) {
+		e.Reason = fmt.Sprintf("the root's smaller proof number falls too unevenly to extend (r² %.2f of the line, under %.2f)", r2, minEstimateFit)
 		return e
 	}
 	left := float64(min(last.RootPN, last.RootDN)) / -slope

@@ -104,7 +104,7 @@ func newPageData(r StatusReport) pageData {
 	}
 	d.EventCounts = strings.Join(counts, ", ")
 	switch e := r.Estimate; {
-	case r.Outcome != solve.Unknown.String():
+	case r.Outcome != solve.Unknown:
 		d.Estimate = "none left: solved"
 	case e.Available:
 		d.Estimate = "about " + (time.Duration(e.Seconds) * time.Second).Round(time.Second).String() + " (rough)"

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,6 +56,14 @@ func statusServer(t *testing.T, pos string, key Key, opts StatusOptions) (*Maste
 	})
 	return m, st, "http://" + ln.Addr().String()
 }
+
+// aheadClock is time.Now moved on by what advance adds, for
+// StatusOptions.Now: a test takes a Status past its cached report without
+// sleeping.
+type aheadClock struct{ ahead atomic.Int64 }
+
+func (c *aheadClock) now() time.Time          { return time.Now().Add(time.Duration(c.ahead.Load())) }
+func (c *aheadClock) advance(d time.Duration) { c.ahead.Add(int64(d)) }
 
 // getStatus reads a status path with the token (none if "").
 func getStatus(t *testing.T, url, token string) (int, []byte) {
@@ -123,7 +132,7 @@ func TestStatusOnLoopbackRun(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if r.Position != "0*7" || r.Outcome != solve.Loss.String() || !r.Finished {
+	if r.Position != "0*7" || r.Outcome != solve.Loss || !r.Finished {
 		t.Errorf("position %q outcome %q finished %v, want 0*7 L true", r.Position, r.Outcome, r.Finished)
 	}
 	if r.Stats.Iterations == 0 || r.Stats.Assigned == 0 || r.Stats.Exchanges == 0 || r.Nimbers == 0 {
@@ -177,7 +186,8 @@ func TestStatusOnLoopbackRun(t *testing.T) {
 // names is there, with the values of its counters.
 func TestMetrics(t *testing.T) {
 	key, _ := NewKey("the metrics test key")
-	m, st, base := statusServer(t, "0*6", key, StatusOptions{})
+	var clock aheadClock
+	m, st, base := statusServer(t, "0*6", key, StatusOptions{Now: clock.now})
 	g, _ := NewGroup("g", DefaultParams())
 	superviseInBackground(t, m)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -185,7 +195,7 @@ func TestMetrics(t *testing.T) {
 	if err := g.Run(ctx, LocalLink{m}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(snapshotMaxAge) // past the cached report
+	clock.advance(snapshotMaxAge) // past any report cached during the run
 	code, body := getStatus(t, base+MetricsPath, key.StatusToken())
 	if code != http.StatusOK {
 		t.Fatalf("GET /metrics: %d %s", code, body)
@@ -379,6 +389,12 @@ func TestEstimate(t *testing.T) {
 		{"rising", line(120, time.Second, func(i int) uint64 { return uint64(1000 + i) }), false, false, 0, "not falling"},
 		{"flat", line(120, time.Second, func(int) uint64 { return 500 }), false, false, 0, "not falling"},
 		{"infinite", line(120, time.Second, func(int) uint64 { return solve.Inf }), false, false, 0, "infinite"},
+		// The fall of the last few leaves: from 3 to 1 over the newest
+		// samples (the case that said "about 3 s" with 100 s left).
+		{"a few leaves left", line(120, time.Second, func(i int) uint64 { return uint64(3 - i/50) }), false, false, 0, "too few leaves"},
+		{"just enough leaves", line(120, time.Second, func(i int) uint64 { return uint64(135 - i) }), false, true, 16, ""},
+		// A slight fall under a large swing: the line explains little.
+		{"uneven", line(120, time.Second, func(i int) uint64 { return uint64(1000 - i + 400*(i%2)) }), false, false, 0, "unevenly"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

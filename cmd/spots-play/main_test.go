@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/internal/cmdtest"
+	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/play"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
@@ -84,7 +85,7 @@ func TestBestJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 			t.Fatalf("%s: %v\n%s", pos, err, stdout)
 		}
-		if out.Outcome != "W" || len(out.Winning) == 0 || len(out.Certificates) != 1 {
+		if out.Outcome != outcome.Win || len(out.Winning) == 0 || len(out.Certificates) != 1 {
 			t.Fatalf("%s: %+v", pos, out)
 		}
 		// Load the certificate named again, on its own, and look the values up.

@@ -43,6 +43,7 @@ import (
 
 	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/sprouts"
@@ -86,6 +87,7 @@ type report struct {
 	Lands     *[]string `json:"lands,omitempty"`
 	Regions   *[]string `json:"regions,omitempty"` // Cram
 	Children  *[]string `json:"children,omitempty"`
+	Note      string    `json:"note,omitempty"` // the position is probably not what was meant (a bare number: 12 is two spots)
 	Error     string    `json:"error,omitempty"`
 }
 
@@ -98,7 +100,10 @@ func runMain() int {
 	stop := interrupt.ExitOnSignal("spots-position", os.Stderr)
 	defer stop()
 	out := cmdout.New(os.Stdout)
-	return out.Status("spots-position", run(os.Args[1:], os.Stdin, out, os.Stderr), os.Stderr)
+	status := cmdline.JSONErrors("spots-position", !cmdline.HasFlag(os.Args[1:], "pretty"), out, os.Stderr, func(stdout, stderr io.Writer) int {
+		return run(os.Args[1:], os.Stdin, stdout, stderr)
+	})
+	return out.Status("spots-position", status, os.Stderr)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -108,7 +113,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	game := flags.String("game", sprouts.Game, "the game of the positions: sprouts or cram")
 	std := buildinfo.AddStd(flags)
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
-	if err := flags.Parse(args); err != nil {
+	if err := cmdline.Parse(flags, args); err != nil {
 		fmt.Fprintf(stderr, "spots-position: %v\n", err)
 		return 2
 	}
@@ -125,7 +130,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd = "lands"
 	}
 	if cmd != "canon" && cmd != "children" && cmd != "lands" {
-		fmt.Fprintf(stderr, "spots-position: unknown command %q (want canon, children or lands)\n", cmd)
+		fmt.Fprintf(stderr, "spots-position: unknown command %q (want canon, children or lands)%s\n", cmd, cmdline.DidYouMean(cmd, "canon", "children", "lands", "regions"))
 		return 2
 	}
 	describe, maxInput := describeSprouts, sprouts.MaxInput
@@ -212,11 +217,12 @@ func eachLine(r io.Reader, max int, fn func(n int, line string, whole bool)) err
 func describeSprouts(cmd, input string) report {
 	p, err := sprouts.Parse(input)
 	if err != nil {
-		return report{Input: input, Error: err.Error()}
+		return report{Input: input, Error: cmdline.PositionError(sprouts.Game, input, err).Error()}
 	}
 	lives, terminal := p.Lives(), p.IsTerminal()
 	lands := texts(p.Lands())
-	r := report{Input: input, Canonical: p.String(), Lives: &lives, Terminal: &terminal, Lands: &lands}
+	r := report{Input: input, Canonical: p.String(), Lives: &lives, Terminal: &terminal, Lands: &lands,
+		Note: cmdline.PositionNote(sprouts.Game, input)}
 	if cmd == "children" {
 		children := texts(p.Children())
 		slices.Sort(children)
@@ -229,7 +235,7 @@ func describeSprouts(cmd, input string) report {
 func describeCram(cmd, input string) report {
 	p, err := cram.Parse(input)
 	if err != nil {
-		return report{Input: input, Error: err.Error()}
+		return report{Input: input, Error: cmdline.PositionError(cram.Game, input, err).Error()}
 	}
 	cells, terminal := p.Cells(), p.IsTerminal()
 	regions := texts(p.Regions())
@@ -266,6 +272,9 @@ func writePretty(w io.Writer, cmd string, r report) {
 		state = "terminal: the player to move loses"
 	}
 	fmt.Fprintf(w, "%s\n  canonical  %s\n  lives      %d\n  lands      %d (%s)\n", r.Input, r.Canonical, *r.Lives, len(*r.Lands), state)
+	if r.Note != "" {
+		fmt.Fprintf(w, "  note       %s\n", r.Note)
+	}
 	switch cmd {
 	case "lands":
 		for _, land := range *r.Lands {

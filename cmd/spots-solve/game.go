@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -59,7 +60,7 @@ func parseCram(in string) (cram.Position, uint32, error) {
 	}
 	p, err := cram.Parse(text)
 	if err != nil {
-		return cram.Empty, 0, err
+		return cram.Empty, 0, cmdline.PositionError(cram.Game, text, err)
 	}
 	return p, n, nil
 }

@@ -14,15 +14,17 @@
 // or with --nimber its Grundy value. With --json it prints one JSON object
 // per position instead:
 //
-//	{"input":"0*12","canonical":"0*12","outcome":"L","nimber":null,
+//	{"input":"0*12","canonical":"0*12","outcome":"L","grundy":null,
 //	 "algorithm":"pdfpn","seconds":4.1,"iterations":41205,
-//	 "grundy_numbers":1189,"tt_entries":32845}
+//	 "grundy_numbers":1189,"tt_entries":32845,…}
 //
-// While a position takes longer than a second, a status line on standard
-// error shows the elapsed time, iterations, iterations per second, the
-// root's proof and disproof numbers, the nimbers known and how full the
-// transposition table is (a line every 10 s when standard error is not a
-// terminal; none with --no-progress).
+// (docs/json.md lists the keys). While a position takes longer than a
+// second, a status line on standard error shows the elapsed time,
+// iterations, iterations per second, the root's proof and disproof
+// numbers, the nimbers known and how full the transposition table is (a
+// line every 10 s when standard error is not a terminal; none with
+// --no-progress); --progress json writes the same as a JSON object a
+// line, every second.
 //
 // The positions share one search: what is proved for one is reused by the
 // next. Exit status: 0 when every position was solved, 1 when a limit
@@ -55,6 +57,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/interrupt"
@@ -141,6 +144,7 @@ var spotsAliases = map[string]string{
 	"input_database":  "db-in",
 	"output_database": "db-out",
 	"stats_path":      "stats",
+	"workers":         "workers-local", // SPOTS's Ray workers: processes here
 }
 
 // normalizeAlias is the flag set's normalize func: it turns SPOTS's option
@@ -169,6 +173,7 @@ type config struct {
 	timeout       time.Duration
 	maxIterations uint64
 	noProgress    bool
+	progress      statusline.Mode // --progress (Off with --no-progress)
 	lenient       bool
 	certDir       string
 	cpuProfile    string
@@ -180,20 +185,20 @@ type config struct {
 
 // result is one solved position, as printed with --json.
 type result struct {
-	Input         string  `json:"input"`     // the text given
-	Canonical     string  `json:"canonical"` // with " + *N" for a heap
-	Outcome       string  `json:"outcome"`
-	Reason        string  `json:"reason,omitempty"` // why unknown: timeout, iteration limit, interrupted
-	Nimber        *uint32 `json:"nimber"`
-	Algorithm     string  `json:"algorithm"`
-	Seconds       float64 `json:"seconds"`
-	Iterations    uint64  `json:"iterations"`
-	GrundyNumbers int     `json:"grundy_numbers"`
-	TTEntries     int64   `json:"tt_entries"`
-	Claim         string  `json:"claim,omitempty"`   // with --cert: the claim certified
-	Address       string  `json:"address,omitempty"` // with --cert: the certificate's content address
-	Certificate   string  `json:"certificate,omitempty"`
-	CertEntries   int     `json:"certificate_entries,omitempty"`
+	Input         string        `json:"input"`            // the text given
+	Canonical     string        `json:"canonical"`        // with " + *N" for a heap
+	Outcome       solve.Outcome `json:"outcome"`          // W, L or unknown
+	Reason        string        `json:"reason,omitempty"` // why unknown: timeout, iteration limit, interrupted
+	Nimber        *uint32       `json:"grundy"`           // with --nimber: the Grundy value
+	Algorithm     string        `json:"algorithm"`
+	Seconds       float64       `json:"seconds"`
+	Iterations    uint64        `json:"iterations"`
+	GrundyNumbers int           `json:"grundy_numbers"`
+	TTEntries     int64         `json:"tt_entries"`
+	Claim         string        `json:"claim,omitempty"`   // with --cert: the claim certified
+	Address       string        `json:"address,omitempty"` // with --cert: the certificate's content address
+	Certificate   string        `json:"path,omitempty"`    // with --cert: the certificate's file
+	CertEntries   int           `json:"entries,omitempty"` // with --cert: the certificate's entries
 	// pdfpn only
 	Threads         int      `json:"threads,omitempty"`
 	Spread          uint64   `json:"spread,omitempty"`
@@ -203,6 +208,11 @@ type result struct {
 	TTHitRate       float64  `json:"tt_hit_rate,omitempty"`
 	// With --root-moves.
 	RootMoves []rootMove `json:"root_moves,omitempty"`
+	// The keys of grundy, path and entries before docs/json.md, written
+	// beside them for one release (deprecated).
+	OldNimber      *uint32 `json:"nimber"`
+	OldCertificate string  `json:"certificate,omitempty"`
+	OldCertEntries int     `json:"certificate_entries,omitempty"`
 
 	stats solve.Stats // the search's counters for this position
 }
@@ -217,7 +227,10 @@ func runMain() int {
 	ctx, stop := interrupt.Context()
 	defer stop()
 	out := cmdout.New(os.Stdout)
-	return out.Status("spots-solve", run(ctx, os.Args[1:], out, os.Stderr), os.Stderr)
+	status := cmdline.JSONErrors("spots-solve", cmdline.WantsJSON(os.Args[1:]), out, os.Stderr, func(stdout, stderr io.Writer) int {
+		return run(ctx, os.Args[1:], stdout, stderr)
+	})
+	return out.Status("spots-solve", status, os.Stderr)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -280,6 +293,7 @@ func solveSprouts(r *runner, inputs []string) int {
 	if err != nil {
 		return r.fail("%v", err)
 	}
+	r.notePositions(sprouts.Game, inputs)
 	if status := r.makeCertDir(); status >= 0 {
 		return status
 	}
@@ -356,11 +370,20 @@ func (r *runner) makeCertDir() int {
 	return -1
 }
 
-// startProgress makes the status line, unless --no-progress.
-func (r *runner) startProgress() {
-	if !r.cfg.noProgress {
-		r.prog = statusline.New(r.stderr)
+// notePositions says on standard error what a newcomer may have meant by
+// a position of game (0*12 for 12).
+func (r *runner) notePositions(game string, inputs []string) {
+	for _, in := range inputs {
+		if note := cmdline.PositionNote(game, in); note != "" {
+			fmt.Fprintf(r.stderr, "spots-solve: note: %s\n", note)
+		}
 	}
+}
+
+// startProgress makes the status line of --progress (none with
+// --no-progress or --progress none).
+func (r *runner) startProgress() {
+	r.prog = r.cfg.progress.New(r.stderr)
 }
 
 // pipeline returns the pipeline of the run's positions of game, solved by
@@ -408,7 +431,7 @@ func parseInput(in string) (sprouts.Position, uint32, error) {
 	}
 	p, err := sprouts.Parse(text)
 	if err != nil {
-		return sprouts.Position{}, 0, err
+		return sprouts.Position{}, 0, cmdline.PositionError(sprouts.Game, text, err)
 	}
 	return p, n, nil
 }
@@ -423,11 +446,17 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	std := buildinfo.AddStd(flags)
 	addFlags(flags, &cfg)
 	showFlags(flags, "")
+	foreign := cmdline.AddForeign(flags, spotsForeign...)
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
-	if err := flags.Parse(args); err != nil {
+	if err := cmdline.Parse(flags, args); err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
+	if err := foreign.Check(flags); err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return cfg, nil, 2
+	}
+	cfg.progress = cfg.progress.Unless(cfg.noProgress)
 	if cfg.algorithm == "pns-pdfpn" {
 		cfg.algorithm = "swarm" // SPOTS's name of its distributed search
 	}
@@ -492,6 +521,7 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
 	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
 	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
+	flags.Var(&cfg.progress, "progress", statusline.FlagUsage)
 	addSwarmFlags(flags, &cfg.swarm)
 }
 
@@ -569,7 +599,9 @@ func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *s
 	s := prove.Search{Algorithm: cfg.algorithm, Threads: cfg.threads, Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache,
 		Seed: cfg.seed, MaxIterations: cfg.maxIterations, Saver: saver, SaveEvery: cfg.stateEvery}
 	if prog != nil {
-		s.Progress = func(p solve.Progress) { prog.Show(true, "%s", searchstatus.Search(p)) }
+		s.Progress = func(p solve.Progress) {
+			prog.Report(true, "solving", searchstatus.FiguresOf(p), searchstatus.Search(p))
+		}
 		s.ProgressEvery = prog.Every()
 	}
 	return prove.NewSearcher(g, db, s)
@@ -607,7 +639,7 @@ func solveEach[P fmt.Stringer](r *runner, p *prove.Pipeline[P], inputs []string,
 // (its canonical text, with " + *N" for a heap).
 func newResult[P fmt.Stringer](cfg config, input string, root P, heap uint32, pr prove.Result) result {
 	st := pr.Spent
-	r := result{Input: input, Canonical: root.String(), Algorithm: cfg.algorithm, Outcome: pr.Outcome.String(),
+	r := result{Input: input, Canonical: root.String(), Algorithm: cfg.algorithm, Outcome: pr.Outcome,
 		Reason: string(pr.Stop), Nimber: pr.Grundy, Seconds: st.Seconds, Iterations: st.Iterations,
 		GrundyNumbers: st.GrundyNumbers, TTEntries: st.TTEntries, stats: st}
 	if heap > 0 {
@@ -628,13 +660,14 @@ func newResult[P fmt.Stringer](cfg config, input string, root P, heap uint32, pr
 
 func printResult(w io.Writer, cfg config, r result) {
 	if cfg.json {
+		r.OldNimber, r.OldCertificate, r.OldCertEntries = r.Nimber, r.Certificate, r.CertEntries
 		b, _ := json.Marshal(r)
 		fmt.Fprintf(w, "%s\n", b)
 		return
 	}
-	who := map[string]string{"W": "first player wins", "L": "second player wins"}
+	who := map[solve.Outcome]string{solve.Win: "first player wins", solve.Loss: "second player wins"}
 	switch {
-	case r.Outcome == solve.Unknown.String():
+	case r.Outcome == solve.Unknown:
 		fmt.Fprintf(w, "%s  unknown  (stopped after %.1f s, %d iterations: %s)\n", r.Input, r.Seconds, r.Iterations, r.Reason)
 	case r.Nimber != nil:
 		fmt.Fprintf(w, "%s  %d  (Grundy value; %s)\n", r.Input, *r.Nimber, who[r.Outcome])
@@ -734,7 +767,7 @@ func writeStats(path string, args []string, now time.Time, results []result) err
 				nimber = strconv.FormatUint(uint64(*r.Nimber), 10)
 			}
 			st := r.stats
-			cw.Write([]string{r.Input, r.Canonical, r.Algorithm, r.Outcome, nimber,
+			cw.Write([]string{r.Input, r.Canonical, r.Algorithm, r.Outcome.String(), nimber,
 				strconv.FormatFloat(r.Seconds, 'f', 3, 64), u(st.Iterations), u(st.Expansions),
 				strconv.Itoa(st.GrundyNumbers), strconv.Itoa(st.NimberDB), strconv.FormatInt(st.TTEntries, 10),
 				strconv.Itoa(st.TTCapacity), strconv.FormatInt(st.TTEvictions, 10), strconv.Itoa(st.Nodes),

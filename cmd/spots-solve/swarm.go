@@ -24,7 +24,6 @@ import (
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/searchstatus"
-	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -430,11 +429,11 @@ func lyingHook(k int) func([]solve.NimberEntry) []solve.NimberEntry {
 // resumed from it runs under a new one, so that no request signed for
 // the saved run is accepted again.
 type savedState struct {
-	Root    string       `json:"root"`
-	Outcome string       `json:"outcome"`
-	Params  swarm.Params `json:"params"`
-	Saved   time.Time    `json:"saved"`
-	Run     string       `json:"run,omitempty"`
+	Root    string        `json:"root"`
+	Outcome solve.Outcome `json:"outcome"`
+	Params  swarm.Params  `json:"params"`
+	Saved   time.Time     `json:"saved"`
+	Run     string        `json:"run,omitempty"`
 }
 
 // runMaster is `spots-solve --algorithm swarm POSITION`: the master runs
@@ -617,10 +616,7 @@ func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, st
 // it shows progress, saves the state every few seconds with --state,
 // stops at --max-iterations and says on stderr what the audits found.
 func superviseMaster(ctx context.Context, cfg config, sf swarmFlags, root sprouts.Position, m *swarm.Master, member *swarm.Member, stderr io.Writer) (solve.Outcome, error) {
-	var prog *statusline.Line
-	if !cfg.noProgress {
-		prog = statusline.New(stderr)
-	}
+	prog := cfg.progress.New(stderr)
 	defer prog.Clear()
 	lastSave := time.Now()
 	every := func(st swarm.MasterStats) bool {
@@ -631,9 +627,10 @@ func superviseMaster(ctx context.Context, cfg config, sf swarmFlags, root sprout
 			saveState(sf.stateDir, root, m, sf.params)
 			lastSave = time.Now()
 		}
-		prog.Show(false, "jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
-			st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
-			m.DB().Len(), st.NimbersShared, st.Iterations, searchstatus.Num(st.RootPN), searchstatus.Num(st.RootDN))
+		prog.Report(false, "swarm", swarmFigures(st, member.Workers(), m.DB().Len()),
+			fmt.Sprintf("jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
+				st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
+				m.DB().Len(), st.NimbersShared, st.Iterations, searchstatus.Num(st.RootPN), searchstatus.Num(st.RootDN)))
 		return true
 	}
 	report := func(res swarm.AuditResult) {
@@ -722,7 +719,7 @@ func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.
 	if err := saveDB(m.DB(), filepath.Join(dir, "nimbers.spr")); err != nil {
 		return err
 	}
-	st := savedState{Root: root.String(), Outcome: m.Outcome().String(), Params: params, Saved: time.Now().UTC(), Run: m.Run()}
+	st := savedState{Root: root.String(), Outcome: m.Outcome(), Params: params, Saved: time.Now().UTC(), Run: m.Run()}
 	return format.WriteFileAtomic(filepath.Join(dir, "state.json"), func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(st)
 	})

@@ -4,6 +4,7 @@
 //
 //	spots-verify [--independent] [--json] FILE.arrow...
 //	spots-verify --spr DB --claim CLAIM [--convert DIR | --independent] [--json]
+//	spots-verify --dump FILE.arrow > rows.jsonl
 //
 // The first form checks certificates written by spots (hinted: one pass,
 // no search), each with the rules of the game its header names (sprouts or
@@ -28,7 +29,9 @@
 //	VALID    0*12=L  350383a8d4a2…  885 entries  0.10 s  certs/3503….arrow
 //	INVALID  certs/bad.arrow: row 17 (0.AB|AB): reach: value 1: child 3 (…) has the value 0
 //
-// or with --json one object. Exit status: 0 when everything is valid, 1
+// or with --json one object. With --dump the one certificate given is
+// checked, and if valid its rows are written on standard output as JSON
+// lines (format.Dump), for readers without Arrow. Exit status: 0 when everything is valid, 1
 // when something is invalid, 2 for bad usage, an input that cannot be
 // read, or an input refused by a limit:
 //
@@ -56,6 +59,7 @@ import (
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/interrupt"
@@ -87,6 +91,7 @@ flag that raises it. 0 keeps the default, -1 removes the limit.
 Examples:
   spots-verify certs/*.arrow
   spots-verify --independent certs/*.arrow
+  spots-verify --dump certs/eacf849c….arrow > rows.jsonl   # rows without Arrow
   spots-verify --spr glop-db.txt --claim '0*12=L' --convert certs
   spots-verify --spr glop-db.txt --claim '0*12=L' --independent
 
@@ -103,7 +108,8 @@ const exitCodes = `  0    every input valid
 
 // report is what is printed for one input.
 type report struct {
-	Input     string  `json:"input"`
+	Input     string  `json:"path"`  // the file, as given
+	OldInput  string  `json:"input"` // deprecated: path's former key (docs/json.md)
 	Valid     bool    `json:"valid"`
 	Claim     string  `json:"claim,omitempty"`
 	Address   string  `json:"address,omitempty"`
@@ -135,7 +141,10 @@ func runMain() int {
 	stop := interrupt.ExitOnSignal("spots-verify", os.Stderr)
 	defer stop()
 	out := cmdout.New(os.Stdout)
-	return out.Status("spots-verify", run(os.Args[1:], out, os.Stderr), os.Stderr)
+	status := cmdline.JSONErrors("spots-verify", cmdline.WantsJSON(os.Args[1:]), out, os.Stderr, func(stdout, stderr io.Writer) int {
+		return run(os.Args[1:], stdout, stderr)
+	})
+	return out.Status("spots-verify", status, os.Stderr)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -149,6 +158,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	independent := flags.Bool("independent", false, "check Sprouts inputs with the second, independent implementation of the rules (verify/sprouts2), searching for the witnesses instead of following the hints")
 	noProgress := flags.Bool("no-progress", false, "do not show progress on standard error")
 	profile := flags.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
+	rows := flags.Bool("dump", false, dumpUsage)
+	var progress statusline.Mode
+	flags.Var(&progress, "progress", statusline.FlagUsage)
 	d := verify.DefaultLimits
 	maxLives := flags.Int("max-lives", 0, fmt.Sprintf("refuse positions with more lives than `N` (0: default %d, -1: no limit)", d.Lives))
 	maxBounds := flags.Int("max-boundaries", 0, fmt.Sprintf("refuse positions with more boundaries than `N` (0: default %d, -1: no limit)", d.Boundaries))
@@ -158,7 +170,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	maxWork := flags.Int64("max-work", 0, fmt.Sprintf("refuse a position, or an entry, needing more estimated work (moves × bytes) than `N` (0: default %d, -1: no limit)", d.Work))
 	std := buildinfo.AddStd(flags)
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
-	if err := flags.Parse(args); err != nil {
+	if err := cmdline.Parse(flags, args); err != nil {
 		fmt.Fprintf(stderr, "spots-verify: %v\n", err)
 		return 2
 	}
@@ -179,17 +191,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	opt := verify.Options{Limits: verify.Limits{Lives: *maxLives, Boundaries: *maxBounds, Letters: *maxLetters, Cells: *maxCells, Moves: *maxMoves, Work: *maxWork},
 		Independent: *independent}
-	var prog *statusline.Line
-	if !*noProgress {
-		prog = statusline.New(stderr)
-		opt.Progress = func(done, total int) {
-			of := ""
-			if total > 0 {
-				of = fmt.Sprintf(" of %d", total)
-			}
-			prog.Show(false, "%d entries checked%s", done, of)
-		}
-	}
+	prog := showProgress(progress.Unless(*noProgress), stderr, &opt)
 	prof, err := cpuprofile.Start(*profile)
 	if err != nil {
 		return bad("%v", err)
@@ -213,6 +215,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	switch {
+	case *rows:
+		return dump(flags.Args(), *spr != "", opt, *asJSON, stdout, stderr)
 	case *spr != "":
 		if flags.NArg() > 0 {
 			return bad("--spr checks one database; certificate files (%s) are checked without it", flags.Arg(0))
@@ -240,6 +244,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// showProgress returns the status line of mode (nil for none) and makes
+// opt.Progress show on it how many entries are checked.
+func showProgress(mode statusline.Mode, stderr io.Writer, opt *verify.Options) *statusline.Line {
+	prog := mode.New(stderr)
+	if prog != nil {
+		opt.Progress = func(done, total int) {
+			of := ""
+			if total > 0 {
+				of = fmt.Sprintf(" of %d", total)
+			}
+			prog.Show(false, "%d entries checked%s", done, of)
+		}
+	}
+	return prog
 }
 
 // canonicalClaim parses a claim and writes its root in canonical form, so
@@ -357,6 +377,7 @@ func finish(r report, err error) report {
 
 func print(w io.Writer, r report, asJSON bool) {
 	if asJSON {
+		r.OldInput = r.Input
 		b, _ := json.Marshal(r)
 		fmt.Fprintf(w, "%s\n", b)
 		return

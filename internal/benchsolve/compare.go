@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spots-dev/spots/outcome"
 )
 
 // chain holds the same-run speed ratios (reference seconds over spots
@@ -38,7 +40,7 @@ type sample struct {
 	seconds    float64 // wall time of the whole process
 	iterations uint64
 	rssMiB     float64
-	outcome    string
+	outcome    string // W or L, or the Grundy value of a --nimber run; "" where the run did not say
 }
 
 // compareTable times spots (-bin), optionally another spots build (-base)
@@ -179,14 +181,16 @@ func timeRun(argv []string) (sample, error) {
 		s.seconds = processCPU(cmd)
 	}
 	var r struct {
-		Outcome    string  `json:"outcome"`
-		Nimber     *uint32 `json:"nimber"`
-		Iterations *uint64 `json:"iterations"`
+		Outcome    outcome.Outcome `json:"outcome"`
+		Nimber     *uint32         `json:"nimber"`
+		Iterations *uint64         `json:"iterations"`
 	}
 	if err := json.Unmarshal(bytes.TrimSpace(out.Bytes()), &r); err != nil {
 		return s, fmt.Errorf("%s: output %q: %v", strings.Join(argv, " "), out.String(), err)
 	}
-	s.outcome = r.Outcome
+	if r.Outcome.Known() {
+		s.outcome = r.Outcome.String()
+	}
 	if r.Nimber != nil {
 		s.outcome = fmt.Sprint(*r.Nimber)
 	}

@@ -40,6 +40,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/spots-dev/spots/outcome"
 )
 
 func main() {
@@ -126,11 +128,11 @@ func runOne(bin, alg string, n int, extra []string) (string, error) {
 		return "", err
 	}
 	var r struct {
-		Outcome     string  `json:"outcome"`
-		Seconds     float64 `json:"seconds"`
-		Iterations  uint64  `json:"iterations"`
-		Certificate string  `json:"certificate"`
-		CertEntries int     `json:"certificate_entries"`
+		Outcome     outcome.Outcome `json:"outcome"`
+		Seconds     float64         `json:"seconds"`
+		Iterations  uint64          `json:"iterations"`
+		Certificate string          `json:"certificate"`
+		CertEntries int             `json:"certificate_entries"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		return "", fmt.Errorf("output %q: %v", out.String(), err)
@@ -148,7 +150,7 @@ func runOne(bin, alg string, n int, extra []string) (string, error) {
 
 // certRow verifies a certificate with spots-verify and reports its size and
 // the time the check took, against the time the solve took.
-func certRow(bin, alg string, n int, outcome string, solveSec float64, path string) (string, error) {
+func certRow(bin, alg string, n int, result outcome.Outcome, solveSec float64, path string) (string, error) {
 	verifier := filepath.Join(filepath.Dir(bin), "spots-verify")
 	cmd := exec.Command(verifier, "--json", "--no-progress", path)
 	var out bytes.Buffer
@@ -168,6 +170,6 @@ func certRow(bin, alg string, n int, outcome string, solveSec float64, path stri
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("| %d | %s | %s | %.2f | %d | %d | %.1f | %.3f | %.1f | %.1f%% |", n, outcome, alg, solveSec, v.Entries,
+	return fmt.Sprintf("| %d | %s | %s | %.2f | %d | %d | %.1f | %.3f | %.1f | %.1f%% |", n, result, alg, solveSec, v.Entries,
 		st.Size(), float64(st.Size())/float64(v.Entries), v.Seconds, 1e6*v.Seconds/float64(v.Entries), 100*v.Seconds/solveSec), nil
 }

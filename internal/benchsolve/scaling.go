@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/spots-dev/spots/outcome"
 )
 
 // A scaling table sets every way of using the machine's cores beside
@@ -51,7 +53,7 @@ type scaleRun struct {
 	wall        float64 // wall time of the whole process (processes)
 	cpu         float64 // user + system CPU of the process and the children it waited for
 	iterations  uint64  // all threads, workers or copies
-	outcome     string
+	outcome     outcome.Outcome
 	threads     int    // what spots-solve reports it ran (default)
 	algorithm   string // what spots-solve reports it ran (default)
 	certFailure string // with certificates: why it did not verify, or ""
@@ -241,14 +243,14 @@ func scaleOne(bin, verifier string, args []string, pos, certDir string) (scaleRu
 	}
 	forwardStderr(errOut.Bytes())
 	var r struct {
-		Outcome     string  `json:"outcome"`
-		Seconds     float64 `json:"seconds"`
-		Iterations  uint64  `json:"iterations"`
-		Algorithm   string  `json:"algorithm"`
-		Threads     int     `json:"threads"`
-		Claim       string  `json:"claim"`
-		Address     string  `json:"address"`
-		Certificate string  `json:"certificate"`
+		Outcome     outcome.Outcome `json:"outcome"`
+		Seconds     float64         `json:"seconds"`
+		Iterations  uint64          `json:"iterations"`
+		Algorithm   string          `json:"algorithm"`
+		Threads     int             `json:"threads"`
+		Claim       string          `json:"claim"`
+		Address     string          `json:"address"`
+		Certificate string          `json:"certificate"`
 	}
 	if err := json.Unmarshal(firstLine(out.Bytes()), &r); err != nil {
 		if runErr != nil {
@@ -256,8 +258,8 @@ func scaleOne(bin, verifier string, args []string, pos, certDir string) (scaleRu
 		}
 		return run, fmt.Errorf("output %q: %v", out.String(), err)
 	}
-	if r.Outcome != "W" && r.Outcome != "L" {
-		return run, fmt.Errorf("outcome %q (%v)", r.Outcome, runErr)
+	if !r.Outcome.Known() {
+		return run, fmt.Errorf("outcome %s (%v)", r.Outcome, runErr)
 	}
 	run.seconds, run.iterations, run.outcome = r.Seconds, r.Iterations, r.Outcome
 	run.algorithm, run.threads = r.Algorithm, max(r.Threads, 1)

@@ -92,13 +92,12 @@ func main() {
 	params.LargeSwarm, params.LargeIterations, params.Seed = *large, *largeIt, *seed
 	ctx := context.Background()
 	start := time.Now()
-	seq, outcome, how := *seqIt, "", "given with -seq"
+	seq, how := *seqIt, "given with -seq"
+	var want solve.Outcome  // the sequential baseline's, or the first simulation's with -seq
 	var iterSeconds float64 // CPU time of one iteration of a real solver on this machine
 	if seq == 0 {
-		var out fmt.Stringer
 		var cpu time.Duration
-		seq, out, cpu = swarmlab.SequentialBaseline(ctx, root, params)
-		outcome = out.String()
+		seq, want, cpu = swarmlab.SequentialBaseline(ctx, root, params)
 		how = fmt.Sprintf("%.1f s, %.1f s of CPU, %.1f µs of CPU an iteration", time.Since(start).Seconds(), cpu.Seconds(), 1e6*cpu.Seconds()/float64(seq))
 		iterSeconds = cpu.Seconds() / float64(seq)
 	}
@@ -149,11 +148,11 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		if outcome == "" {
-			outcome = r.Outcome
+		if want == solve.Unknown {
+			want = r.Outcome
 		}
-		if r.Outcome != outcome {
-			fail(fmt.Errorf("%d workers: %s, sequential (or the first simulation) %s", n, r.Outcome, outcome))
+		if r.Outcome != want {
+			fail(fmt.Errorf("%d workers: %s, sequential (or the first simulation) %s", n, r.Outcome, want))
 		}
 		sp, ov := float64(seq)/float64(r.Time), float64(r.TIt)/float64(seq)
 		fmt.Printf("| %d | %d | %.0f | %d | %d | %.1f%% | %d | %.1f× | %.2f | %.1f%% | %.0f | %d × %d × %d | %s | %.1f | %.1f | %.1f | %.1f%% | %d | %.1f%% | %.1f%% |\n", n, r.MNodes, r.WNodes, r.TGN, r.TIt,

@@ -17,6 +17,7 @@ import (
 type Line struct {
 	w        io.Writer
 	terminal bool
+	json     bool // JSON mode (Mode.New)
 	shown    bool // a refreshing line is on the screen
 	start    time.Time
 	last     time.Time
@@ -27,7 +28,8 @@ type Line struct {
 func New(w io.Writer) *Line {
 	now := time.Now()
 	l := &Line{w: w, start: now, last: now}
-	if f, ok := w.(*os.File); ok {
+	// An *os.File, or a writer passing its writes to one (cmdline.JSONErrors).
+	if f, ok := w.(interface{ Stat() (os.FileInfo, error) }); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			l.terminal = true
 		}
@@ -36,9 +38,9 @@ func New(w io.Writer) *Line {
 }
 
 // Every is how often a caller should offer a new line: every second on a
-// terminal, every 10 s otherwise.
+// terminal and in JSON mode, every 10 s otherwise.
 func (l *Line) Every() time.Duration {
-	if l != nil && l.terminal {
+	if l != nil && (l.terminal || l.json) {
 		return time.Second
 	}
 	return 10 * time.Second
@@ -46,20 +48,38 @@ func (l *Line) Every() time.Duration {
 
 // Show writes the line (prefixed with the elapsed time) unless one was
 // written less than Every ago (a fifth of a second on a terminal), or
-// force is set.
+// force is set. In JSON mode the line is a JSON object holding the text
+// as its "message" (see Report).
 func (l *Line) Show(force bool, format string, a ...any) {
 	if l == nil {
 		return
 	}
+	if l.json {
+		l.Report(force, "", nil, fmt.Sprintf(format, a...))
+		return
+	}
+	if l.due(force) {
+		l.write(fmt.Sprintf(format, a...))
+	}
+}
+
+// due reports whether a line may be shown now (see Show), and if so
+// records that one is.
+func (l *Line) due(force bool) bool {
 	gap := l.Every()
 	if l.terminal {
 		gap = 200 * time.Millisecond
 	}
 	if !force && time.Since(l.last) < gap {
-		return
+		return false
 	}
 	l.last = time.Now()
-	text := fmt.Sprintf("%6.1fs  ", time.Since(l.start).Seconds()) + fmt.Sprintf(format, a...)
+	return true
+}
+
+// write writes a text line: the elapsed time and text.
+func (l *Line) write(text string) {
+	text = fmt.Sprintf("%6.1fs  ", time.Since(l.start).Seconds()) + text
 	if l.terminal {
 		fmt.Fprintf(l.w, "\r%s\x1b[K", text)
 		l.shown = true

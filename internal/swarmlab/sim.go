@@ -69,13 +69,13 @@ func (c MasterCosts) ticks(reports int, iteration float64) uint64 {
 
 // SimResult is what a simulation measured, in the paper's terms.
 type SimResult struct {
-	Workers int     `json:"workers"` // groups (SimConfig.Workers)
-	Outcome string  `json:"outcome"`
-	Time    uint64  `json:"time"`    // virtual time to solve the root, in iterations
-	TIt     uint64  `json:"t_it"`    // iterations of all workers
-	TGN     int     `json:"t_gn"`    // entries of the master's nimber database
-	MNodes  int     `json:"m_nodes"` // nodes of the master DAG
-	WNodes  float64 `json:"w_nodes"` // mean table entries per solver at the end
+	Workers int           `json:"workers"` // groups (SimConfig.Workers)
+	Outcome solve.Outcome `json:"outcome"`
+	Time    uint64        `json:"time"`    // virtual time to solve the root, in iterations
+	TIt     uint64        `json:"t_it"`    // iterations of all workers
+	TGN     int           `json:"t_gn"`    // entries of the master's nimber database
+	MNodes  int           `json:"m_nodes"` // nodes of the master DAG
+	WNodes  float64       `json:"w_nodes"` // mean table entries per solver at the end
 	// Util is the mean over groups of the share of their solvers' time
 	// spent in jobs, from the group's first job to the end of the solve:
 	// a solver is idle between the end of its job's cycle and the start of
@@ -687,7 +687,7 @@ func (s *simulation) cut(w *simWorker) {
 func (s *simulation) finish() {
 	m, res := s.m, &s.res
 	st := m.Stats()
-	res.Outcome = m.Outcome().String()
+	res.Outcome = m.Outcome()
 	res.Time = (s.clock + simTick - 1) / simTick
 	res.MasterBusy = s.masterBusy / simTick
 	if st.Exchanges > 0 {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
 )
@@ -26,7 +27,7 @@ func TestSharedChildrenChangeNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if shared.Outcome != "W" || shared.TIt == 0 || shared.Time != own.Time || shared.TIt != own.TIt || shared.TGN != own.TGN ||
+	if shared.Outcome != solve.Win || shared.TIt == 0 || shared.Time != own.Time || shared.TIt != own.TIt || shared.TGN != own.TGN ||
 		shared.MNodes != own.MNodes || shared.WNodes != own.WNodes || shared.Util != own.Util {
 		t.Errorf("shared children cache: %+v\nown caches: %+v", shared, own)
 	}
@@ -64,7 +65,7 @@ func TestConcurrentCyclesChangeNothing(t *testing.T) {
 			res[i] = r
 		}
 		a, b := res[0], res[1]
-		if a.Outcome == "unknown" || a.TIt == 0 || a.Time != b.Time || a.TIt != b.TIt || a.TGN != b.TGN || a.MNodes != b.MNodes ||
+		if a.Outcome == solve.Unknown || a.TIt == 0 || a.Time != b.Time || a.TIt != b.TIt || a.TGN != b.TGN || a.MNodes != b.MNodes ||
 			a.WNodes != b.WNodes || a.Util != b.Util || a.Waited != b.Waited || a.MasterBusy != b.MasterBusy || a.Outcome != b.Outcome {
 			t.Errorf("%s, %d × %d × %d: one goroutine: %+v\nfour: %+v", c.pos, c.workers, c.group, c.threads, a, b)
 		}
@@ -115,7 +116,7 @@ func TestFractionalExchangeCost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Outcome != "W" {
+		if res.Outcome != solve.Win {
 			t.Fatalf("cost %g: outcome %s", cost, res.Outcome)
 		}
 		return res
@@ -147,7 +148,7 @@ func TestSpreadReachesSolvers(t *testing.T) {
 		}
 		res = append(res, r)
 	}
-	if res[0].Outcome != res[1].Outcome || res[0].Outcome == "unknown" {
+	if res[0].Outcome != res[1].Outcome || res[0].Outcome == solve.Unknown {
 		t.Fatalf("outcomes %s (spread 1) and %s (spread 64)", res[0].Outcome, res[1].Outcome)
 	}
 	if res[0].TIt == res[1].TIt && res[0].Time == res[1].Time {
@@ -196,7 +197,7 @@ func TestSimulationIsDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Outcome != "W" || res.Util <= 0 || res.Util > 1 {
+		if res.Outcome != solve.Win || res.Util <= 0 || res.Util > 1 {
 			t.Fatalf("%+v", res)
 		}
 		if i == 0 {
@@ -220,7 +221,7 @@ func TestSimulatedGroupsUseEverySolver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != "W" || res.WNodes <= float64(p.Capacity)/4 {
+	if res.Outcome != solve.Win || res.WNodes <= float64(p.Capacity)/4 {
 		t.Errorf("outcome %s, mean table %.0f entries of %d (T-It %d)", res.Outcome, res.WNodes, p.Capacity, res.TIt)
 	}
 }
@@ -294,7 +295,7 @@ func TestSimGather(t *testing.T) {
 	apart, gathered := sim(0.01), sim(200)
 	t.Logf("idle master: %d exchanges, %.2f reports each, util %.3f; loaded: %d, %.2f, %.3f, gather %g",
 		apart.Master.Exchanges, apart.ReportsPerExchange, apart.Util, gathered.Master.Exchanges, gathered.ReportsPerExchange, gathered.Util, gathered.Master.Gather)
-	if apart.Outcome != gathered.Outcome || apart.Outcome == "unknown" {
+	if apart.Outcome != gathered.Outcome || apart.Outcome == solve.Unknown {
 		t.Fatalf("outcomes %s and %s", apart.Outcome, gathered.Outcome)
 	}
 	if gathered.ReportsPerExchange <= 1.5*apart.ReportsPerExchange {

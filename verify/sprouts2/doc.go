@@ -8,8 +8,8 @@
 // It was written from the rules of the game and the notation (the
 // documentation of package sprouts and the project's notes on the
 // reference solver's notation), not from package sprouts' code, and it
-// imports nothing of this module (a test in package verify holds it to
-// that). It shares no algorithm with sprouts where sprouts is intricate:
+// imports nothing of this module (TestLayers in internal/repocheck holds
+// it to that). It shares no algorithm with sprouts where sprouts is intricate:
 //
 //   - Moves are drawn on its own model of a land: every spot is a number,
 //     every corner an occurrence of that number on a boundary; the cases of

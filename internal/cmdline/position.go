@@ -1,0 +1,79 @@
+package cmdline
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/sprouts"
+)
+
+// PositionNote returns a note on text, a position of game that parsed,
+// when it is probably not what was meant, or "". A bare number is one:
+// in the notation each digit is a spot (0, 1 or 2 lines drawn at it), so
+// 12 is two spots, and twelve spots are 0*12.
+func PositionNote(game, text string) string {
+	n := bareNumber(text)
+	if game != sprouts.Game || n == 0 {
+		return ""
+	}
+	spots := "a spot"
+	if len(text) > 1 {
+		spots = strconv.Itoa(len(text)) + " spots"
+	}
+	return fmt.Sprintf("%s is read as %s: each digit is a spot, written by the lines drawn at it; %d spots with no line drawn are 0*%d", text, spots, n, n)
+}
+
+// PositionError returns err, the error of parsing text as a position of
+// game, with a hint when text looks like something else: a bare number
+// meant as a number of spots (0*N), a Cram board given to Sprouts (--game
+// cram) or a Sprouts position given to Cram (no --game cram).
+func PositionError(game, text string, err error) error {
+	if err == nil {
+		return nil
+	}
+	hint := ""
+	switch game {
+	case sprouts.Game:
+		if n := bareNumber(text); n > 0 {
+			hint = fmt.Sprintf("%d spots with no line drawn are written 0*%d", n, n)
+		} else if _, cerr := cram.Parse(text); cerr == nil {
+			hint = fmt.Sprintf("%s is a Cram board, not a Sprouts position: spots-solve and spots-position read Cram with --game cram", text)
+		}
+	case cram.Game:
+		if _, serr := sprouts.Parse(text); serr == nil {
+			hint = fmt.Sprintf("%s is a Sprouts position, not a Cram board: leave out --game cram", text)
+		}
+	}
+	if hint == "" {
+		return err
+	}
+	return &hinted{err: err, hint: hint}
+}
+
+// hinted is an error with a hint on what was probably meant.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() + " (" + h.hint + ")" }
+func (h *hinted) Unwrap() error { return h.err }
+
+// maxBareSpots bounds the number a bare-number note names: beyond it the
+// text is no number of spots anyone meant.
+const maxBareSpots = 1 << 20
+
+// bareNumber returns N when text is a bare number N from 1 to
+// maxBareSpots, else 0 ("0" is one spot, and so is meant).
+func bareNumber(text string) int {
+	if text == "" || strings.Trim(text, "0123456789") != "" {
+		return 0
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 || n > maxBareSpots {
+		return 0
+	}
+	return n
+}
