@@ -280,6 +280,26 @@ func (c *canonizer) stamp(nv int) uint32 {
 	return c.gen
 }
 
+// number returns the number of vertex v in the pass gen: the next one,
+// counted in *next, when the pass meets v for the first time.
+func (c *canonizer) number(v int32, gen uint32, next *int32) int32 {
+	if c.vmark[v] != gen {
+		c.vmark[v] = gen
+		c.vidx[v] = *next
+		*next++
+	}
+	return c.vidx[v]
+}
+
+// appendKeyLetter appends letter number x to a landCache key: one byte,
+// base+x, when that stays below end, else long and x as a varint.
+func appendKeyLetter(k []byte, x int32, base, end, long byte) []byte {
+	if x < int32(end-base) {
+		return append(k, base+byte(x))
+	}
+	return appendVarint(append(k, long), uint64(x))
+}
+
 // Bytes of the landCache key of a land as drawn (makeKey).
 const (
 	keySpot0     = 0x01
@@ -330,27 +350,9 @@ func (c *canonizer) makeKey(s *sketch, kind []int8, regs []int32) {
 				case vSpot2:
 					k = append(k, keySpot2)
 				case vLower:
-					if c.vmark[v] != gen {
-						c.vmark[v] = gen
-						c.vidx[v] = nLow
-						nLow++
-					}
-					if x := c.vidx[v]; x < keyUpperBase-keyLowerBase {
-						k = append(k, keyLowerBase+byte(x))
-					} else {
-						k = appendVarint(append(k, keyLowerLong), uint64(x))
-					}
+					k = appendKeyLetter(k, c.number(v, gen, &nLow), keyLowerBase, keyUpperBase, keyLowerLong)
 				case vUpper:
-					if c.vmark[v] != gen {
-						c.vmark[v] = gen
-						c.vidx[v] = nUp
-						nUp++
-					}
-					if x := c.vidx[v]; x < keyLowerLong-keyUpperBase {
-						k = append(k, keyUpperBase+byte(x))
-					} else {
-						k = appendVarint(append(k, keyUpperLong), uint64(x))
-					}
+					k = appendKeyLetter(k, c.number(v, gen, &nUp), keyUpperBase, keyLowerLong, keyUpperLong)
 				}
 			}
 			k = append(k, keyBoundary)
