@@ -3,11 +3,14 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/spots-dev/spots/internal/cmdtest"
+	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/play"
 	"github.com/spots-dev/spots/sprouts"
@@ -134,5 +137,31 @@ func TestGameProcess(t *testing.T) {
 	}
 	if !strings.Contains(out, "no move left") {
 		t.Errorf("the game did not end:\n%s", out)
+	}
+}
+
+// TestSignal: SIGINT or SIGTERM ends a game waiting for the human's move
+// (its standard input, a pipe no one writes) at once, with status 130 and
+// a word on stderr.
+func TestSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := cmdtest.StartInput(t, nil, r, "game", "--cert", cert3W)
+		deadline := time.Now().Add(time.Minute)
+		for !strings.Contains(p.Stdout.String(), "> ") { // the prompt: the game waits for a move
+			if time.Now().After(deadline) {
+				t.Fatalf("%v: no prompt after a minute", sig)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		p.Cmd.Process.Signal(sig)
+		if status := p.Wait(t, 10*time.Second); status != interrupt.Status || !strings.Contains(p.Stderr.String(), "spots-play: interrupted") {
+			t.Errorf("%v: status %d, stderr %q", sig, status, p.Stderr.String())
+		}
+		r.Close()
+		w.Close()
 	}
 }
