@@ -3,12 +3,15 @@ package format
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -156,4 +159,65 @@ func stderr(err error) []byte {
 		return ee.Stderr
 	}
 	return nil
+}
+
+// formatDoc is the document of the certificate format.
+var formatDoc = filepath.Join("..", "docs", "certificate-format.md")
+
+// TestNodeSnippet runs the ```js block of docs/certificate-format.md, the
+// few lines a Node user copies, on the certificate of the document's
+// worked example (corpus/certs), with the packages of the published
+// reader, and checks that it prints the claim, the address and every
+// entry as the Go reader reads them. It skips as TestNodeReadsCertificate
+// does.
+func TestNodeSnippet(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skipf("node is not installed (%v), so the snippet cannot run", err)
+	}
+	doc, err := os.ReadFile(formatDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "\n```js\n")
+	snippet, _, closed := strings.Cut(rest, "\n```\n")
+	if !ok || !closed {
+		t.Fatalf("%s has no ```js block", formatDoc)
+	}
+	dir := installNodePackages(t, nodeReaderDir)
+	if err := os.WriteFile(filepath.Join(dir, "snippet.mjs"), []byte(snippet+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path, err := filepath.Abs(filepath.Join("..", "corpus", "certs", "eacf849c669b63334200b95c830c05a5eb8cf06bad39c37c9cd5272d0f2a5386.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "snippet.mjs", path)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node snippet.mjs: %v\n%s", err, stderr(err))
+	}
+	r, err := OpenCertificate(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	want := []string{fmt.Sprintf(`{"claim":%q,"address":%q}`, r.Header().Claim.String(), r.DeclaredAddress())}
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(nodeEntry{Position: e.Position, Grundy: e.Grundy, Reach: append([]uint32{}, e.Reach...), Win: append([]int32{}, e.Win...)})
+		want = append(want, string(b))
+	}
+	if got := strings.Split(strings.TrimSpace(string(out)), "\n"); !reflect.DeepEqual(got, want) {
+		t.Errorf("the snippet printed\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

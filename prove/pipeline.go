@@ -46,6 +46,12 @@ type Pipeline[P fmt.Stringer] struct {
 	// Stopped, if set, is called as soon as each solve stops, before the
 	// checkpoint is saved or anything certified (to clear a status line).
 	Stopped func()
+	// Certifying, if set, is called as Prove begins to certify a result,
+	// and the function it returns when the certificate is written and
+	// verified: a command stops at once on a signal meanwhile
+	// (interrupt.ExitWhenDone), as a certificate, written atomically, has
+	// nothing to wind down, and checking a large one takes minutes.
+	Certifying func() (done func())
 }
 
 // Result is what one solve found about a position (plus a heap).
@@ -104,6 +110,9 @@ func (p *Pipeline[P]) Prove(ctx context.Context, root P, heap uint32) (Result, e
 	r := p.Solve(ctx, root, heap)
 	if p.CertDir == "" || !r.Outcome.Known() {
 		return r, nil
+	}
+	if p.Certifying != nil {
+		defer p.Certifying()()
 	}
 	return r, p.Certify(root, heap, &r)
 }

@@ -65,6 +65,11 @@ type worker[P any] struct {
 	box    mailbox
 	below  []RootChild[P] // the iterations below each child of the root, this call
 
+	// expand's question to each child as it is made (lostChild)
+	stopAtLost func(P) bool
+	made       int    // children made so far
+	heap       uint32 // the heap of the couple expanded
+
 	freeNodes []*dnode[P]   // nodes let go of, for alloc
 	freeKids  [][]*dnode[P] // children slices let go of, for kidsOf
 }
@@ -582,15 +587,11 @@ func (w *worker[P]) expand(v *dnode[P]) {
 	// the heap) wins v: generation stops at the first one.
 	// Generating the children of a large position takes long: the context
 	// is looked at every few children, and an ended one stops it too.
-	made := 0
-	stop := func(q P) bool {
-		if made++; made%32 == 0 && w.s.ctx.Err() != nil {
-			w.stop = true
-			return true
-		}
-		return w.lost(q, v.c.n)
+	if w.stopAtLost == nil {
+		w.stopAtLost = w.lostChild // once: a method value is an allocation
 	}
-	children, complete := w.children(&v.c, stop)
+	w.made, w.heap = 0, v.c.n
+	children, complete := w.children(&v.c, w.stopAtLost)
 	if !complete {
 		if !w.stop {
 			v.pn, v.dn = 0, Inf
@@ -616,6 +617,16 @@ func (w *worker[P]) expand(v *dnode[P]) {
 	}
 	slices.SortFunc(v.kids, func(x, y *dnode[P]) int { return w.order(&x.c, &y.c) })
 	v.kids = slices.CompactFunc(v.kids, func(x, y *dnode[P]) bool { return x.c.n == y.c.n && x.c.key == y.c.key })
+}
+
+// lostChild is what expand asks of each child q as it is made: whether q
+// is lost against the heap w.heap, or the search must stop.
+func (w *worker[P]) lostChild(q P) bool {
+	if w.made++; w.made%32 == 0 && w.s.ctx.Err() != nil {
+		w.stop = true
+		return true
+	}
+	return w.lost(q, w.heap)
 }
 
 // recompute brings v's proof and disproof numbers up to date with its

@@ -2,6 +2,7 @@ package solve
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -156,7 +157,10 @@ func (db *NimberDB) add(key string, g uint32) bool {
 		db.tables[i].Store(grown)
 		t = grown
 	}
-	t.insert(&nimberSlot{hash: h, key: key, g: g})
+	// A key may share its bytes with the rest of a block (a game may make
+	// the keys of all children of a position in one): a copy keeps only
+	// itself alive for as long as the database lives.
+	t.insert(&nimberSlot{hash: h, key: strings.Clone(key), g: g})
 	s.n++
 	return true
 }

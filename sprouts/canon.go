@@ -35,6 +35,12 @@ func mix(x uint64) uint64 {
 // the cyclic sequence s (the two-pointer method, linear time).
 func leastRotation(s []uint64) int {
 	n := len(s)
+	if n == 2 {
+		if s[0] > s[1] {
+			return 1
+		}
+		return 0
+	}
 	i, j, k := 0, 1, 0
 	for i < n && j < n && k < n {
 		a, b := s[wrap(i+k, n)], s[wrap(j+k, n)]
@@ -82,67 +88,88 @@ outer:
 	return n
 }
 
-func hashSeq(s []uint64) uint64 { return hashRot(s, 0) }
-
-// hashRot hashes the rotation of s that starts at k.
-func hashRot(s []uint64, k int) uint64 {
-	h := uint64(len(s))
-	for _, t := range s[k:] {
-		h = (h ^ t) * 0x100000001b3
-		h ^= h >> 29
-	}
-	for _, t := range s[:k] {
-		h = (h ^ t) * 0x100000001b3
-		h ^= h >> 29
-	}
-	return mix(h)
+// hash1 is hashRot of the sequence of one token.
+func hash1(t uint64) uint64 {
+	h := (1 ^ t) * 0x100000001b3
+	return mix(h ^ h>>29)
 }
 
 // canonizer computes the canonical code of one land. See the package
 // documentation for the algorithm and why its result does not depend on how
 // the land was written.
+//
+// Lands are small (a few regions of a few short boundaries; the lands a
+// search meets average six boundaries of two or three corners), so the
+// work is laid out for them: every array is sized once per land, the facts
+// of a boundary lie together, a boundary's rotations are computed again
+// only when the colors of its letters changed, and nothing is allocated
+// once the arrays have grown to the lands met.
 type canonizer struct {
 	// The land, built by load.
-	base   []uint64 // token of each corner; an uppercase token holds its letter
-	bStart []int32  // first corner of each boundary; boundary b ends at bStart[b+1]
-	rStart []int32  // first boundary of each region; region r ends at rStart[r+1]
-	bReg   []int32  // region of each boundary
-	bUp    []bool   // whether a boundary holds uppercase letters
-	single []int32  // spots without lines of each region: they are not boundaries here
-	corner [][2]int32
-	cBound []int32 // boundary of each corner
-	nUp    int
+	base    []uint64 // token of each corner; an uppercase token holds its letter
+	bnds    []bnd
+	rStart  []int32 // first boundary of each region; region r ends at rStart[r+1]
+	upB     []int32 // the boundaries that hold uppercase letters
+	single  []int32 // spots without lines of each region: they are not boundaries here
+	letters []letter
+	nUp     int
+	maxLen  int // corners of the longest boundary
 
 	// Each boundary at its least rotation, reading forwards (rf) and
-	// backwards (rr), at the same offsets as base; where that rotation
-	// starts, the period of the rotated sequence, and its hash. Boundaries
-	// without uppercase letters are filled once by load, the others by color.
-	rf, rr, tmp  []uint64
-	sF, sR       []int32
-	qF, qR       []int32
-	hF, hR       []uint64
-	rHash, next  []uint64
-	rDir         []int8 // the direction whose hash is less: -1 forwards, 1 backwards, 0 neither
-	sorted       []uint64
-	regOrient    []bool  // true when a region reads backwards
-	regOrder     []int32 // boundaries of each region, sorted, at the offsets of bStart
-	regs         []int32 // regions in order
-	order        []int32
-	lname, names []int32
+	// backwards (rr), at the same offsets as base. seen holds, for each
+	// uppercase corner, the color its boundary's rotations were computed
+	// with.
+	rf, rr    []uint64
+	seen      []uint64
+	tmp       []uint64
+	fixed     []uint64 // per region and direction: the hashes of its boundaries without uppercase letters
+	rHash     []uint64
+	next      []uint64
+	rDir      []int8 // the direction whose hash is less: -1 forwards, 1 backwards, 0 neither
+	sorted    []uint64
+	regOrient []bool  // true when a region reads backwards
+	regOrder  []int32 // boundaries of each region, sorted, at the offsets of bStart
+	regs      []int32 // regions in order
+	order     []int32
+	lname     []int32
+	names     []int32
 
 	// Search.
 	first, best leaf
-	auts        [][]int32
+	auts        []int32 // automorphisms found, nUp letters each
 	path        []int32
 	uf          []int32
-	vpos        []int32
-	vletter     []int32
+	byName      []int32
+	vmark       []uint32 // per vertex of the sketch: the pass that last met it
+	vidx        []int32  // per vertex: its number in that pass
+	gen         uint32
 	colors      []uint64
-	stack       [][]uint64 // colors of the node at each depth of the search
+	stack       []uint64 // colors of the node at each depth of the search, nUp each
+	tried       []int32  // letters tried at each depth, nUp slots each
 	code        []byte
 	key         []byte // the land as loaded: the landCache key
 	refinedKey  []byte // the land under refined colors, when the search ran
 	keyBuf      []byte
+}
+
+// bnd is one boundary of the loaded land: where its tokens are, its region,
+// and, under the current colors, where its least rotations start (sF, sR),
+// its rotation period (q; reading backwards keeps it) and the hashes of its
+// least rotations (hF, hR), which refinement uses.
+type bnd struct {
+	s, n   int32 // first token in base, number of tokens
+	reg    int32
+	up     bool // holds uppercase letters
+	valid  bool // an uppercase boundary's rotations hold for the colors in seen
+	sF, sR int32
+	q      int32
+	hF, hR uint64
+}
+
+// letter is an uppercase letter: where its two corners are in base, and on
+// which boundaries.
+type letter struct {
+	p, b [2]int32
 }
 
 type leaf struct {
@@ -169,36 +196,27 @@ func resize[T any](s []T, n int) []T {
 // load copies the regions regs of a reduced sketch into the canonizer.
 func (c *canonizer) load(s *sketch, kind []int8, regs []int32) {
 	c.base = c.base[:0]
-	c.bStart = c.bStart[:0]
+	c.bnds = c.bnds[:0]
 	c.rStart = c.rStart[:0]
-	c.bReg = c.bReg[:0]
-	c.bUp = c.bUp[:0]
+	c.upB = c.upB[:0]
 	c.single = c.single[:0]
-	c.corner = c.corner[:0]
-	c.cBound = c.cBound[:0]
-	nv := len(s.lives)
-	c.vpos = resize(c.vpos, nv)
-	c.vletter = resize(c.vletter, nv)
-	for i := range nv {
-		c.vletter[i] = -1
-	}
+	c.letters = c.letters[:0]
+	c.maxLen = 0
+	gen := c.stamp(len(s.lives))
 	for ri, reg := range regs {
-		c.rStart = append(c.rStart, int32(len(c.bStart)))
+		c.rStart = append(c.rStart, int32(len(c.bnds)))
 		c.single = append(c.single, 0)
 		b0, b1 := s.regionBounds(int(reg))
 		for b := b0; b < b1; b++ {
-			if bd := s.boundary(b); len(bd) == 1 && kind[bd[0]] == vSpot0 {
+			bd := s.boundary(b)
+			if len(bd) == 1 && kind[bd[0]] == vSpot0 {
 				c.single[ri]++
 				continue
 			}
-			bi := int32(len(c.bStart))
-			c.bStart = append(c.bStart, int32(len(c.base)))
-			c.bReg = append(c.bReg, int32(ri))
-			bd := s.boundary(b)
+			bi := int32(len(c.bnds))
 			off := len(c.base)
 			up := false
 			for p, v := range bd {
-				c.cBound = append(c.cBound, bi)
 				switch kind[v] {
 				case vSpot0:
 					c.base = append(c.base, tSpot0)
@@ -208,79 +226,138 @@ func (c *canonizer) load(s *sketch, kind []int8, regs []int32) {
 					c.base = append(c.base, tSpot2)
 				case vLower:
 					c.base = append(c.base, tLower)
-					c.vpos[v] = int32(p)
+					c.vidx[v] = int32(p)
 				case vUpper:
 					up = true
-					l := c.vletter[v]
-					if l < 0 {
-						l = int32(len(c.corner))
-						c.vletter[v] = l
-						c.corner = append(c.corner, [2]int32{int32(off + p), -1})
+					if c.vmark[v] != gen {
+						c.vmark[v] = gen
+						c.vidx[v] = int32(len(c.letters))
+						c.letters = append(c.letters, letter{p: [2]int32{int32(off + p), -1}, b: [2]int32{bi, -1}})
 					} else {
-						c.corner[l][1] = int32(off + p)
+						l := c.vidx[v]
+						c.letters[l].p[1] = int32(off + p)
+						c.letters[l].b[1] = bi
 					}
-					c.base = append(c.base, tUpper|uint64(l))
+					c.base = append(c.base, tUpper|uint64(c.vidx[v]))
 				}
 			}
-			c.bUp = append(c.bUp, up)
-			// Lowercase pairs: distance to the partner, read forwards.
 			n := len(bd)
+			c.bnds = append(c.bnds, bnd{s: int32(off), n: int32(n), reg: int32(ri), up: up})
+			if up {
+				c.upB = append(c.upB, bi)
+			}
+			// Lowercase pairs: distance to the partner, read forwards.
+			c.maxLen = max(c.maxLen, n)
 			for p, v := range bd {
 				if kind[v] != vLower {
 					continue
 				}
-				if q := int(c.vpos[v]); q > p {
+				if q := int(c.vidx[v]); q > p {
 					c.base[off+p] = tLower | uint64(q-p)
 					c.base[off+q] = tLower | uint64(n-(q-p))
 				}
 			}
 		}
 	}
-	c.bStart = append(c.bStart, int32(len(c.base)))
-	c.rStart = append(c.rStart, int32(len(c.bStart)-1))
-	c.nUp = len(c.corner)
-	c.makeKey()
-
+	c.rStart = append(c.rStart, int32(len(c.bnds)))
+	c.nUp = len(c.letters)
 }
 
-// prepare sizes the per-boundary arrays and rotates the boundaries that hold
-// no uppercase letters, which no coloring changes.
-func (c *canonizer) prepare() {
-	nb := c.nBoundaries()
-	c.rf = resize(c.rf, len(c.base))
-	c.rr = resize(c.rr, len(c.base))
-	c.sF, c.sR = resize(c.sF, nb), resize(c.sR, nb)
-	c.qF, c.qR = resize(c.qF, nb), resize(c.qR, nb)
-	c.hF, c.hR = resize(c.hF, nb), resize(c.hR, nb)
-	for b := range nb {
-		if !c.bUp[b] {
-			c.rotate(b, nil, true)
-			c.rotate(b, nil, false)
-		}
+// stamp starts a pass over the vertices of a sketch of nv vertices: a
+// vertex is met for the first time in the pass when its vmark is not the
+// generation returned.
+func (c *canonizer) stamp(nv int) uint32 {
+	if len(c.vmark) < nv {
+		c.vmark = make([]uint32, nv+nv/2)
+		c.vidx = make([]int32, nv+nv/2)
+		c.gen = 0
 	}
+	c.gen++
+	if c.gen == 0 {
+		clear(c.vmark)
+		c.gen = 1
+	}
+	return c.gen
 }
 
-// makeKey writes the loaded land as bytes: per region the number of spots
-// without lines, then each boundary's tokens (class, then for letters the
-// value in little-endian base 128), boundaries and regions ended by marks.
-// Each token's length follows from its class, so the bytes decode back to
-// the land: equal keys mean equal lands. A 0 byte first keeps these keys
-// apart from the refined keys of canonical, which no code begins with.
-func (c *canonizer) makeKey() {
-	k := append(c.key[:0], 0) // raw keys start with 0, refined ones with 0xFD
-	for r := range c.nRegions() {
-		k = appendVarint(k, uint64(c.single[r]))
-		for b := c.rStart[r]; b < c.rStart[r+1]; b++ {
-			s, e := c.span(int(b))
-			for _, t := range c.base[s:e] {
-				k = append(k, byte(t>>56))
-				if c := t & tClass; c == tLower || c == tUpper {
-					k = appendVarint(k, t&tValue)
+// number returns the number of vertex v in the pass gen: the next one,
+// counted in *next, when the pass meets v for the first time.
+func (c *canonizer) number(v int32, gen uint32, next *int32) int32 {
+	if c.vmark[v] != gen {
+		c.vmark[v] = gen
+		c.vidx[v] = *next
+		*next++
+	}
+	return c.vidx[v]
+}
+
+// appendKeyLetter appends letter number x to a landCache key: one byte,
+// base+x, when that stays below end, else long and x as a varint.
+func appendKeyLetter(k []byte, x int32, base, end, long byte) []byte {
+	if x < int32(end-base) {
+		return append(k, base+byte(x))
+	}
+	return appendVarint(append(k, long), uint64(x))
+}
+
+// Bytes of the landCache key of a land as drawn (makeKey).
+const (
+	keySpot0     = 0x01
+	keySpot1     = 0x02
+	keySpot2     = 0x03
+	keyLowerBase = 0x04 // 0x04+k: lowercase pair k of the boundary, k < 60
+	keyUpperBase = 0x40 // 0x40+k: uppercase letter k of the land, k < 176
+	keyLowerLong = 0xF0 // then k as a varint
+	keyUpperLong = 0xF1 // then k as a varint
+	keyBoundary  = 0xFE
+	keyRegion    = 0xFF
+)
+
+// makeKey writes the regions regs of a reduced sketch, exactly as drawn, as
+// the landCache key: a 0 byte, then per region the number of spots without
+// lines (a varint) and its other boundaries, one byte a corner in the
+// common case (lowercase pairs numbered in order of appearance on their
+// boundary, uppercase letters in order of appearance in the land), each
+// boundary and region closed by a mark. Every token's length follows from
+// its first byte, so the key decodes back to the drawing: equal keys mean
+// equal lands. The 0 byte first keeps these keys apart from the refined
+// keys of canonical (0xFD first).
+func (c *canonizer) makeKey(s *sketch, kind []int8, regs []int32) {
+	k := append(c.key[:0], 0)
+	gen := c.stamp(len(s.lives))
+	nUp := int32(0)
+	for _, reg := range regs {
+		b0, b1 := s.regionBounds(int(reg))
+		single := 0
+		for b := b0; b < b1; b++ {
+			if bd := s.boundary(b); len(bd) == 1 && kind[bd[0]] == vSpot0 {
+				single++
+			}
+		}
+		k = appendVarint(k, uint64(single))
+		for b := b0; b < b1; b++ {
+			bd := s.boundary(b)
+			if len(bd) == 1 && kind[bd[0]] == vSpot0 {
+				continue
+			}
+			nLow := int32(0)
+			for _, v := range bd {
+				switch kind[v] {
+				case vSpot0:
+					k = append(k, keySpot0)
+				case vSpot1:
+					k = append(k, keySpot1)
+				case vSpot2:
+					k = append(k, keySpot2)
+				case vLower:
+					k = appendKeyLetter(k, c.number(v, gen, &nLow), keyLowerBase, keyUpperBase, keyLowerLong)
+				case vUpper:
+					k = appendKeyLetter(k, c.number(v, gen, &nUp), keyUpperBase, keyLowerLong, keyUpperLong)
 				}
 			}
-			k = append(k, 0xFE)
+			k = append(k, keyBoundary)
 		}
-		k = append(k, 0xFF)
+		k = append(k, keyRegion)
 	}
 	c.key = k
 }
@@ -293,64 +370,145 @@ func appendVarint(dst []byte, v uint64) []byte {
 	return append(dst, byte(v))
 }
 
-func (c *canonizer) nBoundaries() int { return len(c.bStart) - 1 }
-func (c *canonizer) nRegions() int    { return len(c.rStart) - 1 }
+func (c *canonizer) nBoundaries() int { return len(c.bnds) }
+func (c *canonizer) nRegions() int    { return len(c.single) }
 
-func (c *canonizer) span(b int) (int, int) { return int(c.bStart[b]), int(c.bStart[b+1]) }
-
-// rotate finds the least rotations of boundary b forwards and backwards,
-// with uppercase letters written as their colors (sF, sR); with stats it
-// also computes the rotation period (qF = qR: reversing keeps it) and the
-// hash of each least rotation (hF, hR), which refinement uses. Encoding
-// (stats false) also needs the rotated tokens themselves (rf, rr).
-func (c *canonizer) rotate(b int, colors []uint64, stats bool) {
-	s, e := c.span(b)
-	n := e - s
-	if n == 1 {
-		t := c.base[s]
-		if t&tClass == tUpper {
-			t = tUpper | colors[t&tValue]
-		}
-		c.rf[s], c.rr[s] = t, t
-		c.sF[b], c.sR[b], c.qF[b], c.qR[b] = 0, 0, 1, 1
-		c.hF[b] = hashSeq(c.rf[s:e])
-		c.hR[b] = c.hF[b]
-		return
-	}
-	c.tmp = resize(c.tmp, 2*n)
-	fwd, rev := c.tmp[:n], c.tmp[n:]
-	for i, t := range c.base[s:e] {
-		switch t & tClass {
-		case tUpper:
-			t = tUpper | colors[t&tValue]
-		case tLower:
-			rev[n-1-i] = tLower | uint64(n-int(t&tValue))
-			fwd[i] = t
+// prepare sizes the per-land arrays and rotates the boundaries that hold no
+// uppercase letters, which no coloring changes; their hashes are summed per
+// region once (fixed), for every round to start from.
+func (c *canonizer) prepare() {
+	nb, nr, nt := c.nBoundaries(), c.nRegions(), len(c.base)
+	c.rf = resize(c.rf, nt)
+	c.rr = resize(c.rr, nt)
+	c.seen = resize(c.seen, nt)
+	c.fixed = resize(c.fixed, 2*nr)
+	c.rHash = resize(c.rHash, 2*nr)
+	c.rDir = resize(c.rDir, nr)
+	c.regOrient = resize(c.regOrient, nr)
+	c.regs = resize(c.regs, nr)
+	c.regOrder = resize(c.regOrder, 2*nb)
+	c.next = resize(c.next, c.nUp)
+	c.order = resize(c.order, c.nUp)
+	c.sorted = resize(c.sorted, c.nUp)
+	c.names = resize(c.names, c.nUp)
+	c.lname = resize(c.lname, c.maxLen)
+	c.tmp = resize(c.tmp, 2*c.maxLen)
+	clear(c.fixed)
+	for b := range c.bnds {
+		bd := &c.bnds[b]
+		bd.valid = false
+		if bd.up {
 			continue
 		}
-		fwd[i] = t
-		rev[n-1-i] = t
+		c.rotate(bd, nil)
+		c.fixed[2*bd.reg] += mix(bd.hF)
+		c.fixed[2*bd.reg+1] += mix(bd.hR)
 	}
-	sf, sr := leastRotation(fwd), leastRotation(rev)
-	c.sF[b], c.sR[b] = int32(sf), int32(sr)
-	if stats {
-		q := int32(period(fwd))
-		c.qF[b], c.qR[b] = q, q
-		c.hF[b] = hashRot(fwd, sf)
-		c.hR[b] = hashRot(rev, sr)
-		return
-	}
-	copy(c.rf[s:e], fwd[sf:])
-	copy(c.rf[s+n-sf:e], fwd[:sf])
-	copy(c.rr[s:e], rev[sr:])
-	copy(c.rr[s+n-sr:e], rev[:sr])
 }
 
-// color rotates every boundary that holds uppercase letters under colors.
-func (c *canonizer) color(colors []uint64, stats bool) {
-	for b, up := range c.bUp {
-		if up {
-			c.rotate(b, colors, stats)
+// colored returns the token at p with an uppercase letter written as its
+// color, which it records in seen.
+func (c *canonizer) colored(p int, colors []uint64) uint64 {
+	t := c.base[p]
+	if t&tClass == tUpper {
+		col := colors[t&tValue]
+		c.seen[p] = col
+		t = tUpper | col
+	}
+	return t
+}
+
+// mirror returns the token t of a boundary of n corners as it reads
+// backwards: a lowercase distance becomes the distance the other way.
+func mirror(t uint64, n int) uint64 {
+	if t&tClass == tLower {
+		return tLower | uint64(n-int(t&tValue))
+	}
+	return t
+}
+
+const hashPrime = 0x100000001b3
+
+// rotate finds the least rotations of boundary bd forwards and backwards,
+// with uppercase letters written as their colors: where they start (sF,
+// sR), the rotation period (q), the hash of each least rotation (hF, hR),
+// and the rotated tokens themselves (rf, rr).
+func (c *canonizer) rotate(bd *bnd, colors []uint64) {
+	s, n := int(bd.s), int(bd.n)
+	bd.valid = true
+	switch n {
+	case 1:
+		t := c.colored(s, colors)
+		bd.sF, bd.sR, bd.q = 0, 0, 1
+		h := hash1(t)
+		bd.hF, bd.hR = h, h
+		c.rf[s], c.rr[s] = t, t
+		return
+	case 2:
+		a, b := c.colored(s, colors), c.colored(s+1, colors)
+		ra, rb := mirror(b, 2), mirror(a, 2)
+		bd.q = 2
+		if a == b {
+			bd.q = 1
+		}
+		bd.sF, bd.sR = 0, 0
+		if a > b {
+			a, b = b, a
+			bd.sF = 1
+		}
+		if ra > rb {
+			ra, rb = rb, ra
+			bd.sR = 1
+		}
+		bd.hF, bd.hR = hash2(a, b), hash2(ra, rb)
+		c.rf[s], c.rf[s+1] = a, b
+		c.rr[s], c.rr[s+1] = ra, rb
+		return
+	}
+	fwd, rev := c.tmp[:n:n], c.tmp[n:2*n:2*n]
+	for i := range n {
+		t := c.colored(s+i, colors)
+		fwd[i] = t
+		rev[n-1-i] = mirror(t, n)
+	}
+	sf, sr := leastRotation(fwd), leastRotation(rev)
+	bd.sF, bd.sR = int32(sf), int32(sr)
+	bd.q = int32(period(fwd))
+	// The rotated tokens and their hashes (hashRot's, in one pass).
+	rf, rr := c.rf[s:s+n:s+n], c.rr[s:s+n:s+n]
+	hf, hr := uint64(n), uint64(n)
+	for k := range n {
+		f, r := fwd[wrap(sf+k, n)], rev[wrap(sr+k, n)]
+		rf[k], rr[k] = f, r
+		hf = (hf ^ f) * hashPrime
+		hf ^= hf >> 29
+		hr = (hr ^ r) * hashPrime
+		hr ^= hr >> 29
+	}
+	bd.hF, bd.hR = mix(hf), mix(hr)
+}
+
+// hash2 is hashRot of the sequence a, b.
+func hash2(a, b uint64) uint64 {
+	h := (2 ^ a) * hashPrime
+	h ^= h >> 29
+	h = (h ^ b) * hashPrime
+	return mix(h ^ h>>29)
+}
+
+// update rotates the uppercase boundaries whose letters changed color.
+func (c *canonizer) update(colors []uint64) {
+	base, seen := c.base, c.seen
+	for _, b := range c.upB {
+		bd := &c.bnds[b]
+		fresh := bd.valid
+		for p := bd.s; fresh && p < bd.s+bd.n; p++ {
+			if t := base[p]; t&tClass == tUpper && colors[t&tValue] != seen[p] {
+				fresh = false
+			}
+		}
+		if !fresh {
+			c.rotate(bd, colors)
 		}
 	}
 }
@@ -364,74 +522,104 @@ func (c *canonizer) color(colors []uint64, stats bool) {
 // nothing but the land, so the colors are the same for any writing of it.
 // It returns the number of cells.
 func (c *canonizer) round(colors []uint64) int {
-	c.color(colors, true)
+	c.update(colors)
 	nr := c.nRegions()
-	c.rHash = resize(c.rHash, 2*nr)
-	clear(c.rHash)
-	for b := range c.nBoundaries() {
-		reg := c.bReg[b]
-		c.rHash[2*reg] += mix(c.hF[b])
-		c.rHash[2*reg+1] += mix(c.hR[b])
+	rh := c.rHash[:2*nr]
+	copy(rh, c.fixed)
+	for _, b := range c.upB {
+		bd := &c.bnds[b]
+		rh[2*bd.reg] += mix(bd.hF)
+		rh[2*bd.reg+1] += mix(bd.hR)
 	}
-	c.rDir = resize(c.rDir, nr)
+	rDir := c.rDir[:nr]
 	for r := range nr {
-		f, b := c.rHash[2*r], c.rHash[2*r+1]
-		c.rDir[r] = int8(cmp.Compare(f, b))
-		c.rHash[r] = mix(min(f, b) + uint64(c.single[r]))
+		f, b := rh[2*r], rh[2*r+1]
+		rDir[r] = int8(cmp.Compare(f, b))
+		rh[r] = mix(min(f, b) + uint64(c.single[r]))
 	}
-	c.next = resize(c.next, c.nUp)
-	for l, cs := range c.corner {
+	next := c.next[:c.nUp]
+	for l := range c.letters {
+		lt := &c.letters[l]
 		var ctx [2]uint64
-		for k, p := range cs {
-			b := c.cBound[p]
-			s, e := c.span(int(b))
-			n := e - s
-			i := int(p) - s
-			offF := (i - int(c.sF[b]) + n) % int(c.qF[b])
-			offR := (n - 1 - i - int(c.sR[b]) + n) % int(c.qR[b])
-			f := c.hF[b] + uint64(offF)*0x9E3779B97F4A7C15
-			r := c.hR[b] + uint64(offR)*0x9E3779B97F4A7C15
+		for k := range 2 {
+			bd := &c.bnds[lt.b[k]]
+			n := int(bd.n)
+			i := int(lt.p[k] - bd.s)
+			offF := i - int(bd.sF)
+			if offF < 0 {
+				offF += n
+			}
+			offR := n - 1 - i - int(bd.sR)
+			if offR < 0 {
+				offR += n
+			}
+			if q := int(bd.q); q != n {
+				offF %= q
+				offR %= q
+			}
+			f := bd.hF + uint64(offF)*0x9E3779B97F4A7C15
+			r := bd.hR + uint64(offR)*0x9E3779B97F4A7C15
 			// Where the region's two directions differ, the least one is
 			// how the region reads, and a corner is seen in that direction.
-			reg := c.bReg[b]
-			switch c.rDir[reg] {
+			switch h := rh[bd.reg]; rDir[bd.reg] {
 			case -1:
-				ctx[k] = mix(c.rHash[reg] ^ f)
+				ctx[k] = mix(h ^ f)
 			case 1:
-				ctx[k] = mix(c.rHash[reg] ^ r)
+				ctx[k] = mix(h ^ r)
 			default:
-				ctx[k] = mix(c.rHash[reg] ^ (f + r) ^ (f * r))
+				ctx[k] = mix(h ^ (f + r) ^ (f * r))
 			}
 		}
-		c.next[l] = mix(ctx[0]+ctx[1]) ^ (ctx[0] ^ ctx[1])
+		next[l] = mix(ctx[0]+ctx[1]) ^ (ctx[0] ^ ctx[1])
 	}
-	return c.split(colors, c.next)
+	return c.split(colors, next)
 }
 
 // split refines the cells of colors by sig and returns the number of cells.
+// A letter's new color is the number of letters whose (color, sig) is less
+// than its own, so the order in which equal letters are sorted is of no
+// consequence.
 func (c *canonizer) split(colors, sig []uint64) int {
-	c.order = resize(c.order, c.nUp)
-	for l := range c.order {
-		c.order[l] = int32(l)
+	n := c.nUp
+	order := c.order[:n]
+	for l := range order {
+		order[l] = int32(l)
 	}
-	slices.SortFunc(c.order, func(a, b int32) int {
-		if d := cmp.Compare(colors[a], colors[b]); d != 0 {
-			return d
+	less := func(a, b int32) bool {
+		if colors[a] != colors[b] {
+			return colors[a] < colors[b]
 		}
-		return cmp.Compare(sig[a], sig[b])
-	})
-	c.sorted = resize(c.sorted, c.nUp)
+		return sig[a] < sig[b]
+	}
+	if n <= 32 {
+		for i := 1; i < n; i++ {
+			x := order[i]
+			j := i
+			for ; j > 0 && less(x, order[j-1]); j-- {
+				order[j] = order[j-1]
+			}
+			order[j] = x
+		}
+	} else {
+		slices.SortFunc(order, func(a, b int32) int {
+			if d := cmp.Compare(colors[a], colors[b]); d != 0 {
+				return d
+			}
+			return cmp.Compare(sig[a], sig[b])
+		})
+	}
+	sorted := c.sorted[:n]
 	cells := 0
-	for k, l := range c.order {
-		if k == 0 || colors[l] != colors[c.order[k-1]] || sig[l] != sig[c.order[k-1]] {
+	for k, l := range order {
+		if k == 0 || colors[l] != colors[order[k-1]] || sig[l] != sig[order[k-1]] {
 			cells++
-			c.sorted[k] = uint64(k)
+			sorted[k] = uint64(k)
 		} else {
-			c.sorted[k] = c.sorted[k-1]
+			sorted[k] = sorted[k-1]
 		}
 	}
-	for k, l := range c.order {
-		colors[l] = c.sorted[k]
+	for k, l := range order {
+		colors[l] = sorted[k]
 	}
 	return cells
 }
@@ -451,7 +639,8 @@ func (c *canonizer) refine(colors []uint64, cells int) int {
 
 // rot returns boundary b at its least rotation in the given direction.
 func (c *canonizer) rot(b int32, back bool) []uint64 {
-	s, e := c.bStart[b], c.bStart[b+1]
+	bd := &c.bnds[b]
+	s, e := bd.s, bd.s+bd.n
 	if back {
 		return c.rr[s:e]
 	}
@@ -463,10 +652,8 @@ func (c *canonizer) rot(b int32, back bool) []uint64 {
 // direction, its boundaries at their least rotations and sorted, regions
 // sorted, then letters named in order of first appearance.
 func (c *canonizer) encode(colors []uint64, dst []byte) []byte {
-	c.color(colors, false)
+	c.update(colors)
 	nb, nr := c.nBoundaries(), c.nRegions()
-	c.regOrder = resize(c.regOrder, 2*nb)
-	c.regOrient = resize(c.regOrient, nr)
 	for r := range nr {
 		b0, b1 := int(c.rStart[r]), int(c.rStart[r+1])
 		fo := c.regOrder[b0:b1]
@@ -475,28 +662,36 @@ func (c *canonizer) encode(colors []uint64, dst []byte) []byte {
 			fo[i] = int32(b0 + i)
 			ro[i] = int32(b0 + i)
 		}
-		c.sortBoundaries(fo, false)
-		c.sortBoundaries(ro, true)
-		c.regOrient[r] = c.compareOrders(fo, false, ro, true) > 0
-		if c.regOrient[r] {
+		back := false
+		switch len(fo) {
+		case 0:
+		case 1:
+			back = slices.Compare(c.rot(fo[0], false), c.rot(fo[0], true)) > 0
+		default:
+			c.sortBoundaries(fo, false)
+			c.sortBoundaries(ro, true)
+			back = c.compareOrders(fo, false, ro, true) > 0
+		}
+		c.regOrient[r] = back
+		if back {
 			copy(fo, ro)
 		}
 	}
-	c.regs = resize(c.regs, nr)
+	regs := c.regs[:nr]
 	for r := range nr {
-		c.regs[r] = int32(r)
+		regs[r] = int32(r)
 	}
 	for i := 1; i < nr; i++ {
-		for j := i; j > 0 && c.compareRegions(c.regs[j-1], c.regs[j]) > 0; j-- {
-			c.regs[j-1], c.regs[j] = c.regs[j], c.regs[j-1]
+		for j := i; j > 0 && c.compareRegions(regs[j-1], regs[j]) > 0; j-- {
+			regs[j-1], regs[j] = regs[j], regs[j-1]
 		}
 	}
-	c.names = resize(c.names, c.nUp)
-	for i := range c.names {
-		c.names[i] = -1
+	names := c.names[:c.nUp]
+	for i := range names {
+		names[i] = -1
 	}
 	nextUp := int32(0)
-	for ri, r := range c.regs {
+	for ri, r := range regs {
 		if ri > 0 {
 			dst = append(dst, cRegion)
 		}
@@ -512,11 +707,12 @@ func (c *canonizer) encode(colors []uint64, dst []byte) []byte {
 			if bi > 0 || c.single[r] > 0 {
 				dst = append(dst, cBoundary)
 			}
+			bd := &c.bnds[b]
 			seq := c.rot(b, back)
-			s, n := int(c.bStart[b]), len(seq)
-			c.lname = resize(c.lname, n)
-			for i := range c.lname {
-				c.lname[i] = -1
+			s, n := int(bd.s), len(seq)
+			lname := c.lname[:n]
+			for i := range lname {
+				lname[i] = -1
 			}
 			nextLow := int32(0)
 			for k, t := range seq {
@@ -528,25 +724,25 @@ func (c *canonizer) encode(colors []uint64, dst []byte) []byte {
 				case tSpot2:
 					dst = append(dst, cSpot2)
 				case tLower:
-					if c.lname[k] < 0 {
-						c.lname[k] = nextLow
-						c.lname[wrap(k+int(t&tValue), n)] = nextLow
+					if lname[k] < 0 {
+						lname[k] = nextLow
+						lname[wrap(k+int(t&tValue), n)] = nextLow
 						nextLow++
 					}
-					dst = appendLetter(dst, false, int(c.lname[k]))
+					dst = appendLetter(dst, false, int(lname[k]))
 				case tUpper:
 					var corner int
 					if back {
-						corner = s + n - 1 - wrap(int(c.sR[b])+k, n)
+						corner = s + n - 1 - wrap(int(bd.sR)+k, n)
 					} else {
-						corner = s + wrap(int(c.sF[b])+k, n)
+						corner = s + wrap(int(bd.sF)+k, n)
 					}
 					l := c.base[corner] & tValue
-					if c.names[l] < 0 {
-						c.names[l] = nextUp
+					if names[l] < 0 {
+						names[l] = nextUp
 						nextUp++
 					}
-					dst = appendLetter(dst, true, int(c.names[l]))
+					dst = appendLetter(dst, true, int(names[l]))
 				}
 			}
 		}
@@ -582,7 +778,8 @@ func (c *canonizer) compareRegions(a, b int32) int {
 	return c.compareOrders(xa, c.regOrient[a], xb, c.regOrient[b])
 }
 
-// canonical returns the code of the land loaded by load, appended to dst.
+// canonical returns the code of the land made of the regions regs of a
+// reduced sketch, appended to dst.
 //
 // The cache is tried twice: first with the land exactly as loaded, then,
 // when refinement leaves classes of several letters (and the costly search
@@ -591,13 +788,15 @@ func (c *canonizer) compareRegions(a, b int32) int {
 // depends on region order, rotations or reading direction, only on how
 // letters of one class were named), and like the first it is a faithful
 // description of the land, so a hit is always right.
-func (c *canonizer) canonical(dst []byte) []byte {
+func (c *canonizer) canonical(s *sketch, kind []int8, regs []int32, dst []byte) []byte {
 	if cacheLands {
+		c.makeKey(s, kind, regs)
 		var ok bool
 		if dst, ok = lands.appendGet(dst, c.key); ok {
 			return dst
 		}
 	}
+	c.load(s, kind, regs)
 	start := len(dst)
 	dst = c.compute(dst)
 	if cacheLands {
@@ -638,6 +837,23 @@ func (c *canonizer) compute(dst []byte) []byte {
 	return append(dst, c.best.code...)
 }
 
+// nAuts returns the number of automorphisms found so far.
+func (c *canonizer) nAuts() int { return len(c.auts) / c.nUp }
+
+// aut returns automorphism i, letter to letter.
+func (c *canonizer) aut(i int) []int32 { return c.auts[i*c.nUp : (i+1)*c.nUp] }
+
+// newAut appends an automorphism, the identity until the caller sets it.
+func (c *canonizer) newAut() []int32 {
+	n := len(c.auts)
+	c.auts = slices.Grow(c.auts, c.nUp)[:n+c.nUp]
+	a := c.auts[n:]
+	for l := range a {
+		a[l] = int32(l)
+	}
+	return a
+}
+
 // findSwaps looks for letters that can be exchanged without changing the
 // land: x and y lie in the same regions, and each such region reads the
 // same once they are exchanged, its boundaries rotated or the whole region
@@ -648,12 +864,8 @@ func (c *canonizer) findSwaps(colors []uint64) {
 	for x := range c.nUp {
 		for y := x + 1; y < c.nUp; y++ {
 			if colors[x] == colors[y] && c.swapIsAutomorphism(x, y) {
-				aut := make([]int32, c.nUp)
-				for l := range aut {
-					aut[l] = int32(l)
-				}
+				aut := c.newAut()
 				aut[x], aut[y] = int32(y), int32(x)
-				c.auts = append(c.auts, aut)
 				break // y's own swaps are found from y
 			}
 		}
@@ -661,54 +873,53 @@ func (c *canonizer) findSwaps(colors []uint64) {
 }
 
 func (c *canonizer) swapIsAutomorphism(x, y int) bool {
-	rx0, rx1 := c.bReg[c.cBound[c.corner[x][0]]], c.bReg[c.cBound[c.corner[x][1]]]
-	ry0, ry1 := c.bReg[c.cBound[c.corner[y][0]]], c.bReg[c.cBound[c.corner[y][1]]]
+	reg := func(l, k int) int32 { return c.bnds[c.letters[l].b[k]].reg }
+	rx0, rx1 := reg(x, 0), reg(x, 1)
+	ry0, ry1 := reg(y, 0), reg(y, 1)
 	if !(rx0 == ry0 && rx1 == ry1 || rx0 == ry1 && rx1 == ry0) {
 		return false
 	}
-	swap := func(t uint64) uint64 {
-		switch t {
-		case tUpper | uint64(x):
-			return tUpper | uint64(y)
-		case tUpper | uint64(y):
-			return tUpper | uint64(x)
-		}
-		return t
-	}
+	tx, ty := tUpper|uint64(x), tUpper|uint64(y)
 	for _, r := range [2]int32{rx0, rx1} {
-		if !c.regionSwaps(r, swap, false) && !c.regionSwaps(r, swap, true) {
+		if !c.regionSwaps(r, tx, ty, false) && !c.regionSwaps(r, tx, ty, true) {
 			return false
 		}
 	}
 	return true
 }
 
-// regionSwaps reports whether every boundary of region r, with letters
-// exchanged by swap, is a rotation of itself (back false) or of itself read
-// backwards (back true, the whole region mirrored).
-func (c *canonizer) regionSwaps(r int32, swap func(uint64) uint64, back bool) bool {
+// regionSwaps reports whether every boundary of region r, with the letter
+// tokens tx and ty exchanged, is a rotation of itself (back false) or of
+// itself read backwards (back true, the whole region mirrored).
+func (c *canonizer) regionSwaps(r int32, tx, ty uint64, back bool) bool {
 	for b := c.rStart[r]; b < c.rStart[r+1]; b++ {
-		s, e := c.span(int(b))
-		seq := c.base[s:e]
+		bd := &c.bnds[b]
+		seq := c.base[bd.s : bd.s+bd.n]
 		n := len(seq)
 		target := seq
 		if back {
-			c.tmp = resize(c.tmp, n)
+			rev := c.tmp[:n]
 			for i, t := range seq {
 				if t&tClass == tLower {
 					t = tLower | uint64(n-int(t&tValue))
 				}
-				c.tmp[n-1-i] = t
+				rev[n-1-i] = t
 			}
-			target = c.tmp
-		} else if !c.bUp[b] {
+			target = rev
+		} else if !bd.up {
 			continue
 		}
 		found := false
 		for rot := 0; rot < n && !found; rot++ {
 			found = true
 			for i, t := range seq {
-				if swap(t) != target[wrap(i+rot, n)] {
+				switch t {
+				case tx:
+					t = ty
+				case ty:
+					t = tx
+				}
+				if t != target[wrap(i+rot, n)] {
 					found = false
 					break
 				}
@@ -746,18 +957,21 @@ func (c *canonizer) search(colors []uint64, cells, depth int, refined bool) int 
 		}
 		target++
 	}
-	for len(c.stack) <= depth {
-		c.stack = append(c.stack, nil)
+	nUp := c.nUp
+	if need := (depth + 1) * nUp; len(c.stack) < need {
+		c.stack = append(c.stack, make([]uint64, need-len(c.stack))...)
+		c.tried = append(c.tried, make([]int32, need-len(c.tried))...)
 	}
-	child := resize(c.stack[depth], c.nUp)
-	c.stack[depth] = child
+	child := c.stack[depth*nUp : (depth+1)*nUp]
+	triedAt := c.tried[depth*nUp : (depth+1)*nUp]
 	cells = c.distinct(colors) + 1
-	var tried []int32
-	for x := range c.nUp {
-		if colors[x] != target || c.sameOrbit(int32(x), tried, depth) {
+	nTried := 0
+	for x := range nUp {
+		if colors[x] != target || c.sameOrbit(int32(x), triedAt[:nTried], depth) {
 			continue
 		}
-		tried = append(tried, int32(x))
+		triedAt[nTried] = int32(x)
+		nTried++
 		// x keeps the cell's place; the rest of the cell follows it.
 		for l, col := range colors {
 			child[l] = col
@@ -769,6 +983,9 @@ func (c *canonizer) search(colors []uint64, cells, depth int, refined bool) int 
 		if j := c.search(child, cells, depth+1, false); j < depth {
 			return j
 		}
+		// The deeper search may have grown the stacks.
+		child = c.stack[depth*nUp : (depth+1)*nUp]
+		triedAt = c.tried[depth*nUp : (depth+1)*nUp]
 	}
 	return depth
 }
@@ -798,15 +1015,14 @@ func (c *canonizer) atLeaf(colors []uint64, depth int) int {
 		if !bytes.Equal(c.code, other.code) {
 			continue
 		}
-		aut := make([]int32, c.nUp)
-		byName := make([]int32, c.nUp)
+		aut := c.newAut()
+		c.byName = resize(c.byName, c.nUp)
 		for l, n := range c.names {
-			byName[n] = int32(l)
+			c.byName[n] = int32(l)
 		}
 		for l, n := range other.names {
-			aut[l] = byName[n]
+			aut[l] = c.byName[n]
 		}
-		c.auts = append(c.auts, aut)
 		// Jump back to where the two paths part if the automorphism fixes
 		// their common part: the rest of this subtree mirrors one already seen.
 		d := 0
@@ -849,7 +1065,8 @@ func (c *canonizer) sameOrbit(x int32, tried []int32, depth int) bool {
 		}
 		return a
 	}
-	for _, g := range c.auts {
+	for i := range c.nAuts() {
+		g := c.aut(i)
 		fixes := true
 		for _, p := range c.path[:depth] {
 			if g[p] != p {

@@ -1,9 +1,9 @@
 package sprouts
 
 import (
-	"bytes"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // loadLand decodes the code of one land into s. Uppercase letter k becomes
@@ -459,9 +459,16 @@ func (p Position) generateChildren(dst []Position, stop func(Position) bool) ([]
 	}
 	g := generators.Get().(*generator)
 	defer generators.Put(g)
-	g.arena, g.spans, g.strs = g.arena[:0], g.spans[:0], g.strs[:0]
+	// The children's codes go to a block of their own, which the positions
+	// returned share: one allocation for all of them (two when the guess of
+	// its size falls short), none per child.
+	g.out = make([]byte, 0, max(g.outGuess, 256))
+	g.kids = g.kids[:0]
 	g.stop, g.stopped = stop, false
-	defer func() { g.stop = nil }()
+	defer func() {
+		clear(g.kids) // the pool must not keep the blocks alive
+		g.out, g.kids, g.stop = nil, g.kids[:0], nil
+	}()
 	if strings.IndexByte(p.code, cLand) < 0 {
 		g.landChildren(p.code, nil)
 	} else {
@@ -476,29 +483,29 @@ func (p Position) generateChildren(dst []Position, stop func(Position) bool) ([]
 				break
 			}
 		}
+		clear(g.others)
 	}
 	if g.stopped {
-		clear(g.strs)
 		return dst, false
 	}
-	if stop != nil {
-		// The children were made into strings for stop already.
-		slices.Sort(g.strs)
-		for i, s := range g.strs {
-			if i == 0 || s != g.strs[i-1] {
-				dst = append(dst, Position{s})
+	slices.SortFunc(g.kids, func(a, b Position) int { return strings.Compare(a.code, b.code) })
+	kids := slices.Compact(g.kids)
+	used := 0
+	for _, k := range kids {
+		used += len(k.code)
+	}
+	// Keep the guess near what a call needs, and give back the room a
+	// generous guess (or duplicate children) left unused.
+	g.outGuess = (g.outGuess + used + used/4) / 2
+	if cap(g.out)-used > used/4+64 {
+		block := make([]byte, 0, used)
+		for i, k := range kids {
+			if k.code != "" {
+				start := len(block)
+				block = append(block, k.code...)
+				kids[i].code = unsafe.String(&block[start], len(k.code))
 			}
 		}
-		clear(g.strs)
-		return dst, true
 	}
-	code := func(s [2]int32) []byte { return g.arena[s[0]:s[1]] }
-	slices.SortFunc(g.spans, func(a, b [2]int32) int { return bytes.Compare(code(a), code(b)) })
-	for i, s := range g.spans {
-		if i > 0 && bytes.Equal(code(s), code(g.spans[i-1])) {
-			continue
-		}
-		dst = append(dst, Position{string(code(s))})
-	}
-	return dst, true
+	return append(dst, kids...), true
 }

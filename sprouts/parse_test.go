@@ -2,6 +2,7 @@ package sprouts
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -179,6 +180,75 @@ func TestEstimateChildren(t *testing.T) {
 	for _, tt := range tests {
 		if got := MustParse(tt.pos).EstimateChildren(); got != tt.want {
 			t.Errorf("EstimateChildren(%s) = %d, want %d", tt.pos, got, tt.want)
+		}
+	}
+}
+
+func TestAppendLands(t *testing.T) {
+	for _, s := range []string{"!", "0*3", "0*3+0.1a1a", "0+0+0.AB|0.AB", "0*2.ABCD|0.2.ABCD+1a1a+1a1a"} {
+		p := MustParse(s)
+		buf := []Position{MustParse("0")}
+		got := p.AppendLands(buf)
+		if !slices.Equal(got[1:], p.Lands()) || got[0] != buf[0] {
+			t.Errorf("%s: AppendLands gave %v, Lands %v", s, got[1:], p.Lands())
+		}
+	}
+}
+
+// TestLongLettersLivesAndEstimate checks Lives and EstimateChildren, which
+// read one byte a symbol, on codes with letters too many for one byte.
+func TestLongLettersLivesAndEstimate(t *testing.T) {
+	var up, upRev, low strings.Builder
+	for k := range 130 {
+		up.WriteString(letterName(k, 'A', 'n'))
+	}
+	for k := 129; k >= 0; k-- {
+		upRev.WriteString(letterName(k, 'A', 'n'))
+	}
+	for k := range 125 {
+		name := letterName(k, 'a', 'm')
+		low.WriteString(name + "1" + name)
+	}
+	for _, tt := range []struct {
+		pos          string
+		lives, moves int // as counted by hand: lives, then the estimate's formula
+	}{
+		// 0 + 130 letters each side: one region of 2 boundaries (1 and 130)
+		// on each side: 1·130 + ⌊1/2·2⌋ + ⌊130²·2/2⌋ = 130 + 1 + 16900.
+		{"0." + up.String() + "|0." + upRev.String(), 3*2 + 130, 2 * (130 + 1 + 16900)},
+		// one boundary of 375 symbols: 125 pairs of a one-life spot and a
+		// spot 1 (two lives) between: ⌊375²/2⌋.
+		{low.String(), 125 + 125*2, 375 * 375 / 2},
+	} {
+		p := MustParse(tt.pos)
+		if strings.IndexByte(p.Key(), cLowerLong) < 0 && strings.IndexByte(p.Key(), cUpperLong) < 0 {
+			t.Fatalf("%s: its key has no long letter; the test needs one", tt.pos)
+		}
+		if got := p.Lives(); got != tt.lives {
+			t.Errorf("Lives(%s…) = %d, want %d", tt.pos[:20], got, tt.lives)
+		}
+		if got := p.EstimateChildren(); got != tt.moves {
+			t.Errorf("EstimateChildren(%s…) = %d, want %d", tt.pos[:20], got, tt.moves)
+		}
+	}
+}
+
+// TestStringLongNames checks that lands with more lowercase letters than
+// a…l or more uppercase ones than A…Y are written with m(k) and n(k)
+// throughout, and read back as themselves.
+func TestStringLongNames(t *testing.T) {
+	for _, tt := range []struct{ pos, want string }{
+		{"a1ab1bc1cd1de1ef1fg1gh1hi1ij1jk1kl1lm(13)1m(13)+0*3", "m(13)"},
+		{"ABCDEFGHIJKLMNOPQRSTUVWXYn(26)|n(26)YXWVUTSRQPONMLKJIHGFEDCBA+1a1a", "n(26)"},
+		{"a1ab1bc1cd1de1ef1fg1gh1hi1ij1jk1kl1l+0*2.AB|0.AB", ""},
+	} {
+		p := MustParse(tt.pos)
+		s := p.String()
+		if tt.want != "" && !strings.Contains(s, tt.want) || tt.want == "" && strings.ContainsAny(s, "()") {
+			t.Errorf("%s is written %s", tt.pos, s)
+		}
+		if q, err := Parse(s); err != nil || q != p {
+			t.Errorf("%s is written %s, which reads back as %v (%v)", tt.pos, s, q, err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Position is a canonical Sprouts position: a sum of lands, each reduced and
@@ -58,13 +59,16 @@ func (p Position) Lands() []Position {
 	return out
 }
 
-// AppendLands appends the lands of p to dst, as Lands returns them.
+// AppendLands appends the lands of p to dst, as Lands returns them, and
+// returns the result: Lands without an allocation when dst has room.
 func (p Position) AppendLands(dst []Position) []Position {
-	if p.code == "" {
-		return dst
-	}
-	for land := range strings.SplitSeq(p.code, string(rune(cLand))) {
-		dst = append(dst, Position{land})
+	for code := p.code; code != ""; {
+		i := strings.IndexByte(code, cLand)
+		if i < 0 {
+			return append(dst, Position{code})
+		}
+		dst = append(dst, Position{code[:i]})
+		code = code[i+1:]
 	}
 	return dst
 }
@@ -87,6 +91,29 @@ func Sum(ps ...Position) Position {
 // costs exactly one life, and reduction only drops lives that no move can
 // use, so every child has fewer lives than its parent.
 func (p Position) Lives() int {
+	n := 0
+	for i := 0; i < len(p.code); i++ {
+		b := p.code[i]
+		if b == cLowerLong || b == cUpperLong {
+			return p.livesOfLongCode()
+		}
+		n += int(halfLives[b])
+	}
+	return n / 2
+}
+
+// halfLives is twice the lives of the symbol a byte of a code starts, for
+// codes without long letters (one byte a symbol): 0 for separators.
+var halfLives = func() (t [256]uint8) {
+	t[cSpot0], t[cSpot1], t[cSpot2] = 6, 4, 2
+	for b := cLowerBase; b < 256; b++ {
+		t[b] = 1 // a corner of a one-life spot
+	}
+	return t
+}()
+
+// livesOfLongCode is Lives for a code with long letters.
+func (p Position) livesOfLongCode() int {
 	n := 0
 	for i := 0; i < len(p.code); {
 		switch p.code[i] {
@@ -132,21 +159,24 @@ func (p Position) EstimateChildren() int {
 	}
 	code := p.code
 	for i := 0; i < len(code); {
-		switch code[i] {
+		switch b := code[i]; b {
 		case cBoundary, cRegion, cLand:
 			if nb < len(lens) {
 				lens[nb] = cur
 			}
 			nb++
 			cur = 0
-			if code[i] != cBoundary {
+			if b != cBoundary {
 				endRegion()
 			}
-			i++
+		case cLowerLong, cUpperLong:
+			i += 3 // the letter and its two continuation bytes
+			cur++
 			continue
+		default:
+			cur++
 		}
-		_, _, i = readSymbol(code, i)
-		cur++
+		i++
 	}
 	if code != "" {
 		if nb < len(lens) {
@@ -167,12 +197,10 @@ type generator struct {
 	buf         []byte
 	ends        []int
 	order       []int
-	owner       []int32
-	uf          []int32
 	regs        []int32
-	arena       []byte     // codes of the children generated so far
-	spans       [][2]int32 // each child's code in arena
-	strs        []string   // the children made so far, when stop is set
+	out         []byte     // the codes of the children made so far (see appendChildren)
+	kids        []Position // the children made so far, codes in out
+	outGuess    int        // bytes to set aside for the children of the next call
 	stop        func(Position) bool
 	stopped     bool // stop said so: make no more children
 	others      []string
@@ -196,75 +224,44 @@ var generators = sync.Pool{New: func() any { return new(generator) }}
 // finish reduces s, splits it into lands and returns their canonical codes,
 // joined with the codes in others, as a position code.
 func (g *generator) finish(s *sketch, others []string) string {
-	g.arena, g.spans = g.arena[:0], g.spans[:0]
+	g.out, g.kids, g.stop = nil, g.kids[:0], nil
 	g.addChild(s, others)
-	return string(g.arena)
+	code := g.kids[0].code
+	g.out, g.kids = nil, g.kids[:0]
+	return code
 }
 
 // addChild reduces s, splits it into lands and appends their canonical
-// codes, joined with the codes in others, as a position code to g.arena,
-// recording its span in g.spans.
+// codes, joined with the codes in others, as a position code to g.out, and
+// the position to g.kids. g.out only ever grows: a child's code is never
+// written over, so the position can be handed out at once (to stop).
 func (g *generator) addChild(s *sketch, others []string) {
 	s.reduce(&g.red)
 	kind := g.red.kind
-	nr := len(s.rEnd)
-	// Lands: regions joined by uppercase vertices.
-	g.uf = resize(g.uf, nr)
-	for i := range g.uf {
-		g.uf[i] = int32(i)
-	}
-	find := func(a int32) int32 {
-		for g.uf[a] != a {
-			g.uf[a] = g.uf[g.uf[a]]
-			a = g.uf[a]
-		}
-		return a
-	}
-	g.owner = resize(g.owner, len(s.lives))
-	for i := range g.owner {
-		g.owner[i] = -1
-	}
-	for reg := range nr {
-		b0, b1 := s.regionBounds(reg)
-		for b := b0; b < b1; b++ {
-			for _, v := range s.boundary(b) {
-				if kind[v] != vUpper {
-					continue
-				}
-				if o := g.owner[v]; o < 0 {
-					g.owner[v] = int32(reg)
-				} else if ra, rb := find(o), find(int32(reg)); ra != rb {
-					g.uf[ra] = rb
-				}
-			}
-		}
-	}
+	nr := int32(len(s.rEnd))
 	g.buf = g.buf[:0]
 	g.ends = g.ends[:0]
 	for reg := range nr {
-		if find(int32(reg)) != int32(reg) {
+		if g.red.landOf(reg) != reg {
 			continue
 		}
 		g.regs = g.regs[:0]
 		for r2 := range nr {
-			if find(int32(r2)) == int32(reg) {
-				g.regs = append(g.regs, int32(r2))
+			if g.red.landOf(r2) == reg {
+				g.regs = append(g.regs, r2)
 			}
 		}
-		g.can.load(s, kind, g.regs)
-		g.buf = g.can.canonical(g.buf)
+		g.buf = g.can.canonical(s, kind, g.regs, g.buf)
 		g.ends = append(g.ends, len(g.buf))
 	}
-	start := len(g.arena)
-	g.arena = g.join(g.arena, others)
-	if g.stop == nil {
-		g.spans = append(g.spans, [2]int32{int32(start), int32(len(g.arena))})
-		return
+	start := len(g.out)
+	g.out = g.join(g.out, others)
+	kid := Position{}
+	if n := len(g.out) - start; n > 0 {
+		kid.code = unsafe.String(&g.out[start], n)
 	}
-	code := string(g.arena[start:])
-	g.arena = g.arena[:start]
-	g.strs = append(g.strs, code)
-	if g.stop(Position{code}) {
+	g.kids = append(g.kids, kid)
+	if g.stop != nil && g.stop(kid) {
 		g.stopped = true
 	}
 }

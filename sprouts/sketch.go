@@ -57,17 +57,26 @@ const (
 	vUpper // one life, corners in two regions of one land
 )
 
-// reducer holds the scratch space of reduce and canonical so that move
-// generation allocates little.
+// reducer holds the scratch space of reduce so that move generation
+// allocates nothing.
 type reducer struct {
 	count []int32 // corners per vertex
 	stamp []int32 // last region (plus one) that counted a vertex
-	first []int32 // region of a vertex's first corner, -1 if none
+	first []int32 // boundary of a vertex's last corner; -2 once two were on one boundary
 	kind  []int8
 	lives []int32 // lives of each region kept by rule 4
+	vreg  []int32 // region of a vertex's first corner
+	land  []int32 // union-find of the regions joined by uppercase letters
+}
 
-	// spare arrays that mergeSmallRegions swaps with the sketch's
-	occ, bEnd, rEnd []int32
+// landOf returns the representative of the land of region reg.
+func (r *reducer) landOf(reg int32) int32 {
+	uf := r.land
+	for uf[reg] != reg {
+		uf[reg] = uf[uf[reg]]
+		reg = uf[reg]
+	}
+	return reg
 }
 
 // reduce applies the rules that simplify a drawing without changing its game:
@@ -84,140 +93,159 @@ type reducer struct {
 //     carries a life, and every cyclic order of three symbols is a rotation
 //     or mirror image of every other).
 //
-// It then records each vertex's kind in r.kind.
+// It then records each vertex's kind in r.kind, and in r.land which
+// regions uppercase letters join into lands. Everything is done in place,
+// in three passes over the corners.
 func (s *sketch) reduce(r *reducer) {
-	nv := len(s.lives)
+	lives := s.lives
+	nv := len(lives)
 	r.stamp = resize(r.stamp, nv)
 	r.count = resize(r.count, nv)
-	for i := range r.stamp {
-		r.stamp[i] = 0
-		r.count[i] = 0
-	}
-	r.lives = resize(r.lives, len(s.rEnd))
-	// Rules 1-4, compacting occ, bEnd and rEnd in place.
+	r.first = resize(r.first, nv)
+	r.vreg = resize(r.vreg, nv)
+	stamp, count, first, vreg := r.stamp, r.count, r.first, r.vreg
+	clear(stamp)
+	clear(count)
+	occ, bEnd, rEnd := s.occ, s.bEnd, s.rEnd
+	r.lives = resize(r.lives, len(rEnd))
+	regLives := r.lives
+	// Rules 1-4, compacting occ, bEnd and rEnd in place; the lives of each
+	// region are those of its distinct vertices.
 	w, bw, rw := 0, 0, 0
-	bStart := int32(0)
-	rStart := 0
-	for reg := range s.rEnd {
+	bStart, rStart := 0, 0
+	for reg, rEndB := range rEnd {
 		rFirstOcc, rFirstB := w, bw
-		for b := rStart; b < int(s.rEnd[reg]); b++ {
+		mark := int32(reg + 1)
+		n := 0
+		for b := rStart; b < int(rEndB); b++ {
 			start := w
-			for _, v := range s.occ[bStart:s.bEnd[b]] {
-				if s.lives[v] <= 0 {
+			e := int(bEnd[b])
+			for _, v := range occ[bStart:e] {
+				if lives[v] <= 0 || w > start && occ[w-1] == v {
 					continue
 				}
-				if w > start && s.occ[w-1] == v {
-					continue
-				}
-				s.occ[w] = v
+				occ[w] = v
 				w++
+				if stamp[v] != mark {
+					stamp[v] = mark
+					n += int(lives[v])
+				}
 			}
-			for w-start >= 2 && s.occ[w-1] == s.occ[start] {
+			for w-start >= 2 && occ[w-1] == occ[start] {
 				w--
 			}
-			bStart = s.bEnd[b]
+			bStart = e
 			if w > start {
-				s.bEnd[bw] = int32(w)
+				bEnd[bw] = int32(w)
 				bw++
 			}
 		}
-		rStart = int(s.rEnd[reg])
-		// Rule 4: count lives of distinct vertices.
-		lives := 0
-		mark := int32(reg + 1)
-		for _, v := range s.occ[rFirstOcc:w] {
-			if r.stamp[v] != mark {
-				r.stamp[v] = mark
-				lives += int(s.lives[v])
-			}
-		}
-		if lives < 2 {
+		rStart = int(rEndB)
+		if n < 2 {
 			w, bw = rFirstOcc, rFirstB
 			continue
 		}
-		s.rEnd[rw] = int32(bw)
-		r.lives[rw] = int32(lives)
+		rEnd[rw] = int32(bw)
+		regLives[rw] = int32(n)
 		rw++
 	}
-	s.occ, s.bEnd, s.rEnd = s.occ[:w], s.bEnd[:bw], s.rEnd[:rw]
+	occ, bEnd, rEnd = occ[:w], bEnd[:bw], rEnd[:rw]
+	s.occ, s.bEnd, s.rEnd = occ, bEnd, rEnd
 
-	// Kinds from the corners that are left.
-	for _, v := range s.occ {
-		r.count[v]++
+	// Corners per vertex, and whether a vertex's two corners lie on one
+	// boundary (a lowercase letter) or two, in two regions of one land (an
+	// uppercase one).
+	r.land = resize(r.land, rw)
+	for i := range r.land {
+		r.land[i] = int32(i)
+	}
+	start, b := 0, 0
+	for reg, rEndB := range rEnd {
+		for ; b < int(rEndB); b++ {
+			e := bEnd[b]
+			for _, v := range occ[start:e] {
+				switch {
+				case count[v] == 0:
+					first[v], vreg[v] = int32(b), int32(reg)
+				case first[v] == int32(b):
+					first[v] = -2
+				case lives[v] == 1:
+					if x, y := r.landOf(vreg[v]), r.landOf(int32(reg)); x != y {
+						r.land[x] = y
+					}
+				}
+				count[v]++
+			}
+			start = int(e)
+		}
 	}
 	if cap(r.kind) < nv {
 		r.kind = make([]int8, nv, nv+nv/2)
 	}
-	r.kind = r.kind[:nv]
-	r.first = resize(r.first, nv)
+	kind := r.kind[:nv]
+	r.kind = kind
 	for v := range nv {
-		r.first[v] = -1
 		switch {
-		case r.count[v] == 0:
-			r.kind[v] = vDead
-		case s.lives[v] == 3:
-			r.kind[v] = vSpot0
-		case s.lives[v] == 2:
-			r.kind[v] = vSpot1
-		case r.count[v] == 1:
-			r.kind[v] = vSpot2
+		case count[v] == 0:
+			kind[v] = vDead
+		case lives[v] == 3:
+			kind[v] = vSpot0
+		case lives[v] == 2:
+			kind[v] = vSpot1
+		case count[v] == 1:
+			kind[v] = vSpot2
+		case first[v] == -2:
+			kind[v] = vLower
 		default:
-			r.kind[v] = vUpper // refined to vLower below
-		}
-	}
-	for b := range s.bEnd {
-		for _, v := range s.boundary(b) {
-			if r.kind[v] != vUpper {
-				continue
-			}
-			if r.first[v] == int32(b) {
-				r.kind[v] = vLower
-			}
-			r.first[v] = int32(b)
+			kind[v] = vUpper
 		}
 	}
 	s.mergeSmallRegions(r)
 }
 
-// mergeSmallRegions applies rule 5 of reduce. A merged region keeps each of
-// its vertices once; lowercase pairs become spots 2.
+// mergeSmallRegions applies rule 5 of reduce, in place. A merged region
+// keeps each of its vertices once; lowercase pairs become spots 2.
 func (s *sketch) mergeSmallRegions(r *reducer) {
-	small := func(reg int) bool { return r.lives[reg] == 2 || r.lives[reg] == 3 }
-	need := false
-	for reg := range s.rEnd {
-		if small(reg) {
-			need = true
-			break
-		}
-	}
-	if !need {
+	small := func(lives int32) bool { return lives == 2 || lives == 3 }
+	regLives := r.lives[:len(s.rEnd)]
+	if !slices.ContainsFunc(regLives, small) {
 		return
 	}
-	out, bEnd, rEnd := r.occ[:0], r.bEnd[:0], r.rEnd[:0]
-	for reg := range s.rEnd {
-		b0, b1 := s.regionBounds(reg)
-		if !small(reg) {
-			for b := b0; b < b1; b++ {
-				out = append(out, s.boundary(b)...)
-				bEnd = append(bEnd, int32(len(out)))
+	kind := r.kind
+	occ, bEnd, rEnd := s.occ, s.bEnd, s.rEnd
+	// Writing never overtakes reading: a merged region is no longer than
+	// it was.
+	w, bw := 0, 0
+	bStart, rStart := 0, 0
+	for reg, rEndB := range rEnd {
+		if !small(regLives[reg]) {
+			for b := rStart; b < int(rEndB); b++ {
+				e := int(bEnd[b])
+				w += copy(occ[w:], occ[bStart:e])
+				bStart = e
+				bEnd[bw] = int32(w)
+				bw++
 			}
-			rEnd = append(rEnd, int32(len(bEnd)))
-			continue
-		}
-		start := len(out)
-		for b := b0; b < b1; b++ {
-			for _, v := range s.boundary(b) {
-				if r.kind[v] == vLower {
-					r.kind[v] = vSpot2
-				} else if r.kind[v] == vSpot2 && slices.Contains(out[start:], v) {
-					continue // second corner of a former pair
+		} else {
+			start := w
+			for b := rStart; b < int(rEndB); b++ {
+				e := int(bEnd[b])
+				for _, v := range occ[bStart:e] {
+					if kind[v] == vLower {
+						kind[v] = vSpot2
+					} else if kind[v] == vSpot2 && slices.Contains(occ[start:w], v) {
+						continue // second corner of a former pair
+					}
+					occ[w] = v
+					w++
 				}
-				out = append(out, v)
+				bStart = e
 			}
+			bEnd[bw] = int32(w)
+			bw++
 		}
-		bEnd = append(bEnd, int32(len(out)))
-		rEnd = append(rEnd, int32(len(bEnd)))
+		rStart = int(rEndB)
+		rEnd[reg] = int32(bw)
 	}
-	r.occ, r.bEnd, r.rEnd = s.occ[:0], s.bEnd[:0], s.rEnd[:0]
-	s.occ, s.bEnd, s.rEnd = out, bEnd, rEnd
+	s.occ, s.bEnd = occ[:w], bEnd[:bw]
 }

@@ -83,3 +83,43 @@ func TestChildrenUntil(t *testing.T) {
 		}
 	}
 }
+
+// TestChildrenKeepTheirCodes checks that the children of a position, which
+// share one block of bytes, and the positions stop is shown (kept by the
+// caller here) stay what they were while other children are made.
+func TestChildrenKeepTheirCodes(t *testing.T) {
+	ps := []Position{MustParse("0*7"), MustParse("0*3.1a1a+AB|AB"), MustParse("0*4.AB|0*3.AB"), MustParse("0*2.ABCD|0.2.ABCD")}
+	var kept [][]Position
+	var texts [][]string
+	var shown []Position
+	var shownTexts []string
+	for _, p := range ps {
+		kids := p.AppendChildren(nil)
+		kept = append(kept, kids)
+		var ts []string
+		for _, k := range kids {
+			ts = append(ts, k.String())
+		}
+		texts = append(texts, ts)
+		p.ChildrenUntil(func(c Position) bool {
+			shown = append(shown, c)
+			shownTexts = append(shownTexts, c.String())
+			return len(shown)%5 == 0
+		})
+	}
+	for _, p := range ps { // the pooled generator again, for every position
+		p.Children()
+	}
+	for i, kids := range kept {
+		for j, k := range kids {
+			if k.String() != texts[i][j] {
+				t.Fatalf("%s: child %d changed from %s to %s", ps[i], j, texts[i][j], k)
+			}
+		}
+	}
+	for i, c := range shown {
+		if c.String() != shownTexts[i] {
+			t.Fatalf("a child shown to stop changed from %s to %s", shownTexts[i], c)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/prove"
@@ -240,7 +241,9 @@ func (a *adder) certify() (verify.Result, float64, int) {
 			a.prog.Show(false, "certifying %s: %d%s entries checked", claim, done, of)
 		}
 	}
+	watch := interrupt.ExitWhenDone(a.ctx, "spots-corpus", a.stderr) // nothing to wind down: stop at once
 	err = a.pipeline.Certify(a.root, 0, &a.result)
+	watch()
 	a.prog.Clear()
 	if err != nil {
 		return none, 0, a.fail(1, "certifying %s: %v", claim, err)

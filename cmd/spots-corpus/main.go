@@ -83,12 +83,16 @@
 //
 // The corpus is the corpus/ directory of the repository holding the working
 // directory, unless --dir names another. Progress is shown on standard error
-// (a refreshing line on a terminal, a line every 10 s otherwise; none with
+// (a refreshing line on a terminal, a line every 10 s otherwise; with
+// --progress json a JSON object a line, every second; none with
 // --no-progress). Exit status: 0 when all is well, 1 when the corpus does
 // not check (a certificate missing or invalid, a disagreement, stale
 // generated files) or add could not solve or certify, 2 for bad usage or an
 // unreadable corpus, 130 when interrupted (SIGINT or SIGTERM; nothing is
 // added, and every file is written through a temporary file and a rename).
+// A signal stops status, check and regenerate at once, even in the middle
+// of a certificate; add saves its search first, and retime stops the
+// process that verifies.
 package main
 
 import (
@@ -171,11 +175,23 @@ var commands = map[string]struct {
 	summary string
 	flags   func(*pflag.FlagSet, *options)
 }{
-	"status":     {runStatus, "spots-corpus status [--json] [--state-root DIR] [--dir DIR]", statusFlags},
-	"check":      {runCheck, "spots-corpus check [--json] [--sample | --budget D] [--dir DIR]...", checkFlags},
-	"regenerate": {runRegenerate, "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
+	"status":     {atOnce(runStatus), "spots-corpus status [--json] [--state-root DIR] [--dir DIR]", statusFlags},
+	"check":      {atOnce(runCheck), "spots-corpus check [--json] [--sample | --budget D] [--independent] [--dir DIR]...", checkFlags},
+	"regenerate": {atOnce(runRegenerate), "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
 	"retime":     {runRetime, "spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]", retimeFlags},
 	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]", addFlags},
+}
+
+// atOnce makes a command that has nothing to wind down (it reads and
+// verifies, and writes its files atomically) stop at the first SIGINT or
+// SIGTERM, with status 130, even in the middle of verifying a certificate
+// for minutes. add and retime wind down instead: add saves its search,
+// retime ends the process verifying apart.
+func atOnce(run func(*env) int) func(*env) int {
+	return func(e *env) int {
+		defer interrupt.ExitWhenDone(e.ctx, "spots-corpus", e.stderr)()
+		return run(e)
+	}
 }
 
 // options holds the flags of all commands.
@@ -183,8 +199,9 @@ type options struct {
 	dir        string
 	json       bool
 	noProgress bool
-	noVerify   bool // status, regenerate --check
-	check      bool // regenerate
+	progress   statusline.Mode // --progress (Off with --no-progress)
+	noVerify   bool            // status, regenerate --check
+	check      bool            // regenerate
 	// check
 	dirs     []string      // --dir as given
 	certDirs []string      // the directories of certificates kept elsewhere among them
@@ -263,6 +280,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		flags.StringVar(&e.opt.dir, "dir", "", "the corpus directory (default: corpus/ of the repository holding the working directory)")
 	}
 	flags.BoolVar(&e.opt.noProgress, "no-progress", false, "do not show progress on standard error")
+	flags.Var(&e.opt.progress, "progress", statusline.FlagUsage)
 	cmd.flags(flags, &e.opt)
 	std := buildinfo.AddStd(flags)
 	text := fmt.Sprintf("usage: %s\n\nFlags:\n", cmd.summary)
@@ -280,9 +298,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	e.flags = flags
-	if !e.opt.noProgress {
-		e.prog = statusline.New(stderr)
-	}
+	e.prog = e.opt.progress.Unless(e.opt.noProgress).New(stderr)
 	if status := e.sortDirs(); status >= 0 {
 		return status
 	}
@@ -446,12 +462,19 @@ func (e *env) check(c *corpus.Corpus, opt corpus.CheckOptions) *corpus.Report {
 			what = "finding"
 		}
 		opt.Progress = func(i, total int, r corpus.Record) {
-			e.prog.Show(false, "%s %d of %d: %s", what, i, total, r.Claim)
+			e.prog.Report(false, what, checkProgress{i, total, r.Claim.String()}, fmt.Sprintf("%s %d of %d: %s", what, i, total, r.Claim))
 		}
 	}
 	rep := c.Check(opt)
 	e.prog.Clear()
 	return rep
+}
+
+// checkProgress are the figures of check's progress in --progress json.
+type checkProgress struct {
+	Certificate int    `json:"certificate"` // the number of the certificate begun, from 1
+	Of          int    `json:"of"`          // the certificates
+	Claim       string `json:"claim"`
 }
 
 func printProblems(w io.Writer, rep *corpus.Report) {

@@ -48,6 +48,9 @@ func runRetime(e *env) int {
 				e.prog.Show(true, "timing %d of %d: %s, run %d of %d", k+1, len(chosen), r.Claim, run+1, o.runs)
 			}
 			res, seconds, err := e.verifyApart(path, verify.Options{Independent: o.independent})
+			if err != nil && e.ctx.Err() != nil {
+				return e.fail(130, "interrupted: %s left as it was", c.Path(corpus.IndexFile))
+			}
 			if err != nil {
 				return e.fail(1, "%s (%s): %v", path, r.Claim, err)
 			}

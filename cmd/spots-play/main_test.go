@@ -3,10 +3,14 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spots-dev/spots/internal/cmdtest"
+	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/play"
 	"github.com/spots-dev/spots/sprouts"
@@ -17,7 +21,10 @@ func TestMain(m *testing.M) {
 	cmdtest.ScriptMain(m, "spots-play", runMain)
 }
 
-const corpusDir = "../../corpus"
+const (
+	corpusDir = "../../corpus"
+	cert3W    = corpusDir + "/certs/eacf849c669b63334200b95c830c05a5eb8cf06bad39c37c9cd5272d0f2a5386.arrow" // 0*3=W
+)
 
 // TestBestJSON checks the machine output, and that every winning move it
 // prints reaches a position the certificate proves to have the value 0.
@@ -62,4 +69,30 @@ func isChild(p, c sprouts.Position) bool {
 		}
 	}
 	return false
+}
+
+// TestSignal: SIGINT or SIGTERM ends a game waiting for the human's move
+// (its standard input, a pipe no one writes) at once, with status 130 and
+// a word on stderr.
+func TestSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := cmdtest.StartInput(t, nil, r, "game", "--cert", cert3W)
+		deadline := time.Now().Add(time.Minute)
+		for !strings.Contains(p.Stdout.String(), "> ") { // the prompt: the game waits for a move
+			if time.Now().After(deadline) {
+				t.Fatalf("%v: no prompt after a minute", sig)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		p.Cmd.Process.Signal(sig)
+		if status := p.Wait(t, 10*time.Second); status != interrupt.Status || !strings.Contains(p.Stderr.String(), "spots-play: interrupted") {
+			t.Errorf("%v: status %d, stderr %q", sig, status, p.Stderr.String())
+		}
+		r.Close()
+		w.Close()
+	}
 }

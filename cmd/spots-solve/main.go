@@ -390,7 +390,13 @@ func (r *runner) startProgress() {
 // s: --nimber, --timeout and --cert.
 func pipeline[P fmt.Stringer](r *runner, game string, s solve.Searcher[P]) *prove.Pipeline[P] {
 	return &prove.Pipeline[P]{Game: game, Searcher: s, Nimber: r.cfg.nimber, Timeout: r.cfg.timeout,
-		CertDir: r.cfg.certDir, Stopped: r.prog.Clear}
+		CertDir: r.cfg.certDir, Stopped: r.prog.Clear, Certifying: atOnce(r.ctx, r.stderr)}
+}
+
+// atOnce returns the pipeline's Certifying: a signal while a certificate
+// is written and verified ends the run at once (status 130).
+func atOnce(ctx context.Context, stderr io.Writer) func() func() {
+	return func() func() { return interrupt.ExitWhenDone(ctx, "spots-solve", stderr) }
 }
 
 // finish ends the run after its positions: --stats written, then more

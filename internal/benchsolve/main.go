@@ -23,6 +23,10 @@
 //
 // With -children FILE it times the children of every position of FILE,
 // whole processes. Without either, it prints one table of this build.
+//
+// With -cpu the -compare and -children tables report each process's CPU
+// seconds (user + system) instead of its wall seconds, for a machine
+// shared with other work.
 package main
 
 import (
@@ -55,6 +59,7 @@ func main() {
 	runs := flag.Int("runs", 3, "with -compare, -children or -threads: runs of each program per row (the median is reported)")
 	children := flag.String("children", "", "time the children of every position of `FILE`, whole processes: spots-position children (next to -bin and -base) and -ref-children")
 	refChildren := flag.String("ref-children", "", "with -children: the reference's command, given FILE as its last argument")
+	flag.BoolVar(&cpuTime, "cpu", false, "with -compare or -children: CPU seconds (user + system) of each process instead of wall seconds, for a machine shared with other work")
 	flag.Parse()
 	if *children != "" {
 		if err := childrenTable(*bin, *base, *refChildren, *children, *runs); err != nil {

@@ -3,7 +3,8 @@
 // wind down (spots-verify, spots-position, spots-play) stop the whole run,
 // leave no partial file, say so, and exit with status 130 (ExitOnSignal);
 // those that wind one down (spots-solve, spots-corpus) are told through a
-// context, and a second signal ends them at once (Context).
+// context, and a second signal ends them at once (Context); what such a
+// command does with nothing to wind down stops at the first (ExitWhenDone).
 package interrupt
 
 import (
@@ -31,15 +32,45 @@ func ExitOnSignal(name string, stderr io.Writer) (stop func()) {
 	go func() {
 		select {
 		case <-ch:
-			format.AbortPending()
-			fmt.Fprintf(stderr, "%s: interrupted\n", name)
-			os.Exit(Status)
+			exit(name, stderr)
 		case <-done:
 		}
 	}()
 	return func() {
 		signal.Stop(ch)
 		close(done)
+	}
+}
+
+// exit aborts the process's unfinished atomic writes, says that name was
+// interrupted and exits with Status.
+func exit(name string, stderr io.Writer) {
+	format.AbortPending()
+	fmt.Fprintf(stderr, "%s: interrupted\n", name)
+	os.Exit(Status)
+}
+
+// ExitWhenDone makes the end of ctx, a context of Context, end the process
+// as ExitOnSignal does: unfinished atomic writes aborted, "NAME:
+// interrupted" on stderr, exit status Status. It is for the parts of a
+// winding-down command that have nothing to wind down, such as checking
+// files (spots-corpus check verifies for minutes): they stop at once, not
+// when the work is done. The returned func ends the watch (and waits for
+// it, so that a context ended afterwards, by Context's stop, exits
+// nothing); call it before Context's stop.
+func ExitWhenDone(ctx context.Context, name string, stderr io.Writer) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		select {
+		case <-ctx.Done():
+			exit(name, stderr)
+		case <-done:
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
 	}
 }
 

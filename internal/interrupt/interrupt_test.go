@@ -2,6 +2,7 @@ package interrupt
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -16,7 +17,23 @@ import (
 // one writes), as a command reading a FIFO or a hung file system would.
 const stuckEnv = "SPOTS_INTERRUPT_STUCK"
 
+// busyEnv makes the test binary a command that takes Context, then works
+// under ExitWhenDone (a read that never returns, as a long check would
+// take), and with "finish" on its standard input ends the watch, its
+// context and the process normally.
+const busyEnv = "SPOTS_INTERRUPT_BUSY"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(busyEnv) == "1" {
+		ctx, stop := Context()
+		watch := ExitWhenDone(ctx, "busy", os.Stderr)
+		fmt.Println("ready")
+		os.Stdin.Read(make([]byte, 6))
+		watch()
+		stop() // ends ctx: no longer watched, so no exit with Status
+		fmt.Println("finished")
+		os.Exit(0)
+	}
 	if os.Getenv(stuckEnv) == "1" {
 		ctx, stop := Context()
 		defer stop()
@@ -72,6 +89,59 @@ func TestSecondSignalEnds(t *testing.T) {
 		case <-time.After(30 * time.Second):
 			cmd.Process.Kill()
 			t.Errorf("%v twice: still running", sig)
+		}
+		stdin.Close()
+	}
+}
+
+// TestExitWhenDone: under ExitWhenDone the first SIGINT or SIGTERM ends
+// the process at once with Status and a word on stderr; once the watch is
+// over, the end of the context (Context's stop) ends nothing.
+func TestExitWhenDone(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, 0} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), busyEnv+"=1")
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := bufio.NewScanner(out)
+		if !lines.Scan() || lines.Text() != "ready" {
+			t.Fatalf("%v: read %q (%v), want ready", sig, lines.Text(), lines.Err())
+		}
+		want, wantOut := Status, ""
+		if sig == 0 {
+			stdin.Write([]byte("finish"))
+			want, wantOut = 0, "finished"
+		} else {
+			cmd.Process.Signal(sig)
+		}
+		lines.Scan()
+		got := lines.Text()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			status := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				status = ee.ExitCode()
+			}
+			if status != want || got != wantOut || sig != 0 && stderr.String() != "busy: interrupted\n" {
+				t.Errorf("%v: status %d, stdout %q, stderr %q; want %d and %q", sig, status, got, stderr.String(), want, wantOut)
+			}
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("%v: still running", sig)
 		}
 		stdin.Close()
 	}

@@ -1,9 +1,9 @@
 // Command profsolve solves one Sprouts position in process with DFPN or
 // PDFPN and writes the profiles that show where a parallel search spends
 // its time: CPU, mutex contention, blocking and allocations. It prints one
-// JSON line with the iterations, wall and CPU seconds, CPU per iteration
-// and the collector's share, so that runs with 1 and N threads compare
-// directly:
+// JSON line with the iterations, wall and CPU seconds, CPU per iteration,
+// the collector's share and the search's heap allocations, so that runs
+// with 1 and N threads compare directly:
 //
 //	go run ./internal/profsolve -pos '0*18' -threads 2 -cpu cpu.prof -mutex mutex.prof -block block.prof
 //	go tool pprof -top mutex.prof
@@ -78,12 +78,15 @@ func run(text string, opt solve.Options, certifyDir, cpu, mutex, block, alloc st
 	opt.ChildrenCache = plan.ChildrenCache
 	s := solve.NewDFPN[sprouts.Position](sprouts.Rules{}, nil, opt)
 	gcBefore := gcCPU()
+	objsBefore, bytesBefore := heapAllocs()
 	cpuBefore := cpuSeconds()
 	start := time.Now()
 	out := s.Solve(context.Background(), root, 0)
 	wall := time.Since(start).Seconds()
 	used := cpuSeconds() - cpuBefore
 	gc := gcCPU() - gcBefore
+	objs, bytes := heapAllocs()
+	objs, bytes = objs-objsBefore, bytes-bytesBefore
 	var steps map[string]float64
 	if certifyDir != "" {
 		if steps, err = timeCertificate(s.DB(), root, out, certifyDir); err != nil {
@@ -115,7 +118,8 @@ func run(text string, opt solve.Options, certifyDir, cpu, mutex, block, alloc st
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"position": text, "outcome": out.String(), "threads": threads, "iterations": st.Iterations,
 		"wall_s": wall, "cpu_s": used, "cpu_us_per_iteration": 1e6 * used / float64(st.Iterations),
-		"gc_cpu_share": gc / used, "utilisation": used / (wall * float64(threads)),
+		"gc_cpu_share": gc / used, "allocs": objs, "alloc_bytes": bytes,
+		"allocs_per_iteration": float64(objs) / float64(st.Iterations), "utilisation": used / (wall * float64(threads)),
 		"lock_waits": st.LockWaits, "tt_entries": st.TTEntries, "per_thread": st.PerThread, "certificate_steps": steps,
 	})
 }
@@ -132,6 +136,14 @@ func gcCPU() float64 {
 	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
 	metrics.Read(s)
 	return s[0].Value.Float64()
+}
+
+// heapAllocs is what the process has allocated on the heap so far:
+// objects and bytes.
+func heapAllocs() (objects, bytes uint64) {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64(), s[1].Value.Uint64()
 }
 
 // timeCertificate builds the certificate of root's outcome from db (the

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spots-dev/spots/internal/cmdtest"
+)
+
+// dumpScript is the Python reader of spots-verify --dump that
+// docs/certificate-format.md publishes; this test keeps it honest.
+var dumpScript = filepath.Join("..", "..", "docs", "readers", "dump_address.py")
+
+// TestDumpAddressScript dumps corpus certificates (Sprouts, an outcome and
+// a Grundy value, and Cram) with spots-verify --dump and pipes each dump
+// to docs/readers/dump_address.py, which must recompute the certificate's
+// content address with b3sum; a dump with one Grundy value changed must
+// hash to another address (status 1). It skips, saying why, where python3
+// or b3sum is not installed.
+func TestDumpAddressScript(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skipf("python3 is not installed (%v), so docs/readers/dump_address.py cannot run", err)
+	}
+	if _, err := exec.LookPath("b3sum"); err != nil {
+		t.Skipf("b3sum is not installed (%v; apt install b3sum), which docs/readers/dump_address.py hashes with", err)
+	}
+	for _, address := range []string{
+		"5424fc9eedb30f0953f9af5c5774f6d4f81b93b79118046b656c239ae286fa8c", // 0*14=L, 6260 entries
+		"58a1c83cc287df1d63c779c92b7c3a3f80afc103006dce2360f9e99f196bbf8c", // gn(0*9)=1
+	} {
+		checkDumpScript(t, python, filepath.Join("..", "..", "corpus", "certs", address+".arrow"), address)
+	}
+	cram := "c058c1aa1218c28e916a5a577519528a8a559fe62087f8d566e36beab4acc11b" // 4x8=L
+	checkDumpScript(t, python, filepath.Join("..", "..", "corpus", "cram", cram+".arrow"), cram)
+}
+
+// checkDumpScript dumps the certificate at path, of the given address, and
+// runs the script on the dump, and on the dump with its first entry's
+// Grundy value changed.
+func checkDumpScript(t *testing.T, python, path, address string) {
+	t.Helper()
+	status, dump, stderr := cmdtest.Run(t, run, "--dump", "--no-progress", path)
+	if status != 0 {
+		t.Fatalf("--dump %s: status %d\n%s", path, status, stderr)
+	}
+	out, status := runScript(t, python, dump)
+	if status != 0 || !strings.HasPrefix(out, address+"  ") || !strings.Contains(out, "matches the address the header gives") {
+		t.Errorf("%s: status %d, output %q, want the address %s and a match", path, status, out, address)
+	}
+	lines := strings.SplitN(dump, "\n", 3)
+	if len(lines) < 3 || !strings.Contains(lines[1], `"grundy":`) {
+		t.Fatalf("%s: the dump has no entry to change:\n%.300s", path, dump)
+	}
+	changed := strings.Replace(lines[1], `"grundy":0`, `"grundy":1`, 1)
+	if changed == lines[1] {
+		changed = strings.Replace(lines[1], `"grundy":`, `"grundy":9`, 1)
+	}
+	if out, status := runScript(t, python, lines[0]+"\n"+changed+"\n"+lines[2]); status != 1 || strings.Contains(out, "matches") {
+		t.Errorf("%s with an entry changed: status %d, output %q, want 1 and no match", path, status, out)
+	}
+}
+
+// runScript runs docs/readers/dump_address.py on the dump given on its
+// standard input and returns its output (both streams) and exit status.
+func runScript(t *testing.T, python, dump string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(python, dumpScript)
+	cmd.Stdin = strings.NewReader(dump)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return out.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s: %v", dumpScript, err)
+	}
+	return out.String(), 0
+}
