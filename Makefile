@@ -69,7 +69,6 @@ HOSTILE_CASES = \
 	./cmd/spots-corpus:^TestScript$$/^hostile_index$$ \
 	./corpus:^TestHostileTables$$ \
 	./cmd/spots-verify:^TestScript$$/^hostile_databases$$ \
-	./cmd/spots-verify:^TestNotRegular$$ \
 	./format:^TestReadSPRStopsAtLongLine$$ \
 	./internal/cmdtest:^TestStdoutFull$$ \
 	./cmd/spots-solve:^TestOutputsKeepWhatTheyReplace$$ \

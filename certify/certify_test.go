@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
@@ -160,5 +161,38 @@ func TestWriteRepairsCorruptFile(t *testing.T) {
 			t.Fatalf("writing over %q: %s, %v", garbage, again, err)
 		}
 		verifytest.Certificate(t, path)
+	}
+}
+
+// TestAddressIgnoresProvenance: the producer's version and the creation
+// time are written into the certificate and left out of its content
+// address.
+func TestAddressIgnoresProvenance(t *testing.T) {
+	s, claim := solved(t, "0*5", true)
+	defer func(v string) { Version = v }(Version)
+	var addrs []string
+	for _, tc := range []struct {
+		version string
+		created time.Time
+	}{
+		{"dev", time.Time{}},
+		{"v1.2.3 0123456789ab", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)},
+		{"(devel)", time.Now()},
+	} {
+		Version = tc.version
+		c, err := Build(s.DB(), claim, verify.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Version != tc.version || c.Created.IsZero() {
+			t.Errorf("certificate version %q created %v, want %q and now", c.Version, c.Created, tc.version)
+		}
+		c.Created = tc.created
+		addrs = append(addrs, c.Address())
+	}
+	for _, a := range addrs[1:] {
+		if a != addrs[0] {
+			t.Errorf("addresses %v differ with version and creation time only", addrs)
+		}
 	}
 }

@@ -212,7 +212,10 @@ func (a *adder) lock() (release func(), status int) {
 	if err := os.MkdirAll(a.pipeline.CertDir, 0o755); err != nil {
 		return nil, a.fail(2, "%v", err)
 	}
-	release, err := lockCorpus(a.c.Dir)
+	release, err := lockCorpus(a.c.Dir, func() {
+		a.prog.Clear()
+		fmt.Fprintf(a.stderr, "spots-corpus: waiting for another add into %s to finish\n", a.c.Dir)
+	})
 	if err != nil {
 		return nil, a.fail(2, "%v", err)
 	}

@@ -588,120 +588,161 @@ func runCheck(e *env) int {
 		return status
 	}
 	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs, Verify: verify.Options{Independent: e.opt.independent}}
-	var sample string // what the sample holds, when sampling
-	if recorded := c.VerifySeconds(); e.opt.sample || e.opt.budget > 0 && recorded > e.opt.budget.Seconds() {
-		opt.Sample, sample = sampleOf(c.Dir)
-		if !e.opt.sample {
-			sample += fmt.Sprintf(" (the recorded verify times add up to %.0f s, over --budget %v)", recorded, e.opt.budget)
-		}
-	}
+	sample := e.sample(c, &opt)
 	rep := e.check(c, opt)
 	if e.opt.json {
-		out := checkJSON{Dir: c.Dir, OK: rep.OK(), Sample: sample, Bytes: rep.Bytes, Certificates: []certJSON{},
-			Cram: []cramJSON{}, Problems: problemsJSON(rep.Problems), Notes: problemsJSON(rep.Notes)}
-		for _, cc := range rep.Cram {
-			j := cramJSON{Board: cc.Record.Board, Claim: cc.Record.Claim.String(), Address: cc.Record.Address,
-				Path: cc.Path, Seconds: cc.Elapsed.Seconds(), Status: cramStatus(cc)}
-			if cc.Err != nil {
-				j.Error = cc.Err.Error()
-			}
-			out.Cram = append(out.Cram, j)
-		}
-		for i, list := range [][]corpus.CertCheck{rep.Certificates, rep.Elsewhere} {
-			for _, cc := range list {
-				j := recordJSON(cc.Record)
-				j.Path, j.Seconds, j.Status = cc.Path, cc.Elapsed.Seconds(), certStatus(cc, i == 1)
-				if cc.Err != nil {
-					j.Error = cc.Err.Error()
-				}
-				if i == 0 {
-					out.Certificates = append(out.Certificates, j)
-				} else {
-					out.Elsewhere = append(out.Elsewhere, j)
-				}
-			}
-		}
-		b, _ := json.Marshal(out)
-		fmt.Fprintf(e.stdout, "%s\n", b)
+		printCheckJSON(e.stdout, c, rep, sample)
 	} else {
-		if sample != "" {
-			rest := ""
-			if opt.Sample != nil {
-				rest = "; the others are only found (make corpus-check verifies all)"
-			}
-			fmt.Fprintf(e.stdout, "sample    verifying %s%s\n", sample, rest)
-		}
-		if e.opt.independent {
-			fmt.Fprintln(e.stdout, "rules     the independent implementation (verify/sprouts2), witnesses searched for; Cram certificates only found")
-		}
-		verified, found := 0, 0
-		for _, cc := range rep.Certificates {
-			switch {
-			case cc.Err != nil:
-			case cc.Trusted:
-				found++
-				fmt.Fprintf(e.stdout, "found     %s  %s  not verified (not in the sample)  %s\n", cc.Record.Claim, cc.Record.ShortAddress(), cc.Path)
-			default:
-				verified++
-				fmt.Fprintf(e.stdout, "verified  %s  %s  %d entries  %.2f s  %s\n",
-					cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
-			}
-		}
-		elsewhere, missing := 0, 0
-		for _, cc := range rep.Elsewhere {
-			switch {
-			case cc.Missing:
-				missing++
-				fmt.Fprintf(e.stdout, "missing   %s  %s  kept elsewhere, in none of %s (%s makes it again)\n",
-					cc.Record.Claim, cc.Record.ShortAddress(), strings.Join(opt.Elsewhere, ", "), cc.Record.Command)
-			case cc.Err == nil:
-				elsewhere++
-				fmt.Fprintf(e.stdout, "verified  %s  %s  %d entries  %.2f s  %s  (kept elsewhere)\n",
-					cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
-			}
-		}
-		cramVerified, cramFound := 0, 0
-		for _, cc := range rep.Cram {
-			switch {
-			case cc.Err != nil:
-			case cc.Trusted:
-				cramFound++
-			default:
-				cramVerified++
-				fmt.Fprintf(e.stdout, "verified  %s  %s  %d entries  %.2f s  %s\n",
-					cc.Record.Claim, cc.Record.Address[:min(12, len(cc.Record.Address))], cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
-			}
-		}
-		printProblems(e.stdout, rep)
-		listed := len(c.Records) - len(rep.Certificates)
-		fmt.Fprintf(e.stdout, "%s: %d of %d committed certificates verified", c.Dir, verified, len(rep.Certificates))
-		if found > 0 {
-			fmt.Fprintf(e.stdout, " (%d more found, not in the sample)", found)
-		}
-		fmt.Fprintf(e.stdout, ", %d listed but not committed", listed)
-		if rep.Elsewhere != nil {
-			fmt.Fprintf(e.stdout, " (%d verified in --dir, %d missing)", elsewhere, missing)
-		}
-		if len(rep.Cram) > 0 {
-			fmt.Fprintf(e.stdout, ", Cram: %d of %d verified", cramVerified, len(rep.Cram))
-			switch {
-			case cramFound > 0 && e.opt.independent:
-				fmt.Fprintf(e.stdout, " (%d more found: the independent check knows only Sprouts)", cramFound)
-			case cramFound > 0:
-				fmt.Fprintf(e.stdout, " (%d more found, not in the sample)", cramFound)
-			}
-		}
-		fmt.Fprintf(e.stdout, ", %d literature rows, %s; ", len(c.Literature), corpus.SizeText(rep.Bytes))
-		if rep.OK() {
-			fmt.Fprintln(e.stdout, "no problem")
-		} else {
-			fmt.Fprintln(e.stdout, plural(len(rep.Problems), "problem"))
-		}
+		e.printCheck(c, rep, opt, sample)
 	}
 	if !rep.OK() {
 		return 1
 	}
 	return 0
+}
+
+// sample sets opt.Sample to what check verifies, with --sample or when
+// the recorded verify times are over --budget, and returns a phrase
+// saying what that is ("" when check verifies every certificate).
+func (e *env) sample(c *corpus.Corpus, opt *corpus.CheckOptions) string {
+	recorded := c.VerifySeconds()
+	over := e.opt.budget > 0 && recorded > e.opt.budget.Seconds()
+	if !e.opt.sample && !over {
+		return ""
+	}
+	var sample string
+	opt.Sample, sample = sampleOf(c.Dir)
+	if over {
+		sample += fmt.Sprintf(" (the recorded verify times add up to %.0f s, over --budget %v)", recorded, e.opt.budget)
+	}
+	return sample
+}
+
+// printCheckJSON prints check's report as one JSON object.
+func printCheckJSON(w io.Writer, c *corpus.Corpus, rep *corpus.Report, sample string) {
+	out := checkJSON{Dir: c.Dir, OK: rep.OK(), Sample: sample, Bytes: rep.Bytes, Certificates: []certJSON{},
+		Cram: []cramJSON{}, Problems: problemsJSON(rep.Problems), Notes: problemsJSON(rep.Notes)}
+	for _, cc := range rep.Cram {
+		j := cramJSON{Board: cc.Record.Board, Claim: cc.Record.Claim.String(), Address: cc.Record.Address,
+			Path: cc.Path, Seconds: cc.Elapsed.Seconds(), Status: cramStatus(cc)}
+		if cc.Err != nil {
+			j.Error = cc.Err.Error()
+		}
+		out.Cram = append(out.Cram, j)
+	}
+	for _, cc := range rep.Certificates {
+		out.Certificates = append(out.Certificates, checkedJSON(cc, false))
+	}
+	for _, cc := range rep.Elsewhere {
+		out.Elsewhere = append(out.Elsewhere, checkedJSON(cc, true))
+	}
+	b, _ := json.Marshal(out)
+	fmt.Fprintf(w, "%s\n", b)
+}
+
+// checkedJSON is a certificate in check's JSON (elsewhere: one kept
+// outside the corpus).
+func checkedJSON(cc corpus.CertCheck, elsewhere bool) certJSON {
+	j := recordJSON(cc.Record)
+	j.Path, j.Seconds, j.Status = cc.Path, cc.Elapsed.Seconds(), certStatus(cc, elsewhere)
+	if cc.Err != nil {
+		j.Error = cc.Err.Error()
+	}
+	return j
+}
+
+// checkTally counts what check did with the certificates.
+type checkTally struct {
+	verified, found, elsewhere, missing, cramVerified, cramFound int
+}
+
+// printCheck prints check's report for people: what it verifies, a line
+// per certificate, the problems and a summary.
+func (e *env) printCheck(c *corpus.Corpus, rep *corpus.Report, opt corpus.CheckOptions, sample string) {
+	if sample != "" {
+		rest := ""
+		if opt.Sample != nil {
+			rest = "; the others are only found (make corpus-check verifies all)"
+		}
+		fmt.Fprintf(e.stdout, "sample    verifying %s%s\n", sample, rest)
+	}
+	if e.opt.independent {
+		fmt.Fprintln(e.stdout, "rules     the independent implementation (verify/sprouts2), witnesses searched for; Cram certificates only found")
+	}
+	n := printCertLines(e.stdout, rep, opt.Elsewhere)
+	printProblems(e.stdout, rep)
+	printCheckSummary(e.stdout, c, rep, n, e.opt.independent)
+}
+
+// printCertLines prints a line per certificate verified, found or missing
+// (none for one that failed: its problem says why) and counts them.
+func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTally {
+	var n checkTally
+	for _, cc := range rep.Certificates {
+		switch {
+		case cc.Err != nil:
+		case cc.Trusted:
+			n.found++
+			fmt.Fprintf(w, "found     %s  %s  not verified (not in the sample)  %s\n", cc.Record.Claim, cc.Record.ShortAddress(), cc.Path)
+		default:
+			n.verified++
+			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s\n",
+				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
+		}
+	}
+	for _, cc := range rep.Elsewhere {
+		switch {
+		case cc.Missing:
+			n.missing++
+			fmt.Fprintf(w, "missing   %s  %s  kept elsewhere, in none of %s (%s makes it again)\n",
+				cc.Record.Claim, cc.Record.ShortAddress(), strings.Join(elsewhere, ", "), cc.Record.Command)
+		case cc.Err == nil:
+			n.elsewhere++
+			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s  (kept elsewhere)\n",
+				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
+		}
+	}
+	for _, cc := range rep.Cram {
+		switch {
+		case cc.Err != nil:
+		case cc.Trusted:
+			n.cramFound++
+		default:
+			n.cramVerified++
+			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s\n",
+				cc.Record.Claim, cc.Record.Address[:min(12, len(cc.Record.Address))], cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
+		}
+	}
+	return n
+}
+
+// printCheckSummary prints check's last line: what was verified and
+// found, the corpus's size and whether it checks.
+func printCheckSummary(w io.Writer, c *corpus.Corpus, rep *corpus.Report, n checkTally, independent bool) {
+	listed := len(c.Records) - len(rep.Certificates)
+	fmt.Fprintf(w, "%s: %d of %d committed certificates verified", c.Dir, n.verified, len(rep.Certificates))
+	if n.found > 0 {
+		fmt.Fprintf(w, " (%d more found, not in the sample)", n.found)
+	}
+	fmt.Fprintf(w, ", %d listed but not committed", listed)
+	if rep.Elsewhere != nil {
+		fmt.Fprintf(w, " (%d verified in --dir, %d missing)", n.elsewhere, n.missing)
+	}
+	if len(rep.Cram) > 0 {
+		fmt.Fprintf(w, ", Cram: %d of %d verified", n.cramVerified, len(rep.Cram))
+		switch {
+		case n.cramFound > 0 && independent:
+			fmt.Fprintf(w, " (%d more found: the independent check knows only Sprouts)", n.cramFound)
+		case n.cramFound > 0:
+			fmt.Fprintf(w, " (%d more found, not in the sample)", n.cramFound)
+		}
+	}
+	fmt.Fprintf(w, ", %d literature rows, %s; ", len(c.Literature), corpus.SizeText(rep.Bytes))
+	if rep.OK() {
+		fmt.Fprintln(w, "no problem")
+	} else {
+		fmt.Fprintln(w, plural(len(rep.Problems), "problem"))
+	}
 }
 
 // ---- regenerate

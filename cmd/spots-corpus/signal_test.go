@@ -22,7 +22,7 @@ import (
 // corpus, which they would take minutes to verify. Each stops with status
 // 130 and a word on stderr, and leaves the corpus as it was: no file
 // written, none half-written. (status answers from the index at once:
-// TestStatus.)
+// status.txtar.)
 func TestSignal(t *testing.T) {
 	c, err := corpus.Open(filepath.Join("..", "..", "corpus"))
 	if err != nil {

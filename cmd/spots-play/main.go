@@ -106,9 +106,45 @@ type options struct {
 	cert, corpus string
 	json         bool
 	first        string
+	command      string   // best or game
+	positions    []string // the arguments after it
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, status := parseArgs(args, stdout, stderr)
+	if o == nil {
+		return status
+	}
+	bad := func(msg string, a ...any) int {
+		fmt.Fprintf(stderr, name+": "+msg+"\n", a...)
+		return 2
+	}
+	if msg := o.usageError(); msg != "" {
+		return bad("%s", msg)
+	}
+	start, err := startOf(o.positions, stderr)
+	if err != nil {
+		return bad("position: %v", err)
+	}
+	ctx := context.Background()
+	lib, err := o.library(ctx)
+	if err != nil {
+		return bad("%v", err)
+	}
+	if start == nil {
+		if start, err = claimRoot(lib); err != nil {
+			return bad("the claim's root: %v", err)
+		}
+	}
+	if o.command == "best" {
+		return best(ctx, lib, o.positions[0], *start, o.json, stdout, stderr)
+	}
+	return game(ctx, lib, *start, o.first == "spots", stdin, stdout, stderr)
+}
+
+// parseArgs reads the command line; it returns nil and the exit status
+// when the run ends there (--help, --version, a bad flag, no command).
+func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 	flags := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	flags.SetOutput(stderr)
 	var o options
@@ -121,70 +157,64 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flags.Usage = func() { printUsage(stderr) }
 	if err := cmdline.Parse(flags, args); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return 2
+		return nil, 2
 	}
 	if std.Handle(name, stdout, printUsage) {
-		return 0
-	}
-	bad := func(msg string, a ...any) int {
-		fmt.Fprintf(stderr, name+": "+msg+"\n", a...)
-		return 2
+		return nil, 0
 	}
 	if flags.NArg() == 0 {
 		fmt.Fprintf(stderr, "%s: missing command: best or game\n", name)
 		flags.Usage()
-		return 2
+		return nil, 2
 	}
-	cmd, rest := flags.Arg(0), flags.Args()[1:]
-	if cmd != "best" && cmd != "game" {
-		return bad("unknown command %q: want best or game%s", cmd, cmdline.DidYouMean(cmd, "best", "game"))
-	}
+	o.command, o.positions = flags.Arg(0), flags.Args()[1:]
+	return &o, 0
+}
+
+// usageError says what is wrong with the command line ("" if nothing).
+func (o *options) usageError() string {
+	cmd, n := o.command, len(o.positions)
 	switch {
+	case cmd != "best" && cmd != "game":
+		return fmt.Sprintf("unknown command %q: want best or game%s", cmd, cmdline.DidYouMean(cmd, "best", "game"))
 	case o.cert != "" && o.corpus != "":
-		return bad("--cert %s and --corpus %s: give one", o.cert, o.corpus)
+		return fmt.Sprintf("--cert %s and --corpus %s: give one", o.cert, o.corpus)
 	case o.cert == "" && o.corpus == "":
-		return bad("%s needs a certificate: --cert FILE or --corpus DIR", cmd)
+		return cmd + " needs a certificate: --cert FILE or --corpus DIR"
 	case o.first != "you" && o.first != "spots":
-		return bad("--first %q: want you or spots", o.first)
-	case cmd == "best" && len(rest) != 1:
-		return bad("best takes one position, not %d", len(rest))
-	case cmd == "game" && len(rest) > 1:
-		return bad("game takes at most one position, not %d", len(rest))
-	case cmd == "game" && len(rest) == 0 && o.cert == "":
-		return bad("game with --corpus needs a position to start from, e.g. '0*5'")
+		return fmt.Sprintf("--first %q: want you or spots", o.first)
+	case cmd == "best" && n != 1:
+		return fmt.Sprintf("best takes one position, not %d", n)
+	case cmd == "game" && n > 1:
+		return fmt.Sprintf("game takes at most one position, not %d", n)
+	case cmd == "game" && n == 0 && o.cert == "":
+		return "game with --corpus needs a position to start from, e.g. '0*5'"
 	case cmd == "game" && o.json:
-		return bad("--json goes with best")
+		return "--json goes with best"
 	}
-	start, err := startOf(rest, stderr)
-	if err != nil {
-		return bad("position: %v", err)
-	}
-	ctx := context.Background()
-	opt := verify.Options{}
-	var lib *play.Library
+	return ""
+}
+
+// library opens the certificates of --cert or --corpus.
+func (o *options) library(ctx context.Context) (*play.Library, error) {
 	if o.cert != "" {
-		lib, err = play.OpenCert(ctx, o.cert, opt)
-	} else {
-		lib, err = play.OpenCorpus(o.corpus, opt)
+		return play.OpenCert(ctx, o.cert, verify.Options{})
 	}
+	return play.OpenCorpus(o.corpus, verify.Options{})
+}
+
+// claimRoot returns where game starts without a position: the root of the
+// certificate's claim, with its heap for a claim of an outcome.
+func claimRoot(lib *play.Library) (*play.Game, error) {
+	c := lib.Values.Certs()[0].Claim
+	g, err := play.ParseGame(c.Root)
 	if err != nil {
-		return bad("%v", err)
+		return nil, err
 	}
-	if start == nil {
-		c := lib.Values.Certs()[0].Claim
-		g, err := play.ParseGame(c.Root)
-		if err != nil {
-			return bad("the claim's root: %v", err)
-		}
-		if c.Kind.Outcome().Known() {
-			g.Heap = c.N
-		}
-		start = &g
+	if c.Kind.Outcome().Known() {
+		g.Heap = c.N
 	}
-	if cmd == "best" {
-		return best(ctx, lib, rest[0], *start, o.json, stdout, stderr)
-	}
-	return game(ctx, lib, *start, o.first == "spots", stdin, stdout, stderr)
+	return &g, nil
 }
 
 // startOf parses the position of the command line, if one is given (nil

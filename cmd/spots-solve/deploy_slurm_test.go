@@ -67,6 +67,44 @@ func TestDeploySlurm(t *testing.T) {
 			t.Skipf("%s is not installed (%v): the batch script needs it", tool, err)
 		}
 	}
+	dir := slurmJobDir(t)
+	submit := filepath.Join(dir, "submit")
+	base := freePortBase(t, slurmPorts)
+	job := startSlurmJob(t, dir, base)
+	status := "127.0.0.1:" + strconv.Itoa(base+2)
+	checkStatusPage(t, "http://"+status+swarm.StatusJSONPath, &job.stderr)
+	if err := os.WriteFile(filepath.Join(dir, "gate"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	job.wait(t, 2*time.Minute)
+	out, errs := job.stdout.String(), job.stderr.String()
+	for _, want := range []string{
+		deployPosition + "  L  ",
+		fmt.Sprintf("ssh -N -L %d:%s -J login1 ", base+2, status),
+		"a worker group on each of the other 2 nodes",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout does not say %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(errs, "the master says the solve is over"); n != 2 || strings.Contains(errs, "srun's workers exited") {
+		t.Errorf("%d workers were told the solve is over, want 2, and none failed:\n%s", n, errs)
+	}
+	if files, _ := filepath.Glob(filepath.Join(submit, "spots-swarm", "certificates", "*.arrow")); len(files) != 1 {
+		t.Errorf("%d certificates in spots-swarm/certificates, want 1", len(files))
+	}
+	// Nothing of the job is left: the process group is empty.
+	if err := syscall.Kill(-job.cmd.Process.Pid, 0); err == nil {
+		t.Error("processes of the job are still running after the script ended")
+	}
+}
+
+// slurmJobDir makes the directory of a Slurm job: bin/ (srun, and
+// spots-solve, which runs this test binary as the command), submit/ (the
+// directory it was submitted from, holding the key file) and slurm_script,
+// the batch script as the repository has it.
+func slurmJobDir(t *testing.T) string {
+	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -80,89 +118,74 @@ func TestDeploySlurm(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
-	submit := filepath.Join(dir, "submit")
-	for _, d := range []string{bin, submit} {
-		if err := os.Mkdir(d, 0o755); err != nil {
+	for _, d := range []string{"bin", "submit"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for name, content := range map[string]string{
-		filepath.Join(bin, "srun"):         string(srun),
-		filepath.Join(bin, "spots-solve"):  fmt.Sprintf("#!/bin/sh\nSPOTS_TEST_MAIN=1 exec '%s' \"$@\"\n", self),
-		filepath.Join(dir, "slurm_script"): string(script),
+		"bin/srun":        string(srun),
+		"bin/spots-solve": fmt.Sprintf("#!/bin/sh\nSPOTS_TEST_MAIN=1 exec '%s' \"$@\"\n", self),
+		"slurm_script":    string(script),
 	} {
-		if err := os.WriteFile(name, []byte(content), 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(submit, "swarm.key"), []byte(deployKey+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "submit", "swarm.key"), []byte(deployKey+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	base := freePortBase(t, slurmPorts)
-	gate := filepath.Join(dir, "gate")
-	cmd := exec.Command("bash", filepath.Join(dir, "slurm_script"), deployPosition)
-	cmd.Dir = submit
+	return dir
+}
+
+// slurmJob is the batch script of a job, running.
+type slurmJob struct {
+	cmd            *exec.Cmd
+	stdout, stderr cmdtest.Buffer
+	done           chan error
+}
+
+// startSlurmJob runs the batch script of the job in dir as sbatch would on
+// a job of three nodes with ports from base. The script, master, srun and
+// workers are one process group, all killed if the test ends first.
+func startSlurmJob(t *testing.T, dir string, base int) *slurmJob {
+	t.Helper()
+	j := &slurmJob{cmd: exec.Command("bash", filepath.Join(dir, "slurm_script"), deployPosition), done: make(chan error, 1)}
+	j.cmd.Dir = filepath.Join(dir, "submit")
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "SLURM_") && !strings.HasPrefix(kv, "SPOTS_") && !strings.HasPrefix(kv, "PATH=") {
-			cmd.Env = append(cmd.Env, kv)
+			j.cmd.Env = append(j.cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+	j.cmd.Env = append(j.cmd.Env, "PATH="+filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"SLURM_JOB_ID=4242", "SLURM_JOB_NUM_NODES=3", "SLURM_SUBMIT_HOST=login1", "SLURM_CPUS_ON_NODE=1",
-		"SPOTS_IFACE=lo", "SPOTS_PORT="+strconv.Itoa(base), "SRUN_GATE="+gate)
-	var stdout, stderr cmdtest.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// The script, master, srun and workers in one process group, all
-	// killed if the test ends first.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+		"SPOTS_IFACE=lo", "SPOTS_PORT="+strconv.Itoa(base), "SRUN_GATE="+filepath.Join(dir, "gate"))
+	j.cmd.Stdout, j.cmd.Stderr = &j.stdout, &j.stderr
+	j.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := j.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { j.done <- j.cmd.Wait() }()
 	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if err := <-done; err != nil || t.Failed() {
-			t.Logf("batch script: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
+		syscall.Kill(-j.cmd.Process.Pid, syscall.SIGKILL)
+		if err := <-j.done; err != nil || t.Failed() {
+			t.Logf("batch script: %v\nstdout: %s\nstderr: %s", err, j.stdout.String(), j.stderr.String())
 		}
 	})
+	return j
+}
 
-	status := "127.0.0.1:" + strconv.Itoa(base+2)
-	checkStatusPage(t, "http://"+status+swarm.StatusJSONPath, &stderr)
-	if err := os.WriteFile(gate, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+// wait waits for the batch script to end, and fails the test unless it
+// ends with success within timeout.
+func (j *slurmJob) wait(t *testing.T, timeout time.Duration) {
+	t.Helper()
 	select {
-	case err := <-done:
-		done <- err
+	case err := <-j.done:
+		j.done <- err // for Cleanup
 		if err != nil {
-			t.Fatalf("the batch script: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
+			t.Fatalf("the batch script: %v\nstdout: %s\nstderr: %s", err, j.stdout.String(), j.stderr.String())
 		}
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("the batch script still runs after 2 minutes\nstdout: %s\nstderr: %s", stdout.String(), stderr.String())
-	}
-	out := stdout.String()
-	for _, want := range []string{
-		deployPosition + "  L  ",
-		fmt.Sprintf("ssh -N -L %d:%s -J login1 ", base+2, status),
-		"a worker group on each of the other 2 nodes",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("stdout does not say %q:\n%s", want, out)
-		}
-	}
-	if n := strings.Count(stderr.String(), "the master says the solve is over"); n != 2 {
-		t.Errorf("%d workers were told the solve is over, want 2:\n%s", n, stderr.String())
-	}
-	if strings.Contains(stderr.String(), "srun's workers exited") {
-		t.Errorf("the workers failed:\n%s", stderr.String())
-	}
-	if files, _ := filepath.Glob(filepath.Join(submit, "spots-swarm", "certificates", "*.arrow")); len(files) != 1 {
-		t.Errorf("%d certificates in spots-swarm/certificates, want 1", len(files))
-	}
-	// Nothing of the job is left: the process group is empty.
-	if err := syscall.Kill(-cmd.Process.Pid, 0); err == nil {
-		t.Error("processes of the job are still running after the script ended")
+	case <-time.After(timeout):
+		t.Fatalf("the batch script still runs after %v\nstdout: %s\nstderr: %s", timeout, j.stdout.String(), j.stderr.String())
 	}
 }

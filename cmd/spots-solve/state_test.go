@@ -78,6 +78,16 @@ func TestForgedCheckpoint(t *testing.T) {
 // replace it by a regular file. --stats never reads what is not a regular
 // file (os.ReadFile of --stats /dev/zero took 23 GB).
 func TestOutputsKeepWhatTheyReplace(t *testing.T) {
+	t.Run("links", outputsThroughLinks)
+	for _, flag := range []string{"--stats", "--db-out"} {
+		t.Run("pipe "+flag, func(t *testing.T) { outputIntoPipe(t, flag) })
+	}
+	t.Run("device", outputsIntoDevice)
+}
+
+// outputsThroughLinks: each output a link keeps the link and writes the
+// file it leads to.
+func outputsThroughLinks(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"db.spr", "stats.csv", "cpu.prof"} {
 		os.Symlink(filepath.Join("real", name), filepath.Join(dir, name))
@@ -99,36 +109,39 @@ func TestOutputsKeepWhatTheyReplace(t *testing.T) {
 	if rows := readCSV(t, at("stats.csv")); len(rows) != 2 || rows[0][0] != "input" || rows[1][0] != "0*5" {
 		t.Errorf("stats through the link: %q", rows)
 	}
+}
 
-	// A named pipe read by the test: written into, still a pipe. (The old
-	// --stats read it first, and waited for ever for a writer.)
-	for _, flag := range []string{"--stats", "--db-out"} {
-		fifo := at("fifo" + flag)
-		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		r, hold := openPipe(t, fifo)
-		got := make(chan string)
-		go func() { b, _ := io.ReadAll(r); got <- string(b) }()
-		status, _, stderr := runCmd(t, "--no-progress", flag, fifo, "0*5")
-		hold.Close()
-		text := <-got
-		r.Close()
-		if status != 0 || !strings.HasPrefix(text, map[string]string{"--stats": "input,", "--db-out": format.SPRHeader}[flag]) {
-			t.Errorf("%s into a pipe: status %d, read %q, stderr %s", flag, status, text, stderr)
-		}
-		if info, err := os.Lstat(fifo); err != nil || info.Mode()&fs.ModeNamedPipe == 0 {
-			t.Errorf("%s: the pipe was replaced: %v", flag, err)
-		}
+// outputIntoPipe: the output of flag a named pipe read by the test is
+// written into and is still a pipe. (The old --stats read it first, and
+// waited for ever for a writer.)
+func outputIntoPipe(t *testing.T, flag string) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
 	}
+	r, hold := openPipe(t, fifo)
+	got := make(chan string)
+	go func() { b, _ := io.ReadAll(r); got <- string(b) }()
+	status, _, stderr := runCmd(t, "--no-progress", flag, fifo, "0*5")
+	hold.Close()
+	text := <-got
+	r.Close()
+	if status != 0 || !strings.HasPrefix(text, map[string]string{"--stats": "input,", "--db-out": format.SPRHeader}[flag]) {
+		t.Errorf("%s into a pipe: status %d, read %q, stderr %s", flag, status, text, stderr)
+	}
+	if info, err := os.Lstat(fifo); err != nil || info.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("%s: the pipe was replaced: %v", flag, err)
+	}
+}
 
-	// As root: a device node like /dev/null, made here.
-	null := at("null")
+// outputsIntoDevice: as root, every output a device node like /dev/null,
+// made here, is written into and left a device node.
+func outputsIntoDevice(t *testing.T) {
+	null := filepath.Join(t.TempDir(), "null")
 	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
-		t.Logf("no device node (%v): that case is left out", err)
-		return
+		t.Skipf("no device node (%v): that case is left out", err)
 	}
-	status, _, stderr = runCmd(t, "--no-progress", "--db-out", null, "--stats", null, "--cpuprofile", null, "0*5")
+	status, _, stderr := runCmd(t, "--no-progress", "--db-out", null, "--stats", null, "--cpuprofile", null, "0*5")
 	if info, err := os.Lstat(null); status != 0 || err != nil || info.Mode()&fs.ModeCharDevice == 0 {
 		t.Errorf("device node: status %d, %v, mode %v; stderr %s", status, err, info.Mode(), stderr)
 	}

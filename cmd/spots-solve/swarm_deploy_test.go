@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -286,75 +285,97 @@ func TestDeployKubernetes(t *testing.T) {
 		t.Fatal(err)
 	}
 	secrets := map[string][]string{secretName: {secretKey}}
-	container := func(name string) deployed {
-		o, ok := deploy.Find(objs, "Deployment", name)
-		if !ok {
-			t.Fatalf("no Deployment %s", name)
-		}
-		spec := o.Spec.Template.Spec
-		if len(spec.Containers) != 1 {
-			t.Fatalf("%s: %d containers, want 1", name, len(spec.Containers))
-		}
-		c := spec.Containers[0]
-		if len(c.Command) > 0 {
-			t.Fatalf("%s: command %q replaces the image's entrypoint (spots-solve)", name, c.Command)
-		}
-		env := map[string]string{}
-		for _, e := range c.Env {
-			switch {
-			case e.ValueFrom == nil:
-				env[e.Name] = e.Value
-			case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "status.podIP":
-				env[e.Name] = "127.0.0.1"
-			default:
-				t.Fatalf("%s: env %s: a source the test does not know", name, e.Name)
-			}
-		}
-		if name == "spots-master" {
-			if _, ok := env["SPOTS_POSITION"]; !ok {
-				t.Fatalf("%s: the position is not in SPOTS_POSITION", name)
-			}
-			env["SPOTS_POSITION"] = deployPosition
-		}
-		args := deploy.ExpandArgs(c.Args, env)
-		for _, m := range c.VolumeMounts {
-			dir := t.TempDir()
-			for _, v := range spec.Volumes {
-				if v.Name == m.Name && v.Secret != nil {
-					keys, ok := secrets[v.Secret.SecretName]
-					if !ok {
-						t.Fatalf("%s: no Secret %s", name, v.Secret.SecretName)
-					}
-					for _, k := range keys {
-						if err := os.WriteFile(filepath.Join(dir, k), []byte(deployKey), 0o440); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-			}
-			for i := range args {
-				args[i] = strings.ReplaceAll(args[i], m.MountPath, dir)
-			}
-		}
-		var list []string
-		for k, v := range env {
-			list = append(list, k+"="+v)
-		}
-		return deployed{args: args, env: list}
-	}
 	runDeployed(t, func() deployed {
-		d := container("spots-master")
+		d := k8sContainer(t, objs, secrets, "spots-master")
 		d.args, d.addrs = localAddresses(t, d.args, "")
 		return d
 	}, func(i int, gossip string) deployed {
-		d := container("spots-worker")
+		d := k8sContainer(t, objs, secrets, "spots-worker")
 		d.args, d.addrs = localAddresses(t, d.args, gossip)
 		return d
 	})
 }
 
-// TestKeyFile: --key-file reads the first line of a file; it and --key
-// exclude each other; a missing or empty file is a usage error.
+// k8sContainer returns the command line and environment of the one
+// container of the Deployment name, as Kubernetes would run it here; the
+// Secrets it mounts hold the test key under each of their keys (secrets:
+// by Secret name).
+func k8sContainer(t *testing.T, objs []deploy.Object, secrets map[string][]string, name string) deployed {
+	t.Helper()
+	o, ok := deploy.Find(objs, "Deployment", name)
+	if !ok {
+		t.Fatalf("no Deployment %s", name)
+	}
+	spec := o.Spec.Template.Spec
+	if len(spec.Containers) != 1 {
+		t.Fatalf("%s: %d containers, want 1", name, len(spec.Containers))
+	}
+	c := spec.Containers[0]
+	if len(c.Command) > 0 {
+		t.Fatalf("%s: command %q replaces the image's entrypoint (spots-solve)", name, c.Command)
+	}
+	env := k8sEnv(t, name, c.Env)
+	args := deploy.ExpandArgs(c.Args, env)
+	for _, m := range c.VolumeMounts {
+		dir := t.TempDir()
+		for _, v := range spec.Volumes {
+			if v.Name == m.Name && v.Secret != nil {
+				writeSecret(t, dir, name, v.Secret.SecretName, secrets)
+			}
+		}
+		for i := range args {
+			args[i] = strings.ReplaceAll(args[i], m.MountPath, dir)
+		}
+	}
+	var list []string
+	for k, v := range env {
+		list = append(list, k+"="+v)
+	}
+	return deployed{args: args, env: list}
+}
+
+// k8sEnv returns the environment of the container of the Deployment name:
+// status.podIP is 127.0.0.1, and the master's SPOTS_POSITION the test's.
+func k8sEnv(t *testing.T, name string, vars []deploy.EnvVar) map[string]string {
+	t.Helper()
+	env := map[string]string{}
+	for _, e := range vars {
+		switch {
+		case e.ValueFrom == nil:
+			env[e.Name] = e.Value
+		case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "status.podIP":
+			env[e.Name] = "127.0.0.1"
+		default:
+			t.Fatalf("%s: env %s: a source the test does not know", name, e.Name)
+		}
+	}
+	if name == "spots-master" {
+		if _, ok := env["SPOTS_POSITION"]; !ok {
+			t.Fatalf("%s: the position is not in SPOTS_POSITION", name)
+		}
+		env["SPOTS_POSITION"] = deployPosition
+	}
+	return env
+}
+
+// writeSecret writes the test key into dir under each key of the Secret
+// secret (of secrets) that the Deployment name mounts there.
+func writeSecret(t *testing.T, dir, name, secret string, secrets map[string][]string) {
+	t.Helper()
+	keys, ok := secrets[secret]
+	if !ok {
+		t.Fatalf("%s: no Secret %s", name, secret)
+	}
+	for _, k := range keys {
+		if err := os.WriteFile(filepath.Join(dir, k), []byte(deployKey), 0o440); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestKeyFile: --key-file reads the first line of a file and wins over
+// the environment; a missing or empty file is an error. (usage.txtar shows
+// that --key and --key-file exclude each other.)
 func TestKeyFile(t *testing.T) {
 	dir := t.TempDir()
 	good, empty := filepath.Join(dir, "key"), filepath.Join(dir, "empty")
@@ -382,12 +403,6 @@ func TestKeyFile(t *testing.T) {
 				t.Errorf("keyText() = %q, %v; want %q, error with %q", got, err, tt.want, tt.wantErr)
 			}
 		})
-	}
-	status, _, stderr := cmdtest.Run(t, func(args []string, stdout, stderr io.Writer) int {
-		return run(context.Background(), args, stdout, stderr)
-	}, "--algorithm", "swarm", "--key", "x12345678", "--key-file", good, "0*8")
-	if status != 2 || !strings.Contains(stderr, "--key and --key-file") {
-		t.Errorf("--key with --key-file: exit %d, %s", status, stderr)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spots-dev/spots/internal/cmdtest"
 )
 
 // dumpScript is the Python reader of spots-verify --dump that
@@ -41,7 +43,7 @@ func TestDumpAddressScript(t *testing.T) {
 // Grundy value changed.
 func checkDumpScript(t *testing.T, python, path, address string) {
 	t.Helper()
-	status, dump, stderr := runCmd(t, "--dump", path)
+	status, dump, stderr := cmdtest.Run(t, run, "--dump", "--no-progress", path)
 	if status != 0 {
 		t.Fatalf("--dump %s: status %d\n%s", path, status, stderr)
 	}

@@ -148,102 +148,145 @@ func runMain() int {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	flags := pflag.NewFlagSet("spots-verify", pflag.ContinueOnError)
-	flags.SetOutput(stderr)
-	spr := flags.String("spr", "", "check the [Positions+Nimber] database `DB` (needs --claim)")
-	claimText := flags.String("claim", "", "the claim the database must prove, e.g. '0*12=L' or 'gn(0*9)=1'")
-	convert := flags.String("convert", "", "with --spr: write the proof as a hinted certificate into `DIR`")
-	lenient := flags.Bool("lenient", false, "with --spr: skip malformed lines with a warning")
-	asJSON := flags.Bool("json", false, "print one JSON object per input")
-	independent := flags.Bool("independent", false, "check Sprouts inputs with the second, independent implementation of the rules (verify/sprouts2), searching for the witnesses instead of following the hints")
-	noProgress := flags.Bool("no-progress", false, "do not show progress on standard error")
-	profile := flags.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
-	rows := flags.Bool("dump", false, dumpUsage)
-	var progress statusline.Mode
-	flags.Var(&progress, "progress", statusline.FlagUsage)
-	d := verify.DefaultLimits
-	maxLives := flags.Int("max-lives", 0, fmt.Sprintf("refuse positions with more lives than `N` (0: default %d, -1: no limit)", d.Lives))
-	maxBounds := flags.Int("max-boundaries", 0, fmt.Sprintf("refuse positions with more boundaries than `N` (0: default %d, -1: no limit)", d.Boundaries))
-	maxLetters := flags.Int("max-letters", 0, fmt.Sprintf("refuse positions with more letters than `N` (0: default %d, -1: no limit)", d.Letters))
-	maxCells := flags.Int("max-cells", 0, fmt.Sprintf("refuse Cram positions with more empty cells than `N` (0: default %d, -1: no limit)", d.Cells))
-	maxMoves := flags.Int64("max-moves", 0, fmt.Sprintf("refuse positions with more estimated moves to generate than `N` (0: default %d, -1: no limit)", d.Moves))
-	maxWork := flags.Int64("max-work", 0, fmt.Sprintf("refuse a position, or an entry, needing more estimated work (moves × bytes) than `N` (0: default %d, -1: no limit)", d.Work))
-	std := buildinfo.AddStd(flags)
-	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
-	if err := cmdline.Parse(flags, args); err != nil {
-		fmt.Fprintf(stderr, "spots-verify: %v\n", err)
-		return 2
+	c, status := parseArgs(args, stdout, stderr)
+	if c == nil {
+		return status
 	}
-	if std.Handle("spots-verify", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
-		return 0
+	if msg := c.usageError(); msg != "" {
+		return c.bad("%s", msg)
 	}
-	bad := func(msg string, a ...any) int {
-		fmt.Fprintf(stderr, "spots-verify: "+msg+"\n", a...)
-		return 2
-	}
-	for _, f := range []struct {
-		name string
-		v    int64
-	}{{"max-lives", int64(*maxLives)}, {"max-boundaries", int64(*maxBounds)}, {"max-letters", int64(*maxLetters)}, {"max-cells", int64(*maxCells)}, {"max-moves", *maxMoves}, {"max-work", *maxWork}} {
-		if f.v < -1 {
-			return bad("--%s %d: want a positive number, 0 for the default or -1 for no limit", f.name, f.v)
-		}
-	}
-	opt := verify.Options{Limits: verify.Limits{Lives: *maxLives, Boundaries: *maxBounds, Letters: *maxLetters, Cells: *maxCells, Moves: *maxMoves, Work: *maxWork},
-		Independent: *independent}
-	prog := showProgress(progress.Unless(*noProgress), stderr, &opt)
-	prof, err := cpuprofile.Start(*profile)
+	opt := verify.Options{Limits: c.limits, Independent: c.independent}
+	p := &printer{w: stdout, json: c.json, prog: showProgress(c.progress.Unless(c.noProgress), stderr, &opt)}
+	prof, err := cpuprofile.Start(c.profile)
 	if err != nil {
-		return bad("%v", err)
+		return c.bad("%v", err)
 	}
 	defer func() {
 		if err := prof.Stop(); err != nil {
 			fmt.Fprintf(stderr, "spots-verify: %v\n", err)
 		}
 	}()
-	// Each verdict is printed as soon as it is known: a long run shows
-	// its results as it goes.
-	status := 0
-	emit := func(r report) {
-		prog.Clear()
-		print(stdout, r, *asJSON)
-		switch {
-		case r.unreadable:
-			status = 2
-		case !r.Valid && status == 0:
-			status = 1
+	switch {
+	case c.dump:
+		return dump(c.flags.Args(), c.spr != "", opt, c.json, stdout, stderr)
+	case c.spr != "":
+		claim, err := canonicalClaim(c.claim, c.independent)
+		if err != nil {
+			return c.bad("--claim: %v", err)
+		}
+		p.emit(checkDatabase(c.spr, claim, c.convert, c.lenient, opt))
+	case c.flags.NArg() == 0:
+		fmt.Fprintln(stderr, "spots-verify: nothing to check: give certificate files, or --spr DB --claim CLAIM")
+		c.flags.Usage()
+		return 2
+	default:
+		for _, path := range c.flags.Args() {
+			p.emit(checkFile(path, opt))
+		}
+	}
+	return p.status
+}
+
+// commandLine is what the command line asks for.
+type commandLine struct {
+	flags                                  *pflag.FlagSet
+	stderr                                 io.Writer
+	spr, claim, convert, profile           string
+	lenient, json, independent, noProgress bool
+	dump                                   bool
+	progress                               statusline.Mode
+	limits                                 verify.Limits
+}
+
+// parseArgs reads the command line; it returns nil and the exit status
+// when the run ends there (--help, --version, a flag it does not know).
+func parseArgs(args []string, stdout, stderr io.Writer) (*commandLine, int) {
+	c := &commandLine{flags: pflag.NewFlagSet("spots-verify", pflag.ContinueOnError), stderr: stderr}
+	flags := c.flags
+	flags.SetOutput(stderr)
+	flags.StringVar(&c.spr, "spr", "", "check the [Positions+Nimber] database `DB` (needs --claim)")
+	flags.StringVar(&c.claim, "claim", "", "the claim the database must prove, e.g. '0*12=L' or 'gn(0*9)=1'")
+	flags.StringVar(&c.convert, "convert", "", "with --spr: write the proof as a hinted certificate into `DIR`")
+	flags.BoolVar(&c.lenient, "lenient", false, "with --spr: skip malformed lines with a warning")
+	flags.BoolVar(&c.json, "json", false, "print one JSON object per input")
+	flags.BoolVar(&c.independent, "independent", false, "check Sprouts inputs with the second, independent implementation of the rules (verify/sprouts2), searching for the witnesses instead of following the hints")
+	flags.BoolVar(&c.noProgress, "no-progress", false, "do not show progress on standard error")
+	flags.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
+	flags.BoolVar(&c.dump, "dump", false, dumpUsage)
+	flags.Var(&c.progress, "progress", statusline.FlagUsage)
+	limitFlags(flags, &c.limits)
+	std := buildinfo.AddStd(flags)
+	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
+	if err := cmdline.Parse(flags, args); err != nil {
+		fmt.Fprintf(stderr, "spots-verify: %v\n", err)
+		return nil, 2
+	}
+	if std.Handle("spots-verify", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
+		return nil, 0
+	}
+	return c, 0
+}
+
+// limitFlags binds the --max-… flags to l.
+func limitFlags(flags *pflag.FlagSet, l *verify.Limits) {
+	d := verify.DefaultLimits
+	flags.IntVar(&l.Lives, "max-lives", 0, fmt.Sprintf("refuse positions with more lives than `N` (0: default %d, -1: no limit)", d.Lives))
+	flags.IntVar(&l.Boundaries, "max-boundaries", 0, fmt.Sprintf("refuse positions with more boundaries than `N` (0: default %d, -1: no limit)", d.Boundaries))
+	flags.IntVar(&l.Letters, "max-letters", 0, fmt.Sprintf("refuse positions with more letters than `N` (0: default %d, -1: no limit)", d.Letters))
+	flags.IntVar(&l.Cells, "max-cells", 0, fmt.Sprintf("refuse Cram positions with more empty cells than `N` (0: default %d, -1: no limit)", d.Cells))
+	flags.Int64Var(&l.Moves, "max-moves", 0, fmt.Sprintf("refuse positions with more estimated moves to generate than `N` (0: default %d, -1: no limit)", d.Moves))
+	flags.Int64Var(&l.Work, "max-work", 0, fmt.Sprintf("refuse a position, or an entry, needing more estimated work (moves × bytes) than `N` (0: default %d, -1: no limit)", d.Work))
+}
+
+// usageError says what is wrong with the command line ("" if nothing).
+func (c *commandLine) usageError() string {
+	l := c.limits
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{{"max-lives", int64(l.Lives)}, {"max-boundaries", int64(l.Boundaries)}, {"max-letters", int64(l.Letters)}, {"max-cells", int64(l.Cells)}, {"max-moves", l.Moves}, {"max-work", l.Work}} {
+		if f.v < -1 {
+			return fmt.Sprintf("--%s %d: want a positive number, 0 for the default or -1 for no limit", f.name, f.v)
 		}
 	}
 	switch {
-	case *rows:
-		return dump(flags.Args(), *spr != "", opt, *asJSON, stdout, stderr)
-	case *spr != "":
-		if flags.NArg() > 0 {
-			return bad("--spr checks one database; certificate files (%s) are checked without it", flags.Arg(0))
-		}
-		if *claimText == "" {
-			return bad("--spr needs --claim, e.g. --claim '0*12=L'")
-		}
-		if *independent && *convert != "" {
-			return bad("--convert writes the hints of package sprouts; --independent does not make them (check without --independent to convert)")
-		}
-		claim, err := canonicalClaim(*claimText, *independent)
-		if err != nil {
-			return bad("--claim: %v", err)
-		}
-		emit(checkDatabase(*spr, claim, *convert, *lenient, opt))
-	case *claimText != "" || *convert != "":
-		return bad("--claim and --convert go with --spr")
-	case flags.NArg() == 0:
-		fmt.Fprintln(stderr, "spots-verify: nothing to check: give certificate files, or --spr DB --claim CLAIM")
-		flags.Usage()
-		return 2
-	default:
-		for _, path := range flags.Args() {
-			emit(checkFile(path, opt))
-		}
+	case c.dump:
+	case c.spr != "" && c.flags.NArg() > 0:
+		return fmt.Sprintf("--spr checks one database; certificate files (%s) are checked without it", c.flags.Arg(0))
+	case c.spr != "" && c.claim == "":
+		return "--spr needs --claim, e.g. --claim '0*12=L'"
+	case c.spr != "" && c.independent && c.convert != "":
+		return "--convert writes the hints of package sprouts; --independent does not make them (check without --independent to convert)"
+	case c.spr == "" && (c.claim != "" || c.convert != ""):
+		return "--claim and --convert go with --spr"
 	}
-	return status
+	return ""
+}
+
+// bad reports a usage error: exit status 2.
+func (c *commandLine) bad(msg string, a ...any) int {
+	fmt.Fprintf(c.stderr, "spots-verify: "+msg+"\n", a...)
+	return 2
+}
+
+// printer prints each verdict as soon as it is known (a long run shows
+// its results as it goes) and keeps the exit status they make.
+type printer struct {
+	w      io.Writer
+	json   bool
+	prog   *statusline.Line
+	status int
+}
+
+func (p *printer) emit(r report) {
+	p.prog.Clear()
+	print(p.w, r, p.json)
+	switch {
+	case r.unreadable:
+		p.status = 2
+	case !r.Valid && p.status == 0:
+		p.status = 1
+	}
 }
 
 // showProgress returns the status line of mode (nil for none) and makes

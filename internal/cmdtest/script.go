@@ -2,7 +2,10 @@ package cmdtest
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,7 +29,8 @@ func ScriptMain(m *testing.M, name string, runMain func() int, after ...func()) 
 	testscript.Main(cleanup{m, after}, map[string]func(){name: func() { os.Exit(runMain()) }})
 }
 
-// cleanup removes the commands Scripts built once the tests have run.
+// cleanup removes the commands Scripts built into a temporary directory
+// (see builtCommands) once the tests have run.
 type cleanup struct {
 	m     *testing.M
 	after []func()
@@ -46,12 +50,13 @@ func (c cleanup) Run() int {
 // Scripts runs the transcripts testdata/script/*.txtar of the calling
 // package (see testscript). The package's own command runs in process (it
 // was registered by ScriptMain); the other commands of the project are
-// built once per test binary and put on PATH, so that a transcript can
+// built once (see builtCommands) and put on PATH, so that a transcript can
 // solve with spots-solve and check with spots-verify. $ROOT is the
 // repository's root, for its committed data (the corpus, testdata).
-// Beside testscript's own commands a transcript has mkfifo PATH..., which
-// makes named pipes (to show that no command blocks on one).
-func Scripts(t *testing.T) {
+//
+// Beside testscript's own commands a transcript has those of
+// ScriptCommands, and those of extra (a package's own).
+func Scripts(t *testing.T, extra ...map[string]func(ts *testscript.TestScript, neg bool, args []string)) {
 	t.Helper()
 	bin, err := builtCommands()
 	if err != nil {
@@ -60,6 +65,10 @@ func Scripts(t *testing.T) {
 	root, err := repoRoot()
 	if err != nil {
 		t.Fatal(err)
+	}
+	cmds := maps.Clone(ScriptCommands)
+	for _, m := range extra {
+		maps.Copy(cmds, m)
 	}
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
@@ -77,7 +86,7 @@ func Scripts(t *testing.T) {
 			e.Setenv("SPOTS_SWARM_KEY", "")
 			return nil
 		},
-		Cmds:                scriptCmds,
+		Cmds:                cmds,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 	})
@@ -96,13 +105,36 @@ var goCache = func() string {
 	return ""
 }()
 
+// commandsDir is where builtCommands builds: a directory of the user's
+// cache for this checkout ("" when there is no cache directory). It is
+// found when the test binary starts, before a TestMain points
+// XDG_CACHE_HOME elsewhere.
+var commandsDir = func() string {
+	root, err := repoRoot()
+	if err != nil {
+		return ""
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(cache, "spots-test-commands", hex.EncodeToString(sum[:8]))
+}()
+
 var (
 	buildOnce sync.Once
-	buildDir  string
+	buildDir  string // set when the build went to a temporary directory, removed after the tests
+	builtDir  string
 	buildErr  error
 )
 
-// builtCommands builds every command into a temporary directory, once.
+// builtCommands builds every command once per test binary and returns
+// the directory that holds them. The test binaries of the commands (and
+// of this package) share one directory, commandsDir, under a lock: the go
+// command relinks there only what changed since, where linking the five
+// commands anew costs every test binary seconds of CPU. Without it (no
+// cache directory, no file locks) they go to a temporary directory.
 func builtCommands() (string, error) {
 	buildOnce.Do(func() {
 		root, err := repoRoot()
@@ -110,30 +142,41 @@ func builtCommands() (string, error) {
 			buildErr = err
 			return
 		}
-		buildDir, buildErr = os.MkdirTemp("", "spots-commands")
-		if buildErr != nil {
-			return
+		dir := commandsDir
+		unlock, err := lockDir(dir)
+		if dir == "" || err != nil {
+			if buildDir, buildErr = os.MkdirTemp("", "spots-commands"); buildErr != nil {
+				return
+			}
+			dir, unlock = buildDir, func() {}
 		}
-		gobin := filepath.Join(os.Getenv("GOROOT"), "bin", "go") // the go command that runs the tests sets it
-		if _, err := os.Stat(gobin); err != nil {
-			gobin = "go"
-		}
-		args := []string{"build", "-o", buildDir + string(os.PathSeparator)}
-		for _, c := range Commands {
-			args = append(args, "./cmd/"+c)
-		}
-		cmd := exec.Command(gobin, args...)
-		cmd.Dir = root
-		if goCache != "" {
-			cmd.Env = append(os.Environ(), "GOCACHE="+goCache)
-		}
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			buildErr = fmt.Errorf("building the commands: %v\n%s", err, out.String())
-		}
+		defer unlock()
+		builtDir, buildErr = dir, goBuild(root, dir)
 	})
-	return buildDir, buildErr
+	return builtDir, buildErr
+}
+
+// goBuild builds the commands into dir.
+func goBuild(root, dir string) error {
+	gobin := filepath.Join(os.Getenv("GOROOT"), "bin", "go") // the go command that runs the tests sets it
+	if _, err := os.Stat(gobin); err != nil {
+		gobin = "go"
+	}
+	args := []string{"build", "-o", dir + string(os.PathSeparator)}
+	for _, c := range Commands {
+		args = append(args, "./cmd/"+c)
+	}
+	cmd := exec.Command(gobin, args...)
+	cmd.Dir = root
+	if goCache != "" {
+		cmd.Env = append(os.Environ(), "GOCACHE="+goCache)
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building the commands: %v\n%s", err, out.String())
+	}
+	return nil
 }
 
 // repoRoot returns the directory of go.mod above the working directory.

@@ -2,8 +2,16 @@
 
 package cmdtest
 
-import "github.com/rogpeppe/go-internal/testscript"
+import (
+	"errors"
 
-// scriptCmds are the commands a transcript has beside testscript's own:
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// platformCmds are the commands a transcript has on this platform only:
 // none here (no named pipes).
-var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+var platformCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+
+// lockDir has no file locks to take here: builtCommands builds into a
+// directory of its own instead.
+func lockDir(string) (func(), error) { return nil, errors.New("no file locks") }
