@@ -29,7 +29,7 @@ var slurmPorts = []int{0, 1, 2, 11, 12}
 func freePortBase(t *testing.T, offsets []int) int {
 	t.Helper()
 	for range 100 {
-		base := 20000 + rand.IntN(40000)
+		base := 20000 + rand.IntN(11900) // below the ephemeral range, see cmdtest.FreeAddr
 		var held []net.Listener
 		ok := true
 		for _, o := range offsets {

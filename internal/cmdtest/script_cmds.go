@@ -3,7 +3,6 @@ package cmdtest
 import (
 	"errors"
 	"maps"
-	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -67,10 +66,9 @@ func freeaddr(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: freeaddr NAME...")
 	}
 	for _, name := range args {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		addr, err := FreeAddr()
 		ts.Check(err)
-		ts.Setenv(name, l.Addr().String())
-		ts.Check(l.Close())
+		ts.Setenv(name, addr)
 	}
 }
 
