@@ -53,6 +53,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -206,7 +207,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*commandLine, int) {
 	flags.SetOutput(stderr)
 	flags.StringVar(&c.spr, "spr", "", "check the [Positions+Nimber] database `DB` (needs --claim)")
 	flags.StringVar(&c.claim, "claim", "", "the claim the database must prove, e.g. '0*12=L' or 'gn(0*9)=1'")
-	flags.StringVar(&c.convert, "convert", "", "with --spr: write the proof as a hinted certificate into `DIR`")
+	flags.StringVar(&c.convert, "convert", "", "with --spr: write the proof as a hinted certificate into `DIR` (made if missing)")
 	flags.BoolVar(&c.lenient, "lenient", false, "with --spr: skip malformed lines with a warning")
 	flags.BoolVar(&c.json, "json", false, "print one JSON object per input")
 	flags.BoolVar(&c.independent, "independent", false, "check Sprouts inputs with the second, independent implementation of the rules (verify/sprouts2), searching for the witnesses instead of following the hints")
@@ -381,7 +382,10 @@ func checkDatabase(path string, claim format.Claim, convert string, lenient bool
 	cert.Created = time.Now().UTC() // provenance, like the version: outside the address
 	r.Entries, r.Address = len(cert.Entries), cert.Address()
 	if convert != "" {
-		out, err := format.WriteCertificate(convert, cert, format.WriteOptions{})
+		out, err := "", os.MkdirAll(convert, 0o755) // as spots-solve --cert makes its DIR
+		if err == nil {
+			out, err = format.WriteCertificate(convert, cert, format.WriteOptions{})
+		}
 		if err != nil {
 			r.unreadable, r.Error = true, fmt.Sprintf("--convert: %v", err)
 			return r
@@ -440,7 +444,8 @@ func print(w io.Writer, r report, asJSON bool) {
 	case r.Refused:
 		fmt.Fprintf(w, "REFUSED  %s: %s\n", r.Input, r.Error)
 	case r.unreadable:
-		fmt.Fprintf(w, "UNREADABLE  %s: %s\n", r.Input, r.Error)
+		// The reader's error may already begin with the path.
+		fmt.Fprintf(w, "UNREADABLE  %s: %s\n", r.Input, strings.TrimPrefix(r.Error, r.Input+": "))
 	default:
 		fmt.Fprintf(w, "INVALID  %s: %s\n", r.Input, r.Error)
 	}
