@@ -56,8 +56,8 @@ func PlanMemory(budget int64, threads int) (MemoryPlan, error) {
 // and thread sets of a shared table are on the heap and count against the
 // limit, so only the buckets (TableBytes of one thread) are taken off.
 // Taking the locks off as well left PDFPN's collector running without
-// pause at its limit (215 collections in 10 s of 0*15, against DFPN's 60;
-// BENCHMARKS.md).
+// pause at its limit (215 collections in 10 s of 0*15, against DFPN's
+// 60).
 func (p MemoryPlan) heapLimit(threads int) int64 {
 	return max(p.Budget-int64(TableBytes(p.Capacity, 1))-runtimeBytes, p.Budget/4)
 }

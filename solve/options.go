@@ -75,7 +75,7 @@ const (
 	// couple lost every move must be answered, so the more moves the
 	// position has, the more work a disproof looks. On 0*12 and 0*14 it
 	// takes a quarter and a third of EstimateUnit's time, on 0*13 and 0*15
-	// 1.2 and 2.5 times as long (BENCHMARKS.md).
+	// 1.2 and 2.5 times as long.
 	EstimateMoves
 	// EstimateDepth gives pn = dn = 1 + Size + n.
 	EstimateDepth
@@ -121,8 +121,7 @@ func (b *base[P]) leaf(est Estimator, c *couple[P]) (pn, dn uint64) {
 
 // DefaultSpread is the default of Options.Spread: the paper's 1. With
 // eight threads taking turns 8 did less work on five positions, but with
-// two threads on two real cores it did more on five runs of six
-// (BENCHMARKS.md, "PDFPN: how far apart the threads keep"), so the
+// two threads on two real cores it did more on five runs of six, so the
 // default stays.
 const DefaultSpread = 1
 
