@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 20s
 
-.PHONY: all build version test test-long race hostile bench bench-scaling bench-swarm fuzz lint clean
+.PHONY: all build version test test-long race hostile bench bench-scaling bench-many-cores-build bench-swarm fuzz lint clean
 
 all: build
 
@@ -159,6 +159,14 @@ SCALE_WORKERS ?= 2x1
 SCALE_RUNS ?= 3
 bench-scaling: build
 	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(SCALE_N) -threads $(SCALE_THREADS) -workers '$(SCALE_WORKERS)' -runs $(SCALE_RUNS)
+
+# Static binaries for the scaling benchmark on a machine of many cores
+# (internal/benchsolve/many-cores.sh runs them there, no Go needed):
+# spots-solve, spots-verify and benchsolve in bin/static.
+bench-many-cores-build:
+	mkdir -p $(BIN)/static
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w $(LDFLAGS)' -o $(BIN)/static/ ./cmd/spots-solve ./cmd/spots-verify ./internal/benchsolve
+	git describe --always --dirty > $(BIN)/static/version.txt
 
 # The swarm in simulation, 1 … 1024 virtual cores (0*14: a quarter of an hour here): the
 # paper's statistics per number of cores and the scaling curve as SVG.
