@@ -269,7 +269,9 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 	// child not all known. Values scanned by an earlier check of this
 	// epoch without contradicting anything are scanned again only when
 	// incomplete ones are wanted too: making every value's children is
-	// most of a check's work, and the values only grow within an epoch.
+	// most of a check's work, and the values only grow within an epoch, so
+	// a value whose children all had values and agreed with them still
+	// does. One that lacked a child's value is scanned again.
 	m.scanMu.Lock()
 	epoch := m.scannedEpoch
 	keys := make([]string, 0, len(vals))
@@ -288,7 +290,9 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 		m.scanned = map[string]bool{}
 	}
 	for _, k := range keys {
-		if !contradicting[k] {
+		// An incomplete value is scanned again: the children's values
+		// it lacked may come, and contradict it.
+		if !contradicting[k] && !incomplete[k] {
 			m.scanned[k] = true
 		}
 	}

@@ -260,3 +260,46 @@ func TestDisputedValues(t *testing.T) {
 		})
 	}
 }
+
+// TestScanAgainOnceComplete: a wrong value whose children had no values
+// when a check first scanned it is scanned again by the next check of the
+// epoch, once they have, and found wrong. A check scans each value once
+// an epoch only when it agreed with children that all had values.
+func TestScanAgainOnceComplete(t *testing.T) {
+	values := trueValues(t, "0*6")
+	all := map[string]uint32{}
+	for _, e := range values {
+		all[e.Key] = e.G
+	}
+	// A value whose every child has its lands' values, and has a child.
+	key := ""
+	for _, e := range values {
+		p := mustPos(e.Key)
+		if v := scanValue(all, e.Key); !v.incomplete && len(v.bad) == 0 && len(p.Children()) > 0 {
+			key = e.Key
+			break
+		}
+	}
+	if key == "" {
+		t.Fatal("no value with all its children known")
+	}
+	lie := all[key] + 1
+	m := smallMaster(t, "0*6")
+	ctx := context.Background()
+	wrong, _, err := m.findWrong(ctx, map[string]uint32{key: lie}, false, nil)
+	if err != nil || len(wrong) != 0 {
+		t.Fatalf("alone (children unknown): wrong %v, %v; want none", wrong, err)
+	}
+	// The value and its children's lands' values, not those of its
+	// parents, which would name it too.
+	vals := map[string]uint32{key: lie}
+	for _, c := range mustPos(key).Children() {
+		for _, l := range c.Lands() {
+			vals[l.Key()] = all[l.Key()]
+		}
+	}
+	wrong, _, err = m.findWrong(ctx, vals, false, nil)
+	if err != nil || !wrong[key] {
+		t.Fatalf("with its children's values: wrong %v, %v; want %s among them", wrong, err, key)
+	}
+}
