@@ -258,6 +258,27 @@ func (m *Master) Certificate() *format.Certificate {
 	return m.proof
 }
 
+// ProvedValues returns the values of the entries of the audit's proof (see
+// Certificate), each checked from the rules by the audit, or nil when no
+// audit proved the root. Other values of the master may be lies the proof
+// did not need, which no check could refute because the values of their
+// children never came.
+func (m *Master) ProvedValues() *solve.NimberDB {
+	proof := m.Certificate()
+	if proof == nil {
+		return nil
+	}
+	db := solve.NewNimberDB()
+	for _, e := range proof.Entries {
+		p, err := sprouts.Parse(e.Position)
+		if err != nil {
+			return nil // not of this master's making: keep nothing rather than guess
+		}
+		db.Put(p.Key(), e.Grundy)
+	}
+	return db
+}
+
 // findWrong returns the values of vals (key → g) that are wrong, found by
 // solving suspects again with a search of the master's own that trusts no
 // value it did not prove, and the disputes whose value is wrong (the

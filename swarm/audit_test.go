@@ -303,3 +303,44 @@ func TestScanAgainOnceComplete(t *testing.T) {
 		t.Fatalf("with its children's values: wrong %v, %v; want %s among them", wrong, err, key)
 	}
 }
+
+// TestProvedValues: once an audit proved the root, ProvedValues holds the
+// proof's entries, each with the master's value, keyed as the master keys
+// them, and a value sent that the proof did not need is not among them.
+func TestProvedValues(t *testing.T) {
+	const root = "0*6"
+	m := smallMaster(t, root)
+	if m.ProvedValues() != nil {
+		t.Fatal("values before any audit")
+	}
+	// A lie about a position no proof of 0*6 needs: a bigger one.
+	stray := sprouts.MustParse("0*9").Key()
+	if _, err := m.Exchange(ExchangeRequest{Group: "x", Slots: 1, Nimbers: []solve.NimberEntry{{Key: stray, G: 5}}}); err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultParams()
+	p.Capacity = 4096
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	solveWith(t, ctx, m, p, 2)
+	res, err := m.Audit(ctx)
+	if err != nil || !res.Proved {
+		t.Fatalf("audit: %+v, %v", res, err)
+	}
+	proved := m.ProvedValues()
+	if proved == nil || proved.Len() != len(m.Certificate().Entries) {
+		t.Fatalf("proved values: %v, want the %d entries of the proof", proved, len(m.Certificate().Entries))
+	}
+	proved.Range(func(k string, g uint32) bool {
+		if have, ok := m.DB().Get(k); !ok || have != g {
+			t.Errorf("%s: proved %d, the master has %d (%v)", k, g, have, ok)
+		}
+		return true
+	})
+	if _, ok := proved.Get(stray); ok {
+		t.Error("the stray value is among the proved ones")
+	}
+	if _, ok := m.DB().Get(stray); !ok {
+		t.Error("the stray value never reached the master: the test shows nothing")
+	}
+}

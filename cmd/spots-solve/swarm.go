@@ -62,7 +62,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags) {
 	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
 	flags.StringVar(&sf.metricsListen, "metrics-listen", "", "serve /metrics alone (Prometheus text, counters and gauges of the search; no positions, no status page) here without a key, on any address, for a scraper that cannot send the status token (Kubernetes' prometheus.io annotations); \"\" (the default) for none")
 	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("start this many worker processes on this machine (1 to %d); one that dies is started again, up to %d times", maxWorkersLocal, maxLocalRestarts))
-	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds. A DIR that holds another search is refused (--resume DIR continues it, --force moves it aside)")
+	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds (once solved, only the values its proof checked). A DIR that holds another search is refused (--resume DIR continues it, --force moves it aside)")
 	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another). A checkpoint is input, not truth: the result is checked from the rules before it is printed, and solved again without the checkpoint if the checkpoint's values do not prove it")
 	flags.Uint64Var(&p.Iterations, "iterations", p.Iterations, "most iterations of a job before the master expands its leaf (each PDFPN thread's), until the swarm has 256 cores, then 500: longer jobs cost the master fewer exchanges, shorter ones let it steer the search sooner")
 	flags.Uint64Var(&p.Updates, "updates", p.Updates, "iterations between a job's reports (each PDFPN thread's); a loaded master asks for fewer")
@@ -711,12 +711,18 @@ func reportWrong(stderr io.Writer, res swarm.AuditResult) {
 }
 
 // saveState writes the master's database and state into dir, each through
-// a temporary file and a rename.
+// a temporary file and a rename. Once an audit proved the root, the
+// database saved is the proof's values: each was checked, where a value
+// no check could refute may still be a lie.
 func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.Params) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := saveDB(m.DB(), filepath.Join(dir, "nimbers.spr")); err != nil {
+	db := m.DB()
+	if proved := m.ProvedValues(); proved != nil {
+		db = proved
+	}
+	if err := saveDB(db, filepath.Join(dir, "nimbers.spr")); err != nil {
 		return err
 	}
 	st := savedState{Root: root.String(), Outcome: m.Outcome(), Params: params, Saved: time.Now().UTC(), Run: m.Run()}
