@@ -3,8 +3,6 @@ package verify
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -23,16 +21,7 @@ func TestAheadSameResult(t *testing.T) {
 		last = 9
 	}
 	for n := 6; n <= last; n++ {
-		path := filepath.Join("..", "testdata", "spots-databases", fmt.Sprintf("pns_0x%d.spr", n))
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatalf("reference database (part of the repository): %v", err)
-		}
-		entries, err := format.ReadSPR(f, format.SPROptions{})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		entries := spprEntries(t, n)
 		want, opposite := outcome(n)
 		variants := map[string][]format.SPREntry{"as written": entries}
 		for i := range 3 {

@@ -196,14 +196,7 @@ func certificateWith[P any](g rules[P], cert *format.Certificate, opt Options) (
 		return res, err
 	}
 	c := newHinted(g, opt.Limits)
-	i := 0
-	next := func() (int, format.Entry, error) {
-		if i == len(cert.Entries) {
-			return i, format.Entry{}, io.EOF
-		}
-		i++
-		return i, cert.Entries[i-1], nil
-	}
+	next := entriesOf(cert)
 	err = c.all(opt.workers(), next, func() {
 		res.Entries++
 		if opt.Progress != nil && res.Entries%1000 == 0 {
@@ -343,4 +336,18 @@ func sizeName[P any](g rules[P]) string {
 		return "empty cells"
 	}
 	return "lives"
+}
+
+// entriesOf returns an iterator over the entries of a certificate in
+// memory, as the checkers read a file's: each entry with its number from
+// 1, then io.EOF.
+func entriesOf(cert *format.Certificate) func() (int, format.Entry, error) {
+	i := 0
+	return func() (int, format.Entry, error) {
+		if i == len(cert.Entries) {
+			return i, format.Entry{}, io.EOF
+		}
+		i++
+		return i, cert.Entries[i-1], nil
+	}
 }

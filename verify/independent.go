@@ -536,15 +536,7 @@ func independentCertificate(game string, cl format.Claim, next func() (int, form
 
 // independentCertificateWith is CertificateWith with Options.Independent.
 func independentCertificateWith(cert *format.Certificate, opt Options) (Result, error) {
-	i := 0
-	next := func() (int, format.Entry, error) {
-		if i == len(cert.Entries) {
-			return i, format.Entry{}, io.EOF
-		}
-		i++
-		return i, cert.Entries[i-1], nil
-	}
-	return independentCertificate(cert.Game, cert.Claim, next, func() (string, error) { return cert.Address(), nil }, opt)
+	return independentCertificate(cert.Game, cert.Claim, entriesOf(cert), func() (string, error) { return cert.Address(), nil }, opt)
 }
 
 // IndependentResult is what CheckIndependent found in a database.

@@ -64,6 +64,7 @@ func TestIndependentDatabases(t *testing.T) {
 	}
 }
 
+// spprEntries reads the reference database of 0*n from ../testdata/spots-databases.
 func spprEntries(t *testing.T, n int) []format.SPREntry {
 	t.Helper()
 	path := filepath.Join("..", "testdata", "spots-databases", fmt.Sprintf("pns_0x%d.spr", n))

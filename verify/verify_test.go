@@ -93,16 +93,7 @@ func TestInconsistentDatabase(t *testing.T) {
 func TestWrongValuesNeverProveFalseClaims(t *testing.T) {
 	stillTrue, tried := 0, 0
 	for n := 4; n <= 7; n++ {
-		path := filepath.Join("..", "testdata", "spots-databases", fmt.Sprintf("pns_0x%d.spr", n))
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatalf("reference database (part of the repository): %v", err)
-		}
-		entries, err := format.ReadSPR(f, format.SPROptions{})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		entries := spprEntries(t, n)
 		want, opposite := outcome(n)
 		for i := range entries {
 			bad := slices.Clone(entries)

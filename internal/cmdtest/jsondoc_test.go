@@ -36,14 +36,7 @@ type docExample struct {
 // (times, a build's paths) change from run to run, the vocabulary may
 // not. With -update it writes the output into the document instead.
 func TestJSONDoc(t *testing.T) {
-	bin, err := builtCommands()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := repoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, root := commandsAndRoot(t)
 	docPath := filepath.Join(root, jsonDoc)
 	data, err := os.ReadFile(docPath)
 	if err != nil {

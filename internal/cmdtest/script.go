@@ -58,14 +58,7 @@ func (c cleanup) Run() int {
 // ScriptCommands, and those of extra (a package's own).
 func Scripts(t *testing.T, extra ...map[string]func(ts *testscript.TestScript, neg bool, args []string)) {
 	t.Helper()
-	bin, err := builtCommands()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := repoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, root := commandsAndRoot(t)
 	cmds := maps.Clone(ScriptCommands)
 	for _, m := range extra {
 		maps.Copy(cmds, m)
@@ -90,6 +83,20 @@ func Scripts(t *testing.T, extra ...map[string]func(ts *testscript.TestScript, n
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 	})
+}
+
+// commandsAndRoot returns the directory of the built commands and the
+// repository's root, failing t when either cannot be had.
+func commandsAndRoot(t testing.TB) (bin, root string) {
+	t.Helper()
+	bin, err := builtCommands()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root, err = repoRoot(); err != nil {
+		t.Fatal(err)
+	}
+	return bin, root
 }
 
 // goCache is the go command's build cache as it was when the test binary

@@ -18,14 +18,7 @@ func TestStdoutFull(t *testing.T) {
 		t.Skipf("no /dev/full: %v", err)
 	}
 	defer full.Close()
-	bin, err := builtCommands()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := repoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, root := commandsAndRoot(t)
 	corpus := filepath.Join(root, "corpus")
 	cert := filepath.Join(corpus, "certs", "de73f1d09b4181ec9d618d638d70757df26eecef038c5745c8bda9154c99a1b2.arrow")
 	for _, args := range [][]string{
