@@ -123,26 +123,30 @@ corpus-check-independent:
 	$(GO) run ./cmd/spots-corpus check --independent $(if $(CORPUS_DIR),--dir '$(CORPUS_DIR)')
 
 # Per-core speed, measured in one run (about half an hour): this build beside
-# commit BASE_COMMIT (built here from git history), whose same-run ratios to
-# the reference solver are known, and beside the reference itself when REF
-# is a command template for it ({alg}, {pos}, {nimber}; see BENCHMARKS.md)
-# and REF_CHILDREN a command that makes the children of every position of a
-# file. Then the children benchmarks of package sprouts.
+# the reference itself when REF is a command template for it ({alg}, {pos},
+# {nimber}; see BENCHMARKS.md) and REF_CHILDREN a command that makes the
+# children of every position of a file. Without REF, beside commit
+# BASE_COMMIT instead (built here from git history), whose same-run ratios
+# to the reference are known, for ratios chained through it. BENCH_FLAGS
+# goes to every table (-cpu: CPU seconds, for a machine shared with other
+# work). Then the children benchmarks of package sprouts.
 BASE_COMMIT ?= 0b97944
 BASE_DIR ?= $(or $(TMPDIR),/tmp)/spots-$(BASE_COMMIT)
 BENCH_N ?= 12,13,14,15
 BENCH_RUNS ?= 3
+BENCH_FLAGS ?=
 REF ?=
 REF_CHILDREN ?=
+BENCH_VS = $(if $(REF),-ref '$(REF)',-base $(BASE_DIR)/spots-solve)
 bench: build
-	@test -x $(BASE_DIR)/spots-solve || { rm -rf $(BASE_DIR).src && \
+	@test -n '$(REF)' || test -x $(BASE_DIR)/spots-solve || { rm -rf $(BASE_DIR).src && \
 		git worktree add --detach $(BASE_DIR).src $(BASE_COMMIT) && \
 		(cd $(BASE_DIR).src && $(GO) build -o $(BASE_DIR)/ ./cmd/...); \
 		status=$$?; git worktree remove --force $(BASE_DIR).src; exit $$status; }
-	$(GO) run ./internal/benchsolve -compare -bin $(BIN)/spots-solve -base $(BASE_DIR)/spots-solve $(if $(REF),-ref '$(REF)') -n $(BENCH_N) -alg dfpn -runs $(BENCH_RUNS)
-	$(GO) run ./internal/benchsolve -compare -bin $(BIN)/spots-solve -base $(BASE_DIR)/spots-solve $(if $(REF),-ref '$(REF)') -n 12,13,14 -alg pns -runs $(BENCH_RUNS)
-	$(GO) run ./internal/benchsolve -compare -nimber -bin $(BIN)/spots-solve -base $(BASE_DIR)/spots-solve $(if $(REF),-ref '$(REF)') -n 10,11,12,13,14 -alg dfpn -runs 2
-	$(GO) run ./internal/benchsolve -children testdata/bench_positions.txt -bin $(BIN)/spots-solve -base $(BASE_DIR)/spots-solve $(if $(REF_CHILDREN),-ref-children '$(REF_CHILDREN)') -runs 7
+	$(GO) run ./internal/benchsolve -compare $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(BENCH_VS) -n $(BENCH_N) -alg dfpn -runs $(BENCH_RUNS)
+	$(GO) run ./internal/benchsolve -compare $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(BENCH_VS) -n 12,13,14 -alg pns -runs $(BENCH_RUNS)
+	$(GO) run ./internal/benchsolve -children testdata/bench_positions.txt $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(if $(REF_CHILDREN),-ref-children '$(REF_CHILDREN)',-base $(BASE_DIR)/spots-solve) -runs 7
+	$(GO) run ./internal/benchsolve -compare -nimber $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(BENCH_VS) -n 10,11,12,13,14 -alg dfpn -runs 2
 	$(GO) test -run '^$$' -bench '^BenchmarkChildren$$' -benchtime 4000x ./sprouts
 	$(GO) test -run '^$$' -bench '^BenchmarkChildrenSearch$$' -benchtime 3x ./sprouts
 
