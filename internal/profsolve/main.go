@@ -1,5 +1,5 @@
-// Command profsolve solves one Sprouts position in process with DFPN or
-// PDFPN and writes the profiles that show where a parallel search spends
+// Command profsolve solves one Sprouts position in process with DFPN,
+// PDFPN or PNS (-alg pns) and writes the profiles that show where a parallel search spends
 // its time: CPU, mutex contention, blocking and allocations. It prints one
 // JSON line with the iterations, wall and CPU seconds, CPU per iteration,
 // the collector's share and the search's heap allocations, so that runs
@@ -32,6 +32,7 @@ import (
 
 func main() {
 	pos := flag.String("pos", "0*18", "the position")
+	alg := flag.String("alg", "dfpn", "the search: dfpn (PDFPN with -threads above 1) or pns")
 	threads := flag.Int("threads", 1, "PDFPN threads (1: sequential DFPN)")
 	capacity := flag.Int("capacity", solve.DefaultCapacity, "transposition-table entries")
 	lockstep := flag.Bool("lockstep", false, "threads take turns, one iteration each (solve.Options.Lockstep): the same iterations on every run, as threads of equal speed on cores of their own")
@@ -43,13 +44,24 @@ func main() {
 	alloc := flag.String("alloc", "", "write an allocation profile to `FILE` (go tool pprof -sample_index=alloc_space)")
 	flag.Parse()
 	opt := solve.Options{Threads: *threads, Capacity: *capacity, Lockstep: *lockstep, Spread: *spread}
-	if err := run(*pos, opt, *certifyDir, *cpu, *mutex, *block, *alloc); err != nil {
+	if *alg != "dfpn" && *alg != "pns" {
+		fmt.Fprintf(os.Stderr, "profsolve: -alg %q: want dfpn or pns\n", *alg)
+		os.Exit(2)
+	}
+	if err := run(*pos, *alg, opt, *certifyDir, *cpu, *mutex, *block, *alloc); err != nil {
 		fmt.Fprintln(os.Stderr, "profsolve:", err)
 		os.Exit(1)
 	}
 }
 
-func run(text string, opt solve.Options, certifyDir, cpu, mutex, block, alloc string) error {
+// searcher is what profsolve asks of DFPN and PNS alike.
+type searcher interface {
+	Solve(ctx context.Context, pos sprouts.Position, n uint32) solve.Outcome
+	Stats() solve.Stats
+	DB() *solve.NimberDB
+}
+
+func run(text, alg string, opt solve.Options, certifyDir, cpu, mutex, block, alloc string) error {
 	root, err := sprouts.Parse(text)
 	if err != nil {
 		return err
@@ -76,7 +88,10 @@ func run(text string, opt solve.Options, certifyDir, cpu, mutex, block, alloc st
 	plan := solve.PlanCapacity(opt.Capacity, threads)
 	sprouts.SetCacheBytes(plan.GameCache)
 	opt.ChildrenCache = plan.ChildrenCache
-	s := solve.NewDFPN[sprouts.Position](sprouts.Rules{}, nil, opt)
+	var s searcher = solve.NewDFPN[sprouts.Position](sprouts.Rules{}, nil, opt)
+	if alg == "pns" {
+		s = solve.NewPNS[sprouts.Position](sprouts.Rules{}, nil, opt)
+	}
 	gcBefore := gcCPU()
 	objsBefore, bytesBefore := heapAllocs()
 	cpuBefore := cpuSeconds()
@@ -116,7 +131,7 @@ func run(text string, opt solve.Options, certifyDir, cpu, mutex, block, alloc st
 	}
 	st := s.Stats()
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
-		"position": text, "outcome": out.String(), "threads": threads, "iterations": st.Iterations,
+		"position": text, "algorithm": alg, "outcome": out.String(), "threads": threads, "iterations": st.Iterations,
 		"wall_s": wall, "cpu_s": used, "cpu_us_per_iteration": 1e6 * used / float64(st.Iterations),
 		"gc_cpu_share": gc / used, "allocs": objs, "alloc_bytes": bytes,
 		"allocs_per_iteration": float64(objs) / float64(st.Iterations), "utilisation": used / (wall * float64(threads)),
