@@ -56,6 +56,9 @@ func runAdd(e *env) int {
 	if status := e.checkAddFlags(); status >= 0 {
 		return status
 	}
+	if status := e.checkVersioned(); status >= 0 {
+		return status
+	}
 	a, status := e.newAdder()
 	if a == nil {
 		return status
@@ -118,6 +121,28 @@ func (e *env) checkAddFlags() int {
 		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
 	}
 	return -1
+}
+
+// checkVersioned refuses, before a search that may take hours, to add to
+// the repository's own corpus with a build that records no version: the
+// certificate would not say which code made it, and the repository's tests
+// refuse such a row. It returns the exit status, or -1.
+func (e *env) checkVersioned() int {
+	if buildinfo.Named(buildinfo.Version()) {
+		return -1
+	}
+	repo, err := corpus.Find(".")
+	if err != nil || !sameDir(repo, e.opt.dir) {
+		return -1
+	}
+	return e.fail(2, "this build records no version (%s), so the certificate would not say which code made it, and %s is the repository's corpus, whose tests refuse that: build with make build and run bin/spots-corpus (or give --dir for a corpus of your own)", buildinfo.Version(), e.opt.dir)
+}
+
+// sameDir reports whether the paths a and b name the same directory.
+func sameDir(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // newAdder opens the corpus and refuses a claim it has already (without

@@ -67,6 +67,17 @@ func version(stamped string, bi *debug.BuildInfo, archive string) string {
 	return v
 }
 
+// Named reports whether version v (as Version returns it) says which source
+// the build is: false for "(devel)" alone, and for the "" and "dev" that
+// older builds wrote.
+func Named(v string) bool {
+	switch strings.TrimSpace(v) {
+	case "", "dev", "(devel)":
+		return false
+	}
+	return true
+}
+
 // archiveRevision returns the first 12 hex digits of the commit that git
 // archive wrote into archive.txt, or "" when git archive did not write it
 // (the file still holds its placeholder).

@@ -46,20 +46,25 @@ func TestVersion(t *testing.T) {
 		bi      *debug.BuildInfo
 		archive string
 		want    string
+		named   bool
 	}{
-		{"stamped", "07f80d86f509-dirty", withRev, commit + "\n", "07f80d86f509-dirty"},
-		{"stamped tag", " v1.2.0\n", nil, "", "v1.2.0"},
-		{"build information", "", withRev, commit + "\n", "(devel) 99ba079ea8c7"},
-		{"released module", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, commit, "v1.2.0"},
-		{"source archive", "", devel, commit + "\n", "(devel) 07f80d86f509"},
-		{"source archive, SHA-256", "", devel, strings.Repeat("ab", 32), "(devel) abababababab"},
-		{"source archive, no build information", "", nil, commit, "(devel) 07f80d86f509"},
-		{"checkout: the placeholder", "", devel, "$Format:%H$\n", "(devel)"},
-		{"not a hash", "", devel, strings.ToUpper(commit), "(devel)"},
-		{"nothing", "", nil, "", "(devel)"},
+		{"stamped", "07f80d86f509-dirty", withRev, commit + "\n", "07f80d86f509-dirty", true},
+		{"stamped tag", " v1.2.0\n", nil, "", "v1.2.0", true},
+		{"build information", "", withRev, commit + "\n", "(devel) 99ba079ea8c7", true},
+		{"released module", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, commit, "v1.2.0", true},
+		{"source archive", "", devel, commit + "\n", "(devel) 07f80d86f509", true},
+		{"source archive, SHA-256", "", devel, strings.Repeat("ab", 32), "(devel) abababababab", true},
+		{"source archive, no build information", "", nil, commit, "(devel) 07f80d86f509", true},
+		{"checkout: the placeholder", "", devel, "$Format:%H$\n", "(devel)", false},
+		{"not a hash", "", devel, strings.ToUpper(commit), "(devel)", false},
+		{"nothing", "", nil, "", "(devel)", false},
 	} {
-		if got := version(tc.stamped, tc.bi, tc.archive); got != tc.want {
+		got := version(tc.stamped, tc.bi, tc.archive)
+		if got != tc.want {
 			t.Errorf("%s: version = %q, want %q", tc.name, got, tc.want)
+		}
+		if Named(got) != tc.named {
+			t.Errorf("%s: Named(%q) = %v, want %v", tc.name, got, !tc.named, tc.named)
 		}
 	}
 }

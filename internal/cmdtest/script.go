@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/spots-dev/spots/internal/buildinfo"
 )
 
 // Commands are the project's commands, as the testscript transcripts name
@@ -80,9 +82,20 @@ func Scripts(t *testing.T, extra ...map[string]func(ts *testscript.TestScript, n
 			return nil
 		},
 		Cmds:                cmds,
+		Condition:           condition,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 	})
+}
+
+// condition answers a transcript's own conditions: [unversioned] holds
+// when the command run in process records no version (a test binary
+// built without make's stamp, as go test builds it).
+func condition(cond string) (bool, error) {
+	if cond == "unversioned" {
+		return !buildinfo.Named(buildinfo.Version()), nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // commandsAndRoot returns the directory of the built commands and the
