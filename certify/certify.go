@@ -58,9 +58,24 @@ func Build(db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.
 // which for a solver's database would be a bug in the solver. The
 // certificate's creation time is now.
 func BuildFor(game string, db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
+	return BuildCiting(game, db, nil, claim, opt)
+}
+
+// BuildCiting is BuildFor drawing on the certificates of pool (nil: none):
+// an entry whose value the pool holds is not derived but cited, and the
+// certificate cites the certificate of every such entry its proof relies
+// on instead of holding the entry. The values of the pool replace db's
+// own. The certificate is valid only if those it cites are (the checker
+// of the written file checks them: give it pool.Library()).
+func BuildCiting(game string, db *solve.NimberDB, pool *Pool, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
 	d, err := verify.FromValuesOf(game, db.Range)
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: nimber database: %w", claim, err)
+	}
+	if game == sprouts.Game {
+		if err := pool.cite(d); err != nil {
+			return nil, fmt.Errorf("certify %s: %w", claim, err)
+		}
 	}
 	proof, err := d.Check(claim, opt)
 	if err != nil {

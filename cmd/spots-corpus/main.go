@@ -220,6 +220,7 @@ type options struct {
 	out       string
 	state     string        // --state: the checkpoint directory ("" for the default)
 	noState   bool          // --no-state
+	noReuse   bool          // --no-reuse
 	every     time.Duration // --state-every
 	runs      int           // runs the solve took, from its checkpoint; retime: processes per certificate
 	// retime
@@ -388,6 +389,7 @@ func addFlags(f *pflag.FlagSet, o *options) {
 	f.StringVar(&o.state, "state", "", "dfpn: save the search to `DIR` every --state-every and when it stops, and resume from it: the same command run again after a crash, a Ctrl-C or --timeout goes on where it was (default: a directory per claim in the user's cache directory, removed once the certificate is added)")
 	f.DurationVar(&o.every, "state-every", solve.DefaultCheckpointEvery, "how often --state saves the search")
 	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
+	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")
 	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 }
 

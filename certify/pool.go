@@ -1,0 +1,211 @@
+package certify
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
+)
+
+// A Pool is the entries of directories of certificates that a search draws
+// on: the Grundy values that earlier proofs established. A value of a pool
+// is input, not truth. The search believes it; the proof of the result
+// does not: Build, given the pool, cites the certificate of every pooled
+// value the proof relies on instead of repeating its row, and the check of
+// a citing certificate checks every certificate it cites (and what those
+// cite) before the claim is believed (verify.Library). A forged or broken
+// certificate in the pool therefore costs a result its certificate (and a
+// prove.Reused search its values), never a wrong answer.
+//
+// Where several certificates hold a value, the pool takes it from the one
+// with most entries (then least address), so that a proof cites few
+// certificates and the same pool gives the same certificate every time.
+type Pool struct {
+	// Dirs are the directories the certificates were read from: where
+	// the checker of a citing certificate finds them.
+	Dirs []string
+	// Files are the certificates read.
+	Files int
+
+	values  map[string]pooled // by the key of the position (sprouts.Position.Key)
+	sources []string          // addresses of the certificates, by index
+}
+
+type pooled struct {
+	g      uint32
+	source int32 // index into sources
+}
+
+// MaxPoolEntries bounds the entries a pool reads, all files together: a
+// directory of strangers' certificates must not take the memory of the
+// search it serves. It is far above the corpus of every n ≤ 47 (310,619
+// distinct values).
+const MaxPoolEntries = 1 << 24
+
+// PoolEntryBytes is an estimate of the memory one pooled value takes, in
+// the pool and in the search's database together (its key, twice, and
+// two map entries): what a search's memory budget counts for it.
+const PoolEntryBytes = 160
+
+// LoadPool reads the Sprouts certificates in dirs (the regular files named
+// <address>.arrow; a link is not followed, and a certificate of another
+// game is passed by). A file that is not a readable certificate, or whose
+// rows do not hash to its name, is an error naming it; so are two
+// certificates that give one position different values. It reads the
+// files without checking their proofs: see Pool. progress, if set, is
+// called after each file with the number read and the number in all.
+// The certificates whose addresses skip lists are left out.
+func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(done, total int)) (*Pool, error) {
+	type file struct {
+		path, addr string
+		entries    int
+	}
+	var files []file
+	for _, dir := range dirs {
+		names, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("certificates to draw on: %w", err)
+		}
+		for _, n := range names {
+			addr, ok := strings.CutSuffix(n.Name(), ".arrow")
+			if !ok || !format.IsAddress(addr) || !n.Type().IsRegular() || slices.Contains(skip, addr) {
+				continue
+			}
+			path := filepath.Join(dir, n.Name())
+			r, err := format.OpenCertificate(path)
+			if err != nil {
+				return nil, fmt.Errorf("certificates to draw on: %s: %w", path, err)
+			}
+			h, n := r.Header(), r.DeclaredEntries()
+			r.Close()
+			if h.Game != sprouts.Game {
+				continue
+			}
+			if n > MaxPoolEntries {
+				return nil, fmt.Errorf("certificates to draw on: %s: more than %d entries", path, MaxPoolEntries)
+			}
+			files = append(files, file{path: path, addr: addr, entries: int(n)})
+		}
+	}
+	slices.SortFunc(files, func(a, b file) int {
+		if c := cmp.Compare(b.entries, a.entries); c != 0 {
+			return c
+		}
+		return strings.Compare(a.addr, b.addr)
+	})
+	files = slices.CompactFunc(files, func(a, b file) bool { return a.addr == b.addr })
+	p := &Pool{Dirs: dirs, values: map[string]pooled{}}
+	total := 0
+	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if total += f.entries; total > MaxPoolEntries {
+			return nil, fmt.Errorf("certificates to draw on: more than %d entries in all (at %s)", MaxPoolEntries, f.path)
+		}
+		if err := p.read(f.path, f.addr); err != nil {
+			return nil, err
+		}
+		p.Files++
+		if progress != nil {
+			progress(i+1, len(files))
+		}
+	}
+	return p, nil
+}
+
+// read adds the entries of the certificate at path, of address addr.
+func (p *Pool) read(path, addr string) error {
+	r, err := format.OpenCertificate(path)
+	if err != nil {
+		return fmt.Errorf("certificates to draw on: %s: %w", path, err)
+	}
+	defer r.Close()
+	src := int32(len(p.sources))
+	p.sources = append(p.sources, addr)
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("certificates to draw on: %s: %w", path, err)
+		}
+		pos, err := sprouts.Parse(e.Position)
+		if err != nil || pos.NumLands() != 1 {
+			return fmt.Errorf("certificates to draw on: %s: row %d: %q is not one land", path, r.Row(), e.Position)
+		}
+		k := pos.Key()
+		if old, ok := p.values[k]; ok {
+			if old.g != e.Grundy {
+				return fmt.Errorf("certificates to draw on: %s and %s give %s the values %d and %d", p.sources[old.source], addr, e.Position, old.g, e.Grundy)
+			}
+			continue
+		}
+		p.values[k] = pooled{g: e.Grundy, source: src}
+	}
+	got, err := r.Address()
+	if err != nil {
+		return fmt.Errorf("certificates to draw on: %s: %w", path, err)
+	}
+	if got != addr {
+		return fmt.Errorf("certificates to draw on: %s: its content hashes to %s, not its name", path, got)
+	}
+	return nil
+}
+
+// Len returns the number of values in the pool.
+func (p *Pool) Len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.values)
+}
+
+// Bytes estimates the memory the pool's values take in the pool and in a
+// search's database together (PoolEntryBytes each).
+func (p *Pool) Bytes() int64 { return int64(p.Len()) * PoolEntryBytes }
+
+// Preload puts every value of the pool into db, where a search finds it.
+// A value db already holds is left as it is.
+func (p *Pool) Preload(db *solve.NimberDB) {
+	if p == nil {
+		return
+	}
+	for k, v := range p.values {
+		if _, ok := db.Get(k); !ok {
+			db.Put(k, v.g)
+		}
+	}
+}
+
+// cite marks in d every value of the pool as proved by its certificate.
+func (p *Pool) cite(d *verify.Database) error {
+	if p == nil {
+		return nil
+	}
+	for k, v := range p.values {
+		if err := d.Cite(k, v.g, p.sources[v.source]); err != nil {
+			return fmt.Errorf("a pooled value: %w", err)
+		}
+	}
+	return nil
+}
+
+// Library returns a checker's library that finds the pool's certificates.
+func (p *Pool) Library() *verify.Library {
+	if p == nil {
+		return verify.NewLibrary()
+	}
+	return verify.NewLibrary(p.Dirs...)
+}
