@@ -185,13 +185,17 @@ func (p *Pipeline[P]) Certify(root P, heap uint32, r *Result) error {
 			cert = built
 		}
 	}
+	pool := p.Pool
+	if d, ok := p.Searcher.(interface{ Drawn() *certify.Pool }); ok {
+		pool = d.Drawn() // nil once the pool failed to back a result
+	}
 	opt := p.Verify
-	if opt.Library == nil && p.Pool != nil {
-		p.Verify.Library = p.Pool.Library()
+	if opt.Library == nil && pool != nil {
+		p.Verify.Library = pool.Library()
 		opt = p.Verify
 	}
 	if cert == nil {
-		if cert, err = certify.BuildCiting(p.Game, p.Searcher.DB(), p.Pool, claim, opt); err != nil {
+		if cert, err = certify.BuildCiting(p.Game, p.Searcher.DB(), pool, claim, opt); err != nil {
 			return err
 		}
 	}

@@ -120,8 +120,14 @@ func (r *Resumed[P]) backed(pos P, n uint32, out solve.Outcome, grundy *uint32) 
 	return nil
 }
 
-// giveUp replaces the search by one without the checkpoint.
+// Drawn returns the pool the search draws on: its Pool until the pool
+// failed to back a result, nil after.
+func (r *Resumed[P]) Drawn() *certify.Pool { return r.Pool }
+
+// giveUp replaces the search by one without the checkpoint and without the
+// pool.
 func (r *Resumed[P]) giveUp(why error) {
+	r.Pool = nil
 	st := r.Searcher.Stats()
 	r.spent.Iterations += st.Iterations
 	r.spent.Expansions += st.Expansions

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/sprouts"
 )
 
 // Citations.
@@ -270,4 +275,67 @@ func (l *Library) Path(addr string) string {
 		return c.path
 	}
 	return ""
+}
+
+// Inline returns the certificate at path with the rows of every
+// certificate it cites, directly or through others, in place of the
+// citations: one self-contained certificate of the same claim (format
+// version 1, at another address), which a checker verifies with no other
+// file. The certificate must have been checked with l and found valid (it
+// names the files of its citations). Its provenance fields are left empty
+// for the caller to set.
+func (l *Library) Inline(path string) (*format.Certificate, error) {
+	cert, err := format.ReadCertificate(path)
+	if err != nil {
+		return nil, err
+	}
+	addr := cert.Address()
+	if c := l.done[addr]; c == nil || c.err != nil {
+		return nil, fmt.Errorf("inline %s: the certificate was not found valid", path)
+	}
+	entries := cert.Entries
+	for _, a := range l.Closure(addr) {
+		cited, err := format.ReadCertificate(l.Path(a))
+		if err != nil {
+			return nil, fmt.Errorf("inline %s: %w", path, err)
+		}
+		entries = append(entries, cited.Entries...)
+	}
+	switch cert.Game {
+	case sprouts.Game:
+		entries, err = sortEntries[sprouts.Position](sproutsRules{}, entries)
+	case cram.Game:
+		entries, err = sortEntries[cram.Position](cramRules{}, entries)
+	default:
+		err = unknownGame(cert.Game)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("inline %s: %w", path, err)
+	}
+	return &format.Certificate{Claim: cert.Claim, Game: cert.Game, Notation: cert.Notation, Entries: entries}, nil
+}
+
+// sortEntries returns entries in certificate order (size, then text), each
+// position once.
+func sortEntries[P any](g rules[P], entries []format.Entry) ([]format.Entry, error) {
+	size := make(map[string]int, len(entries))
+	out := entries[:0:0]
+	for _, e := range entries {
+		if _, ok := size[e.Position]; ok {
+			continue
+		}
+		p, err := g.parse(e.Position)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Position, err)
+		}
+		size[e.Position] = g.size(p)
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b format.Entry) int {
+		if d := cmp.Compare(size[a.Position], size[b.Position]); d != 0 {
+			return d
+		}
+		return strings.Compare(a.Position, b.Position)
+	})
+	return out, nil
 }
