@@ -355,7 +355,8 @@ func (a *adder) record(res verify.Result, verifySeconds float64) (corpus.Record,
 		Algorithm: a.opt.algorithm, SolveSeconds: millis(a.stats.Seconds), VerifySeconds: millis(verifySeconds),
 		Added: time.Now().UTC().Format(time.DateOnly), Producer: producer,
 		Machine:   fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Committed: !kept.noCommit, Command: command(kept)}, path, -1
+		Committed: !kept.noCommit, Command: command(kept), Iterations: a.stats.Iterations,
+		Cites: a.result.Certificate.Cites, CitesRecorded: true}, path, -1
 }
 
 // fits applies the size rule to a certificate of size bytes at address;

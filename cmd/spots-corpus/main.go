@@ -502,10 +502,17 @@ type certJSON struct {
 	Added         string  `json:"added,omitempty"`
 	Committed     bool    `json:"committed"`
 	Command       string  `json:"command,omitempty"`
-	Status        string  `json:"status,omitempty"`
-	Path          string  `json:"path,omitempty"`
-	Seconds       float64 `json:"seconds,omitempty"` // this check's time
-	Error         string  `json:"error,omitempty"`
+	Iterations    uint64  `json:"iterations,omitempty"` // of the search, when index.csv records them
+	// Cites are the addresses of the certificates it cites (index.csv's
+	// cites; in check's report, the certificate's own when verified), and
+	// Cited the number it relies on, directly or not, as check verified
+	// them.
+	Cites   []string `json:"cites,omitempty"`
+	Cited   int      `json:"cited,omitempty"`
+	Status  string   `json:"status,omitempty"`
+	Path    string   `json:"path,omitempty"`
+	Seconds float64  `json:"seconds,omitempty"` // this check's time
+	Error   string   `json:"error,omitempty"`
 }
 
 type problemJSON struct {
@@ -552,7 +559,7 @@ func cramStatus(cc corpus.CramCheck) string {
 func recordJSON(r corpus.Record) certJSON {
 	return certJSON{N: r.N, Claim: r.Claim.String(), Address: r.Address, Entries: r.Entries, Bytes: r.Bytes,
 		Algorithm: r.Algorithm, SolveSeconds: r.SolveSeconds, VerifySeconds: r.VerifySeconds, Added: r.Added,
-		Committed: r.Committed, Command: r.Command}
+		Committed: r.Committed, Command: r.Command, Iterations: r.Iterations, Cites: r.Cites}
 }
 
 func problemsJSON(ps []corpus.Problem) []problemJSON {
@@ -592,6 +599,9 @@ func runCheck(e *env) int {
 	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs, Verify: verify.Options{Independent: e.opt.independent}}
 	sample := e.sample(c, &opt)
 	rep := e.check(c, opt)
+	if rep.SampleCited > 0 {
+		sample += fmt.Sprintf(", and the %s they cite, directly or not (a certificate verifies only with those it cites)", plural(rep.SampleCited, "certificate"))
+	}
 	if e.opt.json {
 		printCheckJSON(e.stdout, c, rep, sample)
 	} else {
@@ -647,6 +657,7 @@ func printCheckJSON(w io.Writer, c *corpus.Corpus, rep *corpus.Report, sample st
 func checkedJSON(cc corpus.CertCheck, elsewhere bool) certJSON {
 	j := recordJSON(cc.Record)
 	j.Path, j.Seconds, j.Status = cc.Path, cc.Elapsed.Seconds(), certStatus(cc, elsewhere)
+	j.Cites, j.Cited = cc.Cites, cc.Result.Cited
 	if cc.Err != nil {
 		j.Error = cc.Err.Error()
 	}
@@ -688,8 +699,8 @@ func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTa
 			fmt.Fprintf(w, "found     %s  %s  not verified (not in the sample)  %s\n", cc.Record.Claim, cc.Record.ShortAddress(), cc.Path)
 		default:
 			n.verified++
-			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s\n",
-				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
+			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s%s\n",
+				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path, citesNote(cc))
 		}
 	}
 	for _, cc := range rep.Elsewhere {
@@ -700,8 +711,8 @@ func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTa
 				cc.Record.Claim, cc.Record.ShortAddress(), strings.Join(elsewhere, ", "), cc.Record.Command)
 		case cc.Err == nil:
 			n.elsewhere++
-			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s  (kept elsewhere)\n",
-				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
+			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s  (kept elsewhere)%s\n",
+				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path, citesNote(cc))
 		}
 	}
 	for _, cc := range rep.Cram {
@@ -716,6 +727,16 @@ func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTa
 		}
 	}
 	return n
+}
+
+// citesNote ends the line of a verified certificate that cites others:
+// how many it cites and relies on in all, each verified once in this run
+// (its time is its own: those it cites are checked before it).
+func citesNote(cc corpus.CertCheck) string {
+	if len(cc.Cites) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  cites %d (relies on %d in all, verified)", len(cc.Cites), cc.Result.Cited)
 }
 
 // printCheckSummary prints check's last line: what was verified and
@@ -917,12 +938,33 @@ func runStatus(e *env) int {
 			}
 		}
 		tw.Flush()
+		printFrontier(e.stdout, corpus.FrontierOf(rows))
 	}
 	if rep != nil && !rep.OK() {
 		printProblems(e.stderr, rep)
 		return e.fail(1, "%s does not check (%s)", c.Dir, plural(len(rep.Problems), "problem"))
 	}
 	return 0
+}
+
+// printFrontier prints, after status's table, how far the certified
+// outcomes reach: every n up to the frontier, those beyond it, and those
+// of corpus.GoalFrom … corpus.GoalTo certified and open.
+func printFrontier(w io.Writer, f corpus.Frontier) {
+	beyond := ""
+	if len(f.Beyond) > 0 {
+		beyond = "; certified beyond it: " + corpus.Spans(f.Beyond)
+	}
+	if f.Complete == 0 {
+		fmt.Fprintf(w, "frontier  the outcome of 0*1 is not certified%s\n", beyond)
+	} else {
+		fmt.Fprintf(w, "frontier  every outcome of 0*1 … 0*%d certified%s\n", f.Complete, beyond)
+	}
+	late := ""
+	if len(f.Late) > 0 {
+		late = fmt.Sprintf(" (GLOP 2010–2011 first solved %s)", corpus.Spans(f.Late))
+	}
+	fmt.Fprintf(w, "%d … %d   certified: %s; open: %s%s\n", corpus.GoalFrom, corpus.GoalTo, corpus.Spans(f.Goal), corpus.Spans(f.Open), late)
 }
 
 // plural returns "1 problem", "2 problems".
