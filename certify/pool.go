@@ -28,8 +28,10 @@ import (
 // prove.Reused search its values), never a wrong answer.
 //
 // Where several certificates hold a value, the pool takes it from the one
-// with most entries (then least address), so that a proof cites few
-// certificates and the same pool gives the same certificate every time.
+// with fewest entries (then least address): checking a citing certificate
+// means checking every certificate it cites, so a proof should lean on
+// small ones where it can; and the same pool gives the same certificate
+// every time.
 type Pool struct {
 	// Dirs are the directories the certificates were read from: where
 	// the checker of a citing certificate finds them.
@@ -98,7 +100,7 @@ func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(d
 		}
 	}
 	slices.SortFunc(files, func(a, b file) int {
-		if c := cmp.Compare(b.entries, a.entries); c != 0 {
+		if c := cmp.Compare(a.entries, b.entries); c != 0 {
 			return c
 		}
 		return strings.Compare(a.addr, b.addr)
@@ -162,6 +164,35 @@ func (p *Pool) read(path, addr string) error {
 		return fmt.Errorf("certificates to draw on: %s: its content hashes to %s, not its name", path, got)
 	}
 	return nil
+}
+
+// PoolBytes estimates, from the headers of the certificates in dirs alone,
+// the memory LoadPool's pool would take (PoolEntryBytes for every entry
+// they declare: an upper bound, as a position held by several counts
+// once), so that a search can plan its memory before reading them.
+func PoolBytes(dirs []string) (int64, error) {
+	var entries uint64
+	for _, dir := range dirs {
+		names, err := os.ReadDir(dir)
+		if err != nil {
+			return 0, fmt.Errorf("certificates to draw on: %w", err)
+		}
+		for _, n := range names {
+			addr, ok := strings.CutSuffix(n.Name(), ".arrow")
+			if !ok || !format.IsAddress(addr) || !n.Type().IsRegular() {
+				continue
+			}
+			r, err := format.OpenCertificate(filepath.Join(dir, n.Name()))
+			if err != nil {
+				return 0, fmt.Errorf("certificates to draw on: %s: %w", filepath.Join(dir, n.Name()), err)
+			}
+			if r.Header().Game == sprouts.Game {
+				entries += min(r.DeclaredEntries(), MaxPoolEntries)
+			}
+			r.Close()
+		}
+	}
+	return int64(min(entries, MaxPoolEntries)) * PoolEntryBytes, nil
 }
 
 // Len returns the number of values in the pool.
