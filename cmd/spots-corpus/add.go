@@ -457,6 +457,10 @@ func command(o options) string {
 	if o.capacity != solve.DefaultCapacity && o.algorithm == "dfpn" {
 		parts = append(parts, "--capacity", strconv.Itoa(o.capacity))
 	}
+	if o.noReuse {
+		// Drawing on the corpus makes another certificate (one that cites).
+		parts = append(parts, "--no-reuse")
+	}
 	if o.noCommit {
 		parts = append(parts, "--no-commit", "--out", "DIR")
 	}
