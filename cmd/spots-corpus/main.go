@@ -20,10 +20,19 @@
 //	15  W        1       W      GLOP                2007  0*15=W  afe87b1cd973     found, not verified  6263     36.93 s  2.63 s
 //	                                                      gn(0*15)=1  d4f9a6ebb2db found, not verified  6265     38.63 s  2.89 s
 //
-// or with --json one object per n. It answers from the index at once: it
-// finds each committed certificate (present, with the size index.csv
-// gives) and verifies none; check verifies them. (--no-verify, which
-// status once needed for that, is accepted and changes nothing.)
+// and after the table the frontier: the largest n such that the outcome
+// of every 0*n', n' ≤ n, is certified, the certified n beyond it, and
+// which of 0*33 … 0*44 (where GLOP's 2010–2011 results lie) are certified
+// and which are open, as in
+//
+//	frontier  every outcome of 0*1 … 0*32 certified; certified beyond it: 0*47
+//	33 … 44   certified: none; open: 0*33 … 0*44 (GLOP 2010–2011 first solved 0*33, 0*36 … 0*39, 0*42 … 0*44)
+//
+// or with --json one object per n (no frontier). It answers from the
+// index at once: it finds each committed certificate (present, with the
+// size index.csv gives) and verifies none; check verifies them.
+// (--no-verify, which status once needed for that, is accepted and
+// changes nothing.)
 //
 // check verifies every committed certificate and reports each disagreement
 // between the certificates, index.csv, the files in certs/, the literature
@@ -32,6 +41,14 @@
 //	verified  0*14=L  5424fc9eedb3  6260 entries  0.72 s  corpus/certs/5424fc9e….arrow
 //	PROBLEM   n = 5: corpus/certs/af026028….arrow: certifies 0*5=W, so 0*5 is W, but literature.csv line 6 says L (first solved by Mollison)
 //	corpus: 28 of 28 committed certificates verified, 0 listed but not committed, 105 literature rows, 1.9 MB; 1 problem
+//
+// A certificate that cites others (add draws on the corpus) is verified
+// with them: one library for the run checks each certificate once, those
+// cited first, however many cite it, by the default and the --independent
+// check alike. A citation of an address that index.csv does not list, or
+// of a certificate kept elsewhere from a committed one, is a problem
+// naming the certificate and the address; so is a row whose cites (the
+// last column of index.csv) differ from the certificate's.
 //
 // It also applies the size rule: a committed certificate over 16 MB, or a
 // corpus directory over 100 MB, is a problem. --dir names the corpus (a
@@ -50,8 +67,10 @@
 // --sample verifies only a fixed sample (the committed certificates of
 // 0*1 … 0*14) and the certificates changed since the last git tag (git
 // diff against it, and files git does not track yet); the others are only
-// found, present with the size the index gives. Without a tag it compares
-// with HEAD; outside a git work tree it verifies all. --budget D samples
+// found, present with the size the index gives. A certificate verified
+// brings those it cites, directly or not, into the sample (the sample
+// line counts them): it is valid only with them. Without a tag it
+// compares with HEAD; outside a git work tree it verifies all. --budget D samples
 // so only when the verify times index.csv records for the committed
 // certificates add up to more than D (make test uses it, make corpus-check
 // verifies all).
@@ -74,7 +93,8 @@
 //
 // add solves 0*N (its outcome, or with --nimber its Grundy value), writes
 // the certificate into the corpus, verifies it, records it in index.csv with
-// the times measured, and regenerates. The verify time is measured in a
+// the times and iterations measured and the certificates it cites, and
+// regenerates. The verify time is measured in a
 // separate process (this command run again on the file), so that nothing
 // the search left in memory helps the check. With --no-commit the
 // certificate is written into --out instead and listed in the index as not
