@@ -116,6 +116,44 @@ func TestCitations(t *testing.T) {
 	if _, err := verify.File(path, verify.Options{Library: verify.NewLibrary(poolDir)}); err != nil {
 		t.Fatal(err)
 	}
+	// Invalid: a certificate under its own address whose proof is false
+	// (an entry of value 1 said to be 0), cited by a certificate that is
+	// otherwise the one above.
+	bad, err := format.ReadCertificate(citedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := false
+	for i, e := range bad.Entries {
+		if e.Grundy == 1 {
+			bad.Entries[i].Grundy, bad.Entries[i].Reach = 0, nil
+			changed = true
+			break
+		}
+	}
+	if !changed {
+		t.Fatal("no entry of value 1 to spoil")
+	}
+	badPath, err := format.WriteCertificate(poolDir, bad, format.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	citing, err := format.ReadCertificate(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	citing.Cites = []string{bad.Address()}
+	spoilt, err := format.WriteCertificate(t.TempDir(), citing, format.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, independent := range []bool{false, true} {
+		_, err := verify.File(spoilt, verify.Options{Library: verify.NewLibrary(poolDir), Independent: independent})
+		var ce *verify.CitationError
+		if !errors.As(err, &ce) || ce.Address != bad.Address() || ce.Path != badPath || !verify.IsInvalid(err) {
+			t.Errorf("citing an invalid certificate (independent %v): %v", independent, err)
+		}
+	}
 }
 
 // TestPoolLeavesOut: the pool passes by the certificates it is told to
