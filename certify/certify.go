@@ -68,11 +68,26 @@ func BuildFor(game string, db *solve.NimberDB, claim format.Claim, opt verify.Op
 // own. The certificate is valid only if those it cites are (the checker
 // of the written file checks them: give it pool.Library()).
 func BuildCiting(game string, db *solve.NimberDB, pool *Pool, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
-	d, err := verify.FromValuesOf(game, db.Range)
+	values := db.Range
+	if game == sprouts.Game && pool.Len() > 0 {
+		// The pool's values are cited, not derived: they are left out here
+		// so that their positions are not made again from their keys.
+		values = func(yield func(key string, g uint32) bool) {
+			db.Range(func(key string, g uint32) bool {
+				if _, ok := pool.values[key]; ok {
+					return true
+				}
+				return yield(key, g)
+			})
+		}
+	} else {
+		pool = nil
+	}
+	d, err := verify.FromValuesOf(game, values)
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: nimber database: %w", claim, err)
 	}
-	if game == sprouts.Game {
+	if pool != nil {
 		if err := pool.cite(d); err != nil {
 			return nil, fmt.Errorf("certify %s: %w", claim, err)
 		}

@@ -8,8 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
@@ -108,14 +111,49 @@ func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(d
 	files = slices.CompactFunc(files, func(a, b file) bool { return a.addr == b.addr })
 	p := &Pool{Dirs: dirs, values: map[string]pooled{}}
 	total := 0
-	for i, f := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	for _, f := range files {
 		if total += f.entries; total > MaxPoolEntries {
 			return nil, fmt.Errorf("certificates to draw on: more than %d entries in all (at %s)", MaxPoolEntries, f.path)
 		}
-		if err := p.read(f.path, f.addr); err != nil {
+	}
+	// The files are read and their positions keyed on every core, then
+	// merged in order, so that which certificate a value is taken from
+	// does not depend on the workers.
+	read := make([]chan readFile, len(files))
+	for i := range read {
+		read[i] = make(chan readFile, 1)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	stop := make(chan struct{})
+	defer close(stop)
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) || ctx.Err() != nil {
+					return
+				}
+				select {
+				case read[i] <- readCert(files[i].path, files[i].addr):
+				case <-stop:
+					return
+				}
+			}
+		})
+	}
+	for i := range files {
+		var rf readFile
+		select {
+		case rf = <-read[i]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if rf.err != nil {
+			return nil, rf.err
+		}
+		if err := p.add(rf); err != nil {
 			return nil, err
 		}
 		p.Files++
@@ -126,42 +164,64 @@ func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(d
 	return p, nil
 }
 
-// read adds the entries of the certificate at path, of address addr.
-func (p *Pool) read(path, addr string) error {
+// readFile is the entries of one certificate, keyed.
+type readFile struct {
+	path, addr string
+	keys       []string
+	texts      []string
+	values     []uint32
+	err        error
+}
+
+// readCert reads the certificate at path, of address addr, and keys its
+// entries.
+func readCert(path, addr string) readFile {
+	rf := readFile{path: path, addr: addr}
+	fail := func(err error) readFile {
+		rf.err = fmt.Errorf("certificates to draw on: %s: %w", path, err)
+		return rf
+	}
 	r, err := format.OpenCertificate(path)
 	if err != nil {
-		return fmt.Errorf("certificates to draw on: %s: %w", path, err)
+		return fail(err)
 	}
 	defer r.Close()
-	src := int32(len(p.sources))
-	p.sources = append(p.sources, addr)
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("certificates to draw on: %s: %w", path, err)
+			return fail(err)
 		}
 		pos, err := sprouts.Parse(e.Position)
 		if err != nil || pos.NumLands() != 1 {
-			return fmt.Errorf("certificates to draw on: %s: row %d: %q is not one land", path, r.Row(), e.Position)
+			return fail(fmt.Errorf("row %d: %q is not one land", r.Row(), e.Position))
 		}
-		k := pos.Key()
-		if old, ok := p.values[k]; ok {
-			if old.g != e.Grundy {
-				return fmt.Errorf("certificates to draw on: %s and %s give %s the values %d and %d", p.sources[old.source], addr, e.Position, old.g, e.Grundy)
-			}
-			continue
-		}
-		p.values[k] = pooled{g: e.Grundy, source: src}
+		rf.keys, rf.texts, rf.values = append(rf.keys, pos.Key()), append(rf.texts, e.Position), append(rf.values, e.Grundy)
 	}
 	got, err := r.Address()
 	if err != nil {
-		return fmt.Errorf("certificates to draw on: %s: %w", path, err)
+		return fail(err)
 	}
 	if got != addr {
-		return fmt.Errorf("certificates to draw on: %s: its content hashes to %s, not its name", path, got)
+		return fail(fmt.Errorf("its content hashes to %s, not its name", got))
+	}
+	return rf
+}
+
+// add takes the values of rf that the pool does not hold yet.
+func (p *Pool) add(rf readFile) error {
+	src := int32(len(p.sources))
+	p.sources = append(p.sources, rf.addr)
+	for i, k := range rf.keys {
+		if old, ok := p.values[k]; ok {
+			if old.g != rf.values[i] {
+				return fmt.Errorf("certificates to draw on: %s and %s give %s the values %d and %d", p.sources[old.source], rf.addr, rf.texts[i], old.g, rf.values[i])
+			}
+			continue
+		}
+		p.values[k] = pooled{g: rf.values[i], source: src}
 	}
 	return nil
 }

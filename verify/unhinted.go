@@ -202,8 +202,8 @@ func fromValues[P any](g rules[P], each func(yield func(key string, g uint32) bo
 // database's own for Q, if it has another: a certificate's value is
 // checked before the proof is believed (the proof's certificate cites it,
 // and the check of a citing certificate checks what it cites), and the
-// database's value may be a mistake. A key that is not a position of the
-// game is an error.
+// database's value may be a mistake. The key is the caller's: a position
+// of the game, as the checker never parses it.
 func (d *Database) Cite(key string, g uint32, address string) error {
 	return d.impl.cite(key, g, address)
 }
@@ -213,11 +213,9 @@ func (d *gameDB[P]) cite(key string, g uint32, address string) error {
 		e.g, e.cited = g, address
 		return nil
 	}
-	p, err := d.g.fromKey(key)
-	if err != nil {
-		return err
-	}
-	d.entries[key] = &dbEntry[P]{pos: p, g: g, cited: address}
+	// A cited entry is never expanded nor written, so its position is
+	// never needed: only its key and value are looked up.
+	d.entries[key] = &dbEntry[P]{g: g, cited: address}
 	return nil
 }
 
