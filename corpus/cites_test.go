@@ -151,3 +151,23 @@ func TestFrontier(t *testing.T) {
 		t.Errorf("frontier of nothing %+v", f)
 	}
 }
+
+// TestProofSolveSeconds: a citing certificate's proof cost the searches of
+// everything it relies on, each once, and its verify ratio is over that.
+func TestProofSolveSeconds(t *testing.T) {
+	a, b, d := strings.Repeat("a", 64), strings.Repeat("b", 64), strings.Repeat("d", 64)
+	c := &Corpus{Records: []Record{
+		{N: 10, Address: a, SolveSeconds: 100},
+		{N: 11, Address: b, SolveSeconds: 10, Cites: []string{a}},
+		{N: 14, Address: d, SolveSeconds: 1, VerifySeconds: 5.5, Cites: []string{a, b}},
+	}}
+	c.sumCited()
+	for i, want := range []float64{100, 110, 111} {
+		if got := c.Records[i].ProofSolveSeconds(); got != want {
+			t.Errorf("record %d: proof solve %g s, want %g", i, got, want)
+		}
+	}
+	if q, ok := c.Records[2].VerifyRatio(); !ok || q != 5.5/111 || c.Records[2].OverTarget() {
+		t.Errorf("ratio %g, %v, over %v", q, ok, c.Records[2].OverTarget())
+	}
+}

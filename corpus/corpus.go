@@ -56,10 +56,39 @@ func Open(dir string) (*Corpus, error) {
 	}
 	sortRecords(recs)
 	c.Records = recs
+	c.sumCited()
 	if err := c.readCram(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// sumCited sets each record's CitedSolveSeconds from the records of the
+// addresses it cites, transitively (an address the index does not list
+// counts nothing; check refuses it).
+func (c *Corpus) sumCited() {
+	byAddr := make(map[string]*Record, len(c.Records))
+	for i := range c.Records {
+		byAddr[c.Records[i].Address] = &c.Records[i]
+	}
+	for i := range c.Records {
+		r := &c.Records[i]
+		seen := map[string]bool{r.Address: true}
+		stack := slices.Clone(r.Cites)
+		r.CitedSolveSeconds = 0
+		for len(stack) > 0 {
+			a := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[a] {
+				continue
+			}
+			seen[a] = true
+			if d := byAddr[a]; d != nil {
+				r.CitedSolveSeconds += d.SolveSeconds
+				stack = append(stack, d.Cites...)
+			}
+		}
+	}
 }
 
 // Bounds of the files of a corpus read as tables (literature.csv,

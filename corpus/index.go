@@ -70,7 +70,12 @@ type Record struct {
 	// empty, and the certificate's own header tells). Corpus.SaveIndex
 	// records them.
 	CitesRecorded bool
-	Line          int // line of index.csv, 1-based; 0 for a new record
+	// CitedSolveSeconds is what the searches of the certificates it
+	// relies on took, directly or through others (their SolveSeconds,
+	// each once): with SolveSeconds, what its whole proof cost to make.
+	// Open fills it from the index; it is not a column.
+	CitedSolveSeconds float64
+	Line              int // line of index.csv, 1-based; 0 for a new record
 }
 
 // FileName returns the certificate's file name, <Address>.arrow.
