@@ -97,6 +97,9 @@ func BuildCiting(game string, db *solve.NimberDB, pool *Pool, claim format.Claim
 		return nil, fmt.Errorf("certify %s: %w", claim, err)
 	}
 	cert := proof.Certificate(Producer, Version)
+	if keys := proof.CitedKeys(); pool != nil && len(keys) > 0 {
+		cert.Cites = pool.cover(keys)
+	}
 	cert.Created = time.Now().UTC()
 	return cert, nil
 }

@@ -30,11 +30,12 @@ import (
 // certificate in the pool therefore costs a result its certificate (and a
 // prove.Reused search its values), never a wrong answer.
 //
-// Where several certificates hold a value, the pool takes it from the one
-// with fewest entries (then least address): checking a citing certificate
-// means checking every certificate it cites, so a proof should lean on
-// small ones where it can; and the same pool gives the same certificate
-// every time.
+// Where several certificates hold a value, which of them a proof cites is
+// chosen once the proof is known (cover): checking a citing certificate
+// means checking every certificate it relies on, so the proof cites
+// certificates whose closures add up to few entries. The choice depends
+// only on the pool and the proof, so the same pool gives the same
+// certificate every time.
 type Pool struct {
 	// Dirs are the directories the certificates were read from: where
 	// the checker of a citing certificate finds them.
@@ -42,8 +43,11 @@ type Pool struct {
 	// Files are the certificates read.
 	Files int
 
-	values  map[string]pooled // by the key of the position (sprouts.Position.Key)
-	sources []string          // addresses of the certificates, by index
+	values  map[string]pooled  // by the key of the position (sprouts.Position.Key)
+	also    map[string][]int32 // the other certificates that hold a value, by key
+	sources []string           // addresses of the certificates, by index
+	entries []int              // their entries, by index
+	cites   [][]string         // the addresses each cites, by index
 }
 
 type pooled struct {
@@ -167,6 +171,7 @@ func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(d
 // readFile is the entries of one certificate, keyed.
 type readFile struct {
 	path, addr string
+	cites      []string
 	keys       []string
 	texts      []string
 	values     []uint32
@@ -186,6 +191,7 @@ func readCert(path, addr string) readFile {
 		return fail(err)
 	}
 	defer r.Close()
+	rf.cites = r.Header().Cites
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -214,11 +220,17 @@ func readCert(path, addr string) readFile {
 func (p *Pool) add(rf readFile) error {
 	src := int32(len(p.sources))
 	p.sources = append(p.sources, rf.addr)
+	p.entries = append(p.entries, len(rf.keys))
+	p.cites = append(p.cites, rf.cites)
 	for i, k := range rf.keys {
 		if old, ok := p.values[k]; ok {
 			if old.g != rf.values[i] {
 				return fmt.Errorf("certificates to draw on: %s and %s give %s the values %d and %d", p.sources[old.source], rf.addr, rf.texts[i], old.g, rf.values[i])
 			}
+			if p.also == nil {
+				p.also = map[string][]int32{}
+			}
+			p.also[k] = append(p.also[k], src)
 			continue
 		}
 		p.values[k] = pooled{g: rf.values[i], source: src}
@@ -299,4 +311,88 @@ func (p *Pool) Library() *verify.Library {
 		return verify.NewLibrary()
 	}
 	return verify.NewLibrary(p.Dirs...)
+}
+
+// cover returns the addresses of certificates of the pool that hold
+// between them every value of keys (keys of the pool), chosen so that
+// their closures (each with what it cites, directly or not) add up to few
+// entries: the greedy rule of weighted set cover, taking each time the
+// certificate that covers most keys for the entries it adds, and every
+// certificate already in a chosen one's closure for free. Ties go to the
+// least address. The result is sorted.
+func (p *Pool) cover(keys []string) []string {
+	byAddr := make(map[string]int, len(p.sources))
+	for i, a := range p.sources {
+		byAddr[a] = i
+	}
+	holds := make([][]int, len(p.sources)) // the indices into keys each source holds
+	for ki, k := range keys {
+		v, ok := p.values[k]
+		if !ok {
+			continue
+		}
+		holds[v.source] = append(holds[v.source], ki)
+		for _, s := range p.also[k] {
+			holds[s] = append(holds[s], ki)
+		}
+	}
+	closure := func(i int) []int {
+		seen := map[int]bool{i: true}
+		stack, out := []int{i}, []int{i}
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, a := range p.cites[j] {
+				if k, ok := byAddr[a]; ok && !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+					stack = append(stack, k)
+				}
+			}
+		}
+		return out
+	}
+	covered := make([]bool, len(keys))
+	left := len(keys)
+	verified := map[int]bool{} // in the closure of a chosen certificate
+	var chosen []string
+	for left > 0 {
+		best, bestNew, bestCost := -1, 0, 0
+		for i := range p.sources {
+			n := 0
+			for _, ki := range holds[i] {
+				if !covered[ki] {
+					n++
+				}
+			}
+			if n == 0 {
+				continue
+			}
+			cost := 0
+			for _, j := range closure(i) {
+				if !verified[j] {
+					cost += p.entries[j] + 1
+				}
+			}
+			// n/cost > bestNew/bestCost, without division.
+			if best < 0 || n*bestCost > bestNew*cost || n*bestCost == bestNew*cost && p.sources[i] < p.sources[best] {
+				best, bestNew, bestCost = i, n, cost
+			}
+		}
+		if best < 0 {
+			break // keys the pool does not hold: not this function's to cite
+		}
+		chosen = append(chosen, p.sources[best])
+		for _, j := range closure(best) {
+			verified[j] = true
+		}
+		for _, ki := range holds[best] {
+			if !covered[ki] {
+				covered[ki] = true
+				left--
+			}
+		}
+	}
+	slices.Sort(chosen)
+	return chosen
 }

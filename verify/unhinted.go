@@ -244,13 +244,14 @@ func (d *gameDB[P]) invalid() []string {
 // Proof is the outcome of checking a claim against a database: the entries
 // the check relied on, with the witnesses it chose.
 type Proof struct {
-	Claim    format.Claim
-	Checked  int // entries checked (valid or not)
-	game     string
-	notation string
-	used     []format.Entry      // copied: a later Check on the database resets its entries
-	sizes    map[string]int      // the size (lives, cells) of each used entry's position, by text
-	cites    map[string]struct{} // the certificates of the cited entries it relies on
+	Claim     format.Claim
+	Checked   int // entries checked (valid or not)
+	game      string
+	notation  string
+	used      []format.Entry      // copied: a later Check on the database resets its entries
+	sizes     map[string]int      // the size (lives, cells) of each used entry's position, by text
+	cites     map[string]struct{} // the certificates of the cited entries it relies on
+	citedKeys []string            // the keys of those entries, sorted
 }
 
 // Check decides the claim with the database by a memoised search (the rules
@@ -532,39 +533,45 @@ func collect[P any](d *gameDB[P], p *Proof, root values) {
 	g := d.g
 	seen := map[*dbEntry[P]]bool{}
 	var stack []*dbEntry[P]
-	push := func(pos P) {
-		for _, land := range g.components(pos) {
-			if e := d.entries[g.key(land)]; !seen[e] {
-				seen[e] = true
-				stack = append(stack, e)
-			}
+	add := func(key string) {
+		e := d.entries[key]
+		if seen[e] {
+			return
 		}
+		seen[e] = true
+		if e.cited != "" {
+			p.cites[e.cited] = struct{}{}
+			p.citedKeys = append(p.citedKeys, key)
+			return
+		}
+		stack = append(stack, e)
 	}
 	for key := range root {
-		if e := d.entries[key]; !seen[e] {
-			seen[e] = true
-			stack = append(stack, e)
-		}
+		add(key)
 	}
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if e.cited != "" {
-			p.cites[e.cited] = struct{}{}
-			continue
-		}
 		text := g.text(e.pos)
 		p.used = append(p.used, format.Entry{Position: text, Grundy: e.g, Reach: e.reach, Win: e.win})
 		p.sizes[text] = g.size(e.pos)
 		for _, dep := range e.deps {
-			push(dep)
+			for _, land := range g.components(dep) {
+				add(g.key(land))
+			}
 		}
 	}
+	slices.Sort(p.citedKeys)
 }
 
 // Entries returns the number of entries the proof relies on, besides
 // those of the certificates it cites.
 func (p *Proof) Entries() int { return len(p.used) }
+
+// CitedKeys returns the keys (as given to Database.Cite) of the cited
+// entries the proof relies on, sorted: what any certificate the proof
+// cites instead must hold between them.
+func (p *Proof) CitedKeys() []string { return p.citedKeys }
 
 // Cites returns the addresses of the certificates whose entries (given by
 // Database.Cite) the proof relies on, sorted.
