@@ -246,6 +246,16 @@ func (l *Library) remember(path string, res Result, cites []string, rows []Value
 	l.done[res.Address] = c
 }
 
+// Forget drops what the library found of the certificate addr, so that a
+// later check of it checks its rows again (with what it cites, still
+// remembered): the time of that check is its own share of a check of
+// everything it relies on.
+func (l *Library) Forget(addr string) {
+	if l != nil {
+		delete(l.done, addr)
+	}
+}
+
 // Closure returns the addresses of the certificates that the certificate
 // addr cites, directly or through others, sorted, once the library has
 // checked it and found it valid.
