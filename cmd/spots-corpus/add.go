@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +60,21 @@ func runAdd(e *env) int {
 	if status := e.checkVersioned(); status >= 0 {
 		return status
 	}
+	// Several n in one run share the certificates drawn on and the
+	// checks of what they cite: the frontier's certificates all rely on
+	// the same large proofs, checked here once.
+	for _, n := range e.opt.solves {
+		e.opt.solve = n
+		if status := e.addOne(); status != 0 {
+			return status
+		}
+	}
+	return 0
+}
+
+// addOne adds 0*N for N = --solve: solved, certified, verified, listed,
+// and the generated files regenerated. It returns the exit status.
+func (e *env) addOne() int {
 	a, status := e.newAdder()
 	if a == nil {
 		return status
@@ -105,8 +121,8 @@ func (e *env) checkAddFlags() int {
 	case !e.flags.Changed("solve"):
 		e.flags.Usage()
 		return e.fail(2, "add needs --solve N (e.g. spots-corpus add --solve 12)")
-	case o.solve < 1 || o.solve > maxSolve:
-		return e.fail(2, "--solve %d: want a number of spots from 1 to %d", o.solve, maxSolve)
+	case len(o.solves) > 1 && (o.state != "" || o.replace):
+		return e.fail(2, "--solve %v: --state and --replace go with one N at a time", o.solves)
 	case o.algorithm != prove.DFPN && o.algorithm != prove.PNS:
 		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithm)
 	case o.capacity < solve.MinCapacity:
@@ -117,6 +133,8 @@ func (e *env) checkAddFlags() int {
 		return e.fail(2, "--timeout %v is negative", o.timeout)
 	case o.every <= 0:
 		return e.fail(2, "--state-every %v: want a positive duration", o.every)
+	case slices.ContainsFunc(o.solves, func(n int) bool { return n < 1 || n > maxSolve }):
+		return e.fail(2, "--solve %v: want numbers of spots from 1 to %d", o.solves, maxSolve)
 	case o.state != "" && (o.noState || o.algorithm != prove.DFPN):
 		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
 	}
@@ -210,6 +228,9 @@ func (a *adder) solve() int {
 	}
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
 		Timeout: o.timeout, Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
+	if pool != nil && pool == a.env.pool {
+		a.pipeline.Verify.Library = a.env.lib
+	}
 	a.result = a.pipeline.Solve(a.ctx, a.root, 0)
 	return a.solved()
 }
@@ -221,6 +242,9 @@ func (a *adder) solve() int {
 func (a *adder) loadPool() (*certify.Pool, int) {
 	if a.opt.noReuse {
 		return nil, -1
+	}
+	if a.env.pool != nil && a.existing < 0 {
+		return a.env.pool, -1
 	}
 	var skip []string
 	if a.existing >= 0 {
@@ -238,6 +262,9 @@ func (a *adder) loadPool() (*certify.Pool, int) {
 	}
 	a.prog.Clear()
 	fmt.Fprintf(a.stderr, "spots-corpus: drawing on %d values of %d certificates (read in %.1f s)\n", pool.Len(), pool.Files, time.Since(start).Seconds())
+	if a.existing < 0 {
+		a.env.pool, a.env.lib = pool, pool.Library()
+	}
 	return pool, -1
 }
 

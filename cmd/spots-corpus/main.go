@@ -230,7 +230,8 @@ type options struct {
 	// check and retime: the independent check (spots-verify --independent)
 	independent bool
 	// add
-	solve     int
+	solve     int   // the N being added
+	solves    []int // --solve
 	nimber    bool
 	algorithm string
 	timeout   time.Duration
@@ -256,6 +257,8 @@ type env struct {
 	flags          *pflag.FlagSet
 	stdout, stderr io.Writer
 	prog           *statusline.Line
+	pool           *certify.Pool   // add: the certificates drawn on, read once a run
+	lib            *verify.Library // add: the checks of what the certificates cite, once a run
 }
 
 func (e *env) fail(status int, msg string, a ...any) int {
@@ -398,7 +401,7 @@ func regenerateFlags(f *pflag.FlagSet, o *options) {
 }
 
 func addFlags(f *pflag.FlagSet, o *options) {
-	f.IntVar(&o.solve, "solve", 0, "solve the n-spot start 0*`N`")
+	f.IntSliceVar(&o.solves, "solve", nil, "solve the n-spot start 0*`N`; several N (--solve 34,35 or the flag again) are added one after another in one run, which checks what their certificates cite once")
 	f.BoolVar(&o.nimber, "nimber", false, "prove the Grundy value instead of the outcome")
 	f.StringVar(&o.algorithm, "algorithm", "dfpn", "search: dfpn or pns")
 	f.DurationVar(&o.timeout, "timeout", 0, "give up after this long (e.g. 10m; 0: never)")
