@@ -379,6 +379,12 @@ func checkCertificate(j certJob, opt verify.Options) (cc CertCheck) {
 		}
 		return cc
 	}
+	if !j.elsewhere {
+		if err := refuseLink(cc.Path); err != nil {
+			cc.Err = err
+			return cc
+		}
+	}
 	sizeDiffers := func() {
 		if st.Size() == r.Bytes {
 			return

@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// TestHostileTables (F4): a table of the corpus that never ends (a link to
-// /dev/zero), blocks its reader (a FIFO), or is a regular file of one
-// endless line, is refused at once with an error naming it, after reading
-// at most a line's bound (format.TestBoundedReader holds the file's).
+// TestHostileTables (F4, N53): a table of the corpus that never ends (a
+// link to /dev/zero), blocks its reader (a FIFO), or is a regular file of
+// one endless line, is refused at once with an error naming it, after
+// reading at most a line's bound (format.TestBoundedReader holds the
+// file's); a link, to anything, is never followed.
 func TestHostileTables(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -19,7 +20,9 @@ func TestHostileTables(t *testing.T) {
 		want string
 	}{
 		{"link to /dev/zero", func(path string) error { return os.Symlink("/dev/zero", path) },
-			"index.csv (a link to /dev/zero): a character device, not a regular file"},
+			"index.csv is a symbolic link (to /dev/zero), which the corpus never follows"},
+		{"link to a table", func(path string) error { return os.Symlink("../../index.csv", path) },
+			"index.csv is a symbolic link (to ../../index.csv), which the corpus never follows"},
 		{"FIFO", func(path string) error { return syscall.Mkfifo(path, 0o600) },
 			"index.csv: a named pipe (FIFO), not a regular file"},
 		{"directory", func(path string) error { return os.Mkdir(path, 0o755) },
