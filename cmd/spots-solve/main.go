@@ -241,6 +241,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if status >= 0 {
 		return status
 	}
+	if err := checkOutputs(cfg); err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return 2
+	}
 	prof, err := cpuprofile.Start(cfg.cpuProfile)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
@@ -252,6 +256,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		status = max(status, 2)
 	}
 	return status
+}
+
+// checkOutputs checks the files the run will write before it starts (see
+// cmdline.CheckOutputs). --db-out may name the file of --db-in: that
+// database is read whole before the search and replaced, extended, after
+// it, through a temporary file.
+func checkOutputs(cfg config) error {
+	var inputs []cmdline.File
+	if cfg.dbIn != "" && !cmdline.SameFile(cfg.dbIn, cfg.dbOut) {
+		inputs = append(inputs, cmdline.File{Flag: "--db-in", Path: cfg.dbIn})
+	}
+	return cmdline.CheckOutputs(inputs, []cmdline.File{
+		{Flag: "--db-out", Path: cfg.dbOut}, {Flag: "--stats", Path: cfg.statsPath}, {Flag: "--cpuprofile", Path: cfg.cpuProfile},
+	})
 }
 
 // solveAll solves the positions of the command line, one after another

@@ -158,6 +158,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	opt := verify.Options{Limits: c.limits, Independent: c.independent}
 	p := &printer{w: stdout, json: c.json, prog: showProgress(c.progress.Unless(c.noProgress), stderr, &opt)}
+	if err := c.checkOutputs(); err != nil {
+		return c.bad("%v", err)
+	}
 	prof, err := cpuprofile.Start(c.profile)
 	if err != nil {
 		return c.bad("%v", err)
@@ -186,6 +189,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return p.status
+}
+
+// checkOutputs refuses, before any work, a --cpuprofile that would
+// overwrite an input (a certificate, --spr's database) or cannot be written.
+func (c *commandLine) checkOutputs() error {
+	inputs := []cmdline.File{{Flag: "--spr", Path: c.spr}}
+	for _, a := range c.flags.Args() {
+		inputs = append(inputs, cmdline.File{Path: a})
+	}
+	return cmdline.CheckOutputs(inputs, []cmdline.File{{Flag: "--cpuprofile", Path: c.profile}})
 }
 
 // commandLine is what the command line asks for.
