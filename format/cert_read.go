@@ -169,6 +169,12 @@ func (r *CertReader) DeclaredAddress() string {
 	return r.declared
 }
 
+// DeclaredEntries returns the number of entries that the file's metadata
+// states (Next holds the rows to it): the total of a check's progress.
+func (r *CertReader) DeclaredEntries() uint64 {
+	return r.entries
+}
+
 // Next returns the next entry, with a well-formed shape (see Entry and
 // the Max* limits), or io.EOF after the last one once the number of rows
 // was found to match the metadata. Rows are numbered from 1 in errors.
