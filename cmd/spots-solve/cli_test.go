@@ -102,3 +102,19 @@ func TestWorkerGivesUpWhenMasterIsGone(t *testing.T) {
 		t.Errorf("stderr %q", e)
 	}
 }
+
+// TestWorkerJoinInterrupt: a worker waiting to join a master that is not
+// there (--wait 2 minutes) stops at SIGINT, long before the wait ends, and
+// exits 130, saying so. (It ignored the signal until the wait ended, then
+// exited 1.)
+func TestWorkerJoinInterrupt(t *testing.T) {
+	w := start(t, testKey, "worker", "--join", freeAddr(t), "--wait", "2m")
+	waitFor(t, time.Minute, "the worker waiting", func() bool { return strings.Contains(w.Stderr.String(), "waiting for a master") }, w)
+	w.Cmd.Process.Signal(syscall.SIGINT)
+	if status := w.Wait(t, 30*time.Second); status != statusInterrupted {
+		t.Fatalf("exit %d, want %d: %s", status, statusInterrupted, w.Stderr.String())
+	}
+	if e := w.Stderr.String(); !strings.Contains(e, "interrupted while waiting for a master") {
+		t.Errorf("stderr %q", e)
+	}
+}

@@ -294,9 +294,13 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 		g.Lie = lyingHook(wf.lieEvery)
 	}
 	logf("%s: waiting for a master at %s (up to %v)", name, wf.join, wf.wait)
-	member, err := swarm.StartMember(swarm.MemberConfig{Name: name, Bind: wf.gossip, Key: key, Join: []string{wf.join}, JoinWait: wf.wait,
+	member, err := swarm.StartMember(ctx, swarm.MemberConfig{Name: name, Bind: wf.gossip, Key: key, Join: []string{wf.join}, JoinWait: wf.wait,
 		Meta: swarm.Meta{Role: "worker", Grouping: wf.params.Grouping, Threads: wf.threads, Version: certify.Version}})
 	if err != nil {
+		if ctx.Err() != nil {
+			logf("interrupted while waiting for a master")
+			return statusInterrupted
+		}
 		if strings.Contains(err.Error(), "nothing answers") {
 			logf("no master at %s after %v (--wait): %v", wf.join, wf.wait, err)
 			return 1
@@ -596,7 +600,7 @@ func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, st
 		return nil
 	}})
 	stopServing := serveMaster(sf, ln, m, key, status, stderr)
-	member, err := swarm.StartMember(swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
+	member, err := swarm.StartMember(context.Background(), swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
 		Meta:   swarm.Meta{Role: "master", HTTP: ln.Addr().String(), Version: certify.Version},
 		OnDead: func(name string) { m.DropGroup(name) }})
 	if err != nil {
