@@ -570,6 +570,26 @@ func checkSearch(flags *pflag.FlagSet, cfg config) error {
 	case flags.Changed("max-iterations") && cfg.maxIterations == 0:
 		return errors.New("--max-iterations 0: want a positive number (leave the flag out for no limit)")
 	}
+	return notApplying(flags, cfg)
+}
+
+// notApplying refuses a flag given for a search that does not take it:
+// ignored without a word, it would leave the user believing it was used.
+func notApplying(flags *pflag.FlagSet, cfg config) error {
+	if cfg.algorithm != "swarm" {
+		for _, name := range masterFlags {
+			if f := flags.Lookup(name); f.Changed && name != "key" && name != "key-file" {
+				return fmt.Errorf("--%s %s is a flag of the swarm's master, and this run is %s: add --algorithm swarm, or leave it out", name, f.Value, cfg.algorithm)
+			}
+		}
+	}
+	if flags.Changed("threads") && cfg.threads != 1 && cfg.algorithm != "pdfpn" {
+		why := ""
+		if cfg.certDir != "" && !flags.Changed("algorithm") {
+			why = " (--cert makes it dfpn, for a certificate made the same way every time)"
+		}
+		return fmt.Errorf("--threads %d is for pdfpn, and this run is %s%s, one thread: add --algorithm pdfpn, or leave --threads out", cfg.threads, cfg.algorithm, why)
+	}
 	return nil
 }
 
