@@ -92,6 +92,10 @@ type CheckOptions struct {
 	// Certificates are verified on several goroutines (one per CPU);
 	// Progress and Verify.Progress are called one call at a time.
 	Progress func(i, total int, r Record)
+	// Checked, if set, is called as each certificate's check ends, with
+	// the number ended so far, the number of certificates and the check,
+	// one call at a time: a caller shows what was done as it is done.
+	Checked func(done, total int, cc CertCheck)
 	// Verify is passed to verify.File (its Progress reports the entries
 	// checked within one certificate).
 	Verify verify.Options
@@ -326,7 +330,7 @@ func (c *Corpus) checkCertificates(jobs []certJob, opt CheckOptions) []CertCheck
 	}
 	out := make([]CertCheck, len(records))
 	var mu sync.Mutex // serialises opt's callbacks
-	next := 0
+	next, checked := 0, 0
 	serial := func(f func()) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -352,6 +356,12 @@ func (c *Corpus) checkCertificates(jobs []certJob, opt CheckOptions) []CertCheck
 					return
 				}
 				out[i] = checkCertificate(jobs[i], vopt)
+				if opt.Checked != nil {
+					serial(func() {
+						checked++
+						opt.Checked(checked, len(records), out[i])
+					})
+				}
 			}
 		})
 	}
