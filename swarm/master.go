@@ -101,16 +101,16 @@ type ExchangeReply struct {
 
 // MasterStats are the master's counters.
 type MasterStats struct {
-	Nodes         int     `json:"m_nodes"` // M-Nodes
+	Nodes         int     `json:"nodes"` // M-Nodes
 	Assigned      int     `json:"jobs_assigned"`
 	Continued     int     `json:"jobs_continued"`
 	Expanded      int     `json:"jobs_expanded"`
 	Expired       int     `json:"jobs_expired"`
 	Stale         int     `json:"reports_stale"` // reports for jobs the master no longer knows
 	Exchanges     int     `json:"exchanges"`
-	Iterations    uint64  `json:"t_it"` // T-It: iterations reported by all groups
-	NimbersIn     int     `json:"nimbers_received"`
-	NimbersShared int     `json:"nimbers_forwarded"`
+	Iterations    uint64  `json:"iterations"` // T-It: iterations reported by all groups
+	NimbersIn     int     `json:"grundy_numbers_received"`
+	NimbersShared int     `json:"grundy_numbers_shared"` // one per value and receiving group
 	Groups        int     `json:"groups"`
 	RootPN        uint64  `json:"root_pn"`
 	RootDN        uint64  `json:"root_dn"`
