@@ -118,3 +118,23 @@ func TestWorkerJoinInterrupt(t *testing.T) {
 		t.Errorf("stderr %q", e)
 	}
 }
+
+// TestNoteFarBeyond: a position of more lives than 0*47, the largest ever
+// solved, given with nothing to stop its search, gets a note naming
+// --timeout at once (the search itself would run for ever, so the test
+// interrupts it); with --timeout there is no note.
+func TestNoteFarBeyond(t *testing.T) {
+	p := start(t, testKey, "--no-progress", "--algorithm", "dfpn", "0*200")
+	waitFor(t, time.Minute, "the note", func() bool { return strings.Contains(p.Stderr.String(), "--timeout 10m") }, p)
+	p.Cmd.Process.Signal(syscall.SIGINT)
+	if status := p.Wait(t, 30*time.Second); status != statusInterrupted {
+		t.Fatalf("exit %d, want %d: %s", status, statusInterrupted, p.Stderr.String())
+	}
+	if e := p.Stderr.String(); !strings.Contains(e, "spots-solve: note: 0*200 has 600 lives, past the 141 of 0*47, the largest position ever solved") {
+		t.Errorf("stderr %q", e)
+	}
+	status, _, stderr := runCmd(t, "--no-progress", "--algorithm", "dfpn", "--max-iterations", "10", "0*200")
+	if status != 1 || strings.Contains(stderr, "note") {
+		t.Errorf("with --max-iterations: exit %d, stderr %q; want 1 and no note", status, stderr)
+	}
+}

@@ -312,6 +312,7 @@ func solveSprouts(r *runner, inputs []string) int {
 		return r.fail("%v", err)
 	}
 	r.notePositions(sprouts.Game, inputs)
+	r.noteFarBeyond(inputs, roots)
 	if status := r.makeCertDir(); status >= 0 {
 		return status
 	}
@@ -394,6 +395,25 @@ func (r *runner) notePositions(game string, inputs []string) {
 	for _, in := range inputs {
 		if note := cmdline.PositionNote(game, in); note != "" {
 			fmt.Fprintf(r.stderr, "spots-solve: note: %s\n", note)
+		}
+	}
+}
+
+// solvedLives are the lives of 0*47 (141), the largest position whose
+// outcome anyone has computed (corpus/literature.csv); each spot more
+// multiplies the search by a large factor.
+const solvedLives = 3 * 47
+
+// noteFarBeyond says on standard error, for a position of more lives than
+// any solved, that the search will not end in any time one waits for, when
+// nothing (--timeout, --max-iterations) would stop it.
+func (r *runner) noteFarBeyond(inputs []string, roots []sprouts.Position) {
+	if r.cfg.timeout > 0 || r.cfg.maxIterations > 0 {
+		return
+	}
+	for i, p := range roots {
+		if lives := p.Lives(); lives > solvedLives {
+			fmt.Fprintf(r.stderr, "spots-solve: note: %s has %d lives, past the %d of 0*47, the largest position ever solved: this search will not end in any time you wait for; --timeout 10m (or --max-iterations) gives up after that long\n", inputs[i], lives, solvedLives)
 		}
 	}
 }
