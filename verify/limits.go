@@ -295,6 +295,15 @@ func (l Limits) Check(p sprouts.Position) error {
 	return nil
 }
 
+// CheckCram is Check for a Cram position (MeasureCram).
+func (l Limits) CheckCram(p cram.Position) error {
+	if e := l.resolved().check(MeasureCram(p)); e != nil {
+		e.Position = cutText(p.String())
+		return e
+	}
+	return nil
+}
+
 // cutText shortens a long position for a message.
 func cutText(s string) string {
 	if len(s) > 80 {

@@ -67,6 +67,7 @@ import (
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
+	"github.com/spots-dev/spots/verify"
 )
 
 const usage = `usage: spots-solve [flags] POSITION...
@@ -180,7 +181,8 @@ type config struct {
 	stateEvery    time.Duration
 	force         bool // --force: move a search saved in --state aside
 	swarm         swarmFlags
-	args          []string // the command line, for --stats
+	limits        verify.Limits // --max-…: what a position given may cost
+	args          []string      // the command line, for --stats
 }
 
 // result is one solved position, as printed with --json.
@@ -310,6 +312,14 @@ func solveSprouts(r *runner, inputs []string) int {
 	})
 	if err != nil {
 		return r.fail("%v", err)
+	}
+	// A position whose children would cost more than the limits allow
+	// is refused before any search, as the checker refuses it: the
+	// search would run out of memory generating them.
+	for i, p := range roots {
+		if err := cfg.limits.Check(p); err != nil {
+			return r.fail("%q: %s", inputs[i], cmdline.LimitMessage(err))
+		}
 	}
 	r.notePositions(sprouts.Game, inputs)
 	r.noteFarBeyond(inputs, roots)
@@ -566,6 +576,7 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
 	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
 	flags.Var(&cfg.progress, "progress", statusline.FlagUsage)
+	cmdline.LimitFlags(flags, &cfg.limits)
 	addSwarmFlags(flags, &cfg.swarm)
 }
 
@@ -589,6 +600,9 @@ func checkSearch(flags *pflag.FlagSet, cfg config) error {
 		return errors.New("--timeout 0: want a positive duration (leave the flag out for no limit)")
 	case flags.Changed("max-iterations") && cfg.maxIterations == 0:
 		return errors.New("--max-iterations 0: want a positive number (leave the flag out for no limit)")
+	}
+	if err := cmdline.CheckLimitFlags(cfg.limits); err != nil {
+		return err
 	}
 	return notApplying(flags, cfg)
 }

@@ -243,14 +243,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*commandLine, int) {
 
 // limitFlags binds the --max-… flags to l.
 func limitFlags(flags *pflag.FlagSet, l *verify.Limits) {
-	d := verify.DefaultLimits
-	flags.IntVar(&l.Lives, "max-lives", 0, fmt.Sprintf("refuse positions with more lives than `N` (0: default %d, -1: no limit)", d.Lives))
-	flags.IntVar(&l.Boundaries, "max-boundaries", 0, fmt.Sprintf("refuse positions with more boundaries than `N` (0: default %d, -1: no limit)", d.Boundaries))
-	flags.IntVar(&l.Letters, "max-letters", 0, fmt.Sprintf("refuse positions with more letters than `N` (0: default %d, -1: no limit)", d.Letters))
-	flags.IntVar(&l.Cells, "max-cells", 0, fmt.Sprintf("refuse Cram positions with more empty cells than `N` (0: default %d, -1: no limit)", d.Cells))
-	flags.Int64Var(&l.Moves, "max-moves", 0, fmt.Sprintf("refuse positions with more estimated moves to generate than `N` (0: default %d, -1: no limit)", d.Moves))
-	flags.Int64Var(&l.Work, "max-work", 0, fmt.Sprintf("refuse a position, or an entry, needing more estimated work (moves × bytes) than `N` (0: default %d, -1: no limit)", d.Work))
-	flags.IntVar(&l.Entries, "max-entries", 0, fmt.Sprintf("with --spr: refuse a database of more entries than `N`, which bounds its memory (0: default %d, -1: no limit)", d.Entries))
+	cmdline.LimitFlags(flags, l)
+	flags.IntVar(&l.Entries, "max-entries", 0, fmt.Sprintf("with --spr: refuse a database of more entries than `N`, which bounds its memory (0: default %d, -1: no limit)", verify.DefaultLimits.Entries))
 }
 
 // usageError says what is wrong with the command line ("" if nothing).
