@@ -138,3 +138,19 @@ func TestNoteFarBeyond(t *testing.T) {
 		t.Errorf("with --max-iterations: exit %d, stderr %q; want 1 and no note", status, stderr)
 	}
 }
+
+// TestCramStopsAtOnce (N25): a Cram search of a board whose every
+// expansion makes thousands of children (64x64: 8,064, seconds of work)
+// stops at --timeout between two children, in its first expansion. It
+// looked at its context (which a timeout and SIGINT or SIGTERM alike end)
+// every 32 expansions: --timeout 10s ran past 150 s, and the first SIGINT
+// went unheeded for a minute.
+func TestCramStopsAtOnce(t *testing.T) {
+	p := start(t, testKey, "--no-progress", "--game", "cram", "--algorithm", "dfpn", "--max-work", "-1", "--timeout", "1s", "64x64")
+	if status := p.Wait(t, 20*time.Second); status != 1 {
+		t.Fatalf("exit %d, want 1\n%s", status, p.Stderr.String())
+	}
+	if out := p.Stdout.String(); !strings.Contains(out, "64x64  unknown  (stopped after ") || !strings.Contains(out, "timeout") {
+		t.Errorf("stdout %q, want 64x64 unknown, stopped by the timeout", out)
+	}
+}
