@@ -652,7 +652,8 @@ func defaultMode() string {
 	if cpus < 2 {
 		return "The default here (1 CPU) is dfpn with a table of 10⁶ entries."
 	}
-	capacity := solve.ThreadCapacity(cpus, swarm.PhysicalMemory())
+	usable, _ := swarm.UsableMemory()
+	capacity := solve.ThreadCapacity(cpus, usable)
 	return fmt.Sprintf("The default here (%d CPUs) is pdfpn with %d threads and a table of %s entries, all in one process; "+
 		"with --cert it is dfpn, which gives the same certificate, at the same address, on every run",
 		cpus, cpus, entriesText(capacity))
