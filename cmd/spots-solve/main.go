@@ -345,7 +345,7 @@ func solveSprouts(r *runner, inputs []string) int {
 	}
 	r.startProgress()
 	saver := newStateSaver(cfg, roots[0], heaps[0], r.stderr, r.prog)
-	s := newSearcher(cfg, sprouts.Rules{}, db, r.prog, saver)
+	s := dbInChecked(r.ctx, cfg, newSearcher(cfg, sprouts.Rules{}, db, r.prog, saver), saver, r.prog, r.stderr)
 	if saver != nil && cfg.swarm.resumeDir != "" {
 		if _, err := saver.Resume(r.ctx, cfg.swarm.resumeDir); err != nil {
 			return r.fail("--resume %s: %v", cfg.swarm.resumeDir, err)
@@ -561,7 +561,7 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local); without it pdfpn gets 10⁶ a thread, at most what a quarter of the machine's memory holds")
 	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
-	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
+	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); a result found with it is checked from the rules before it is printed, and found again without it if its values do not prove it")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
 	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
@@ -610,7 +610,13 @@ func checkSearch(flags *pflag.FlagSet, cfg config) error {
 // notApplying refuses a flag given for a search that does not take it:
 // ignored without a word, it would leave the user believing it was used.
 func notApplying(flags *pflag.FlagSet, cfg config) error {
-	if cfg.algorithm != "swarm" {
+	if cfg.algorithm == "swarm" {
+		for _, name := range []string{"db-in", "db-out", "lenient"} {
+			if flags.Changed(name) {
+				return fmt.Errorf("--%s is a flag of the searches of this process (pdfpn, dfpn, pns); the swarm's master takes no database: leave it out", name)
+			}
+		}
+	} else {
 		for _, name := range masterFlags {
 			if f := flags.Lookup(name); f.Changed && name != "key" && name != "key-file" {
 				return fmt.Errorf("--%s %s is a flag of the swarm's master, and this run is %s: add --algorithm swarm, or leave it out", name, f.Value, cfg.algorithm)
