@@ -326,6 +326,9 @@ func solveSprouts(r *runner, inputs []string) int {
 	if status := r.makeCertDir(); status >= 0 {
 		return status
 	}
+	if status := r.lockStateDirs(); status >= 0 {
+		return status
+	}
 	if note, err := claimStateDir(cfg.swarm.stateDir, cfg.swarm.resumeDir, cfg.force); err != nil {
 		return r.fail("%v", err)
 	} else if note != "" {
@@ -386,6 +389,26 @@ func parseAll[P any](inputs []string, nimber bool, parse func(string) (P, uint32
 		heaps = append(heaps, n)
 	}
 	return roots, heaps, nil
+}
+
+// lockStateDirs locks the directories of --state and --resume for the
+// run (see lockStateDir); it returns the exit status of a failure, or -1.
+// A --resume directory that is not there is left to --resume to report.
+func (r *runner) lockStateDirs() int {
+	state, resume := r.cfg.swarm.stateDir, r.cfg.swarm.resumeDir
+	if state != "" {
+		if err := lockStateDir("--state", state); err != nil {
+			return r.fail("%v", err)
+		}
+	}
+	if resume != "" && (state == "" || !cmdline.SameFile(state, resume)) {
+		if info, err := os.Stat(resume); err == nil && info.IsDir() {
+			if err := lockStateDir("--resume", resume); err != nil {
+				return r.fail("%v", err)
+			}
+		}
+	}
+	return -1
 }
 
 // makeCertDir makes the --cert directory; it returns the exit status of a
