@@ -236,9 +236,13 @@ const savedOrigin = "\x00saved"
 
 // delivery records that a group was sent, at exchange seq, values that had
 // arrived up to exchange arrived: from then on what the group proves may
-// rest on them.
+// rest on them. It keeps what was sent (the slices are never written
+// again), so that an audit can tell a group sent a lie from one that was
+// not.
 type delivery struct {
 	seq, arrived uint64
+	log          []sharedValue
+	pending      []solve.NimberEntry
 }
 
 // Master is the master of a swarm solve: the DAG, the jobs and the values.
@@ -681,7 +685,7 @@ func (m *Master) outbox(group string, g *groupState) outbox {
 		}
 	}
 	if others {
-		m.deliveries[group] = append(m.deliveries[group], delivery{seq: m.seq, arrived: arrived})
+		m.deliveries[group] = append(m.deliveries[group], delivery{seq: m.seq, arrived: arrived, log: out.log, pending: out.pending})
 	}
 	return out
 }
