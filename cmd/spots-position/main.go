@@ -141,8 +141,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "spots-position: unknown command %q (want canon, children or lands)%s\n", cmd, cmdline.DidYouMean(cmd, "canon", "children", "lands", "regions"))
 		return 2
 	}
-	describe := func(cmd, input string) report { return describeSprouts(cmd, input, limits) }
-	maxInput := sprouts.MaxInput
+	describe, maxInput := func(cmd, in string) report { return describeSprouts(cmd, in, limits) }, sprouts.MaxInput
 	switch *game {
 	case sprouts.Game:
 	case cram.Game:

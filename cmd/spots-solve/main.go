@@ -90,6 +90,11 @@ Games (--game): sprouts (the default) and cram, whose boards are written
 (go doc github.com/spots-dev/spots/cram). Cram runs with pdfpn, dfpn and
 pns, not with the swarm, --db-in, --db-out, --state or --resume.
 
+A position whose children would cost more than the checker's limits is
+refused before any search (exit 2), naming the limit and the flag that
+raises it: --max-lives, --max-boundaries, --max-letters, --max-cells,
+--max-moves, --max-work, as spots-verify --help lists them.
+
 Examples:
   spots-solve 0*12                      who wins 12 spots
   spots-solve --nimber --json 0*9 0*10  Grundy values, as JSON lines
@@ -600,6 +605,9 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
 	flags.Var(&cfg.progress, "progress", statusline.FlagUsage)
 	cmdline.LimitFlags(flags, &cfg.limits)
+	for _, name := range []string{"max-lives", "max-boundaries", "max-letters", "max-cells", "max-moves", "max-work"} {
+		flags.MarkHidden(name) // the usage text names them; spots-verify --help lists them
+	}
 	addSwarmFlags(flags, &cfg.swarm)
 }
 

@@ -34,6 +34,9 @@ func CheckOutputs(inputs, outputs []File) error {
 		if out.Path == "" {
 			continue
 		}
+		if info, err := os.Stat(out.Path); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+			continue // a device or a pipe (/dev/null) is written directly, by any number of outputs
+		}
 		for _, in := range inputs {
 			if in.Path != "" && SameFile(in.Path, out.Path) {
 				return fmt.Errorf("%s would overwrite the input %s: write the output to another file", out, in)
