@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 FUZZTIME ?= 20s
 
-.PHONY: all build version test test-long race hostile bench bench-scaling bench-many-cores-build bench-swarm fuzz lint clean
+.PHONY: all build version test test-long race hostile bench bench-reuse bench-scaling bench-many-cores-build bench-swarm fuzz lint clean
 
 all: build
 
@@ -172,6 +172,16 @@ SCALE_WORKERS ?= 2x1
 SCALE_RUNS ?= 3
 bench-scaling: build
 	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(SCALE_N) -threads $(SCALE_THREADS) -workers '$(SCALE_WORKERS)' -runs $(SCALE_RUNS)
+
+# Drawing on the corpus: each 0*n of REUSE_N solved from nothing and with
+# spots-solve --reuse on the corpus's certificates of smaller n, in the same
+# run, with each algorithm of REUSE_ALG (iterations, and whole-process
+# seconds: reading the certificates, the search, and the check of the
+# result with every certificate it relies on).
+REUSE_N ?= 17,18,19,20,21,22
+REUSE_ALG ?= dfpn,pdfpn,swarm
+bench-reuse: build
+	$(GO) run ./internal/benchsolve -reuse corpus -bin $(BIN)/spots-solve -n $(REUSE_N) -alg $(REUSE_ALG)
 
 # Static binaries for the scaling benchmark on a machine of many cores
 # (internal/benchsolve/many-cores.sh runs them there, no Go needed):

@@ -58,9 +58,39 @@ func Build(db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.
 // which for a solver's database would be a bug in the solver. The
 // certificate's creation time is now.
 func BuildFor(game string, db *solve.NimberDB, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
-	d, err := verify.FromValuesOf(game, db.Range)
+	return BuildCiting(game, db, nil, claim, opt)
+}
+
+// BuildCiting is BuildFor drawing on the certificates of pool (nil: none):
+// an entry whose value the pool holds is not derived but cited, and the
+// certificate cites the certificate of every such entry its proof relies
+// on instead of holding the entry. The values of the pool replace db's
+// own. The certificate is valid only if those it cites are (the checker
+// of the written file checks them: give it pool.Library()).
+func BuildCiting(game string, db *solve.NimberDB, pool *Pool, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
+	values := db.Range
+	if game == sprouts.Game && pool.Len() > 0 {
+		// The pool's values are cited, not derived: they are left out here
+		// so that their positions are not made again from their keys.
+		values = func(yield func(key string, g uint32) bool) {
+			db.Range(func(key string, g uint32) bool {
+				if _, ok := pool.values[key]; ok {
+					return true
+				}
+				return yield(key, g)
+			})
+		}
+	} else {
+		pool = nil
+	}
+	d, err := verify.FromValuesOf(game, values)
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: nimber database: %w", claim, err)
+	}
+	if pool != nil {
+		if err := pool.cite(d); err != nil {
+			return nil, fmt.Errorf("certify %s: %w", claim, err)
+		}
 	}
 	proof, err := d.Check(claim, opt)
 	if err != nil {

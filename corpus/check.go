@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -56,6 +57,11 @@ type CertCheck struct {
 	// elsewhere whose file has another size than index.csv gives (made
 	// again: the same content, with other provenance or compression).
 	Note string
+	// Cites are the addresses of the certificates it cites: its header's
+	// when it was verified (covered by its address), else the record's.
+	// Result.Cited counts those it relies on, directly or not, each
+	// verified.
+	Cites []string
 }
 
 // Report is what Check found.
@@ -68,6 +74,11 @@ type Report struct {
 	Notes     []Problem   // worth knowing but not wrong (a certificate of a case the literature lists as open)
 	Bytes     int64       // the size of the corpus directory (see Corpus.Size)
 	Cram      []CramCheck // one per record of the Cram table, in its order
+	// SampleCited counts the committed certificates that CheckOptions.Sample
+	// left out but that were verified all the same, because a certificate
+	// it chose cites them, directly or not: a certificate is valid only
+	// with those it cites.
+	SampleCited int
 }
 
 // OK reports whether Check found no problem.
@@ -97,7 +108,10 @@ type CheckOptions struct {
 	// one call at a time: a caller shows what was done as it is done.
 	Checked func(done, total int, cc CertCheck)
 	// Verify is passed to verify.File (its Progress reports the entries
-	// checked within one certificate).
+	// checked within one certificate). Its Library, if nil, is one made
+	// for the check, which looks for cited certificates in certs/ and in
+	// Elsewhere: every certificate that cites or is cited is checked with
+	// that one library, so each is verified once however many cite it.
 	Verify verify.Options
 	// NoVerify skips the checker: a committed certificate that is present
 	// with the size its record gives counts as verified (CertCheck.Trusted)
@@ -105,9 +119,11 @@ type CheckOptions struct {
 	// work that follows a full Check of the same files, such as comparing
 	// the generated files after spots-corpus check.
 	NoVerify bool
-	// Sample, if set, chooses the committed certificates to verify; the
-	// others are checked as with NoVerify (present, with the size their
-	// record gives; CertCheck.Trusted). See Sample and SampleMaxN.
+	// Sample, if set, chooses the committed certificates to verify, and
+	// with each the committed certificates it cites, directly or not
+	// (Report.SampleCited counts those it adds); the others are checked
+	// as with NoVerify (present, with the size their record gives;
+	// CertCheck.Trusted). See Sample and SampleMaxN.
 	Sample func(Record) bool
 	// Elsewhere lists directories in which to look for the certificates
 	// index.csv lists as not committed (kept elsewhere), each as
@@ -151,6 +167,14 @@ func (c *Corpus) VerifySeconds() float64 {
 // index, the files in certs/, the literature table and the Sprouts
 // conjecture (see the package documentation). It reads certificates but
 // writes nothing.
+//
+// The certificates form a DAG by their citations. Each is verified once,
+// those it cites first, with one verify.Library for all that cite or are
+// cited. A certificate that cites an address the index does not list is
+// a problem (naming both): a citation must not point outside the corpus;
+// so is a committed certificate that cites one kept elsewhere, which the
+// repository alone could not verify, and a row whose cites differ from
+// its certificate's.
 func (c *Corpus) Check(opt CheckOptions) *Report {
 	rep := &Report{}
 	indexFile, litFile := c.Path(IndexFile), c.Path(LiteratureFile)
@@ -210,6 +234,21 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 		}
 	}
 
+	// The citations: each certificate's, from its row (or, for an index
+	// from before the column, its header when it is to be verified).
+	citesOf := c.citations(opt)
+	for _, r := range c.Records {
+		file := indexFile
+		if r.Committed {
+			file = rel(r.FileName())
+		}
+		for _, a := range citesOf[r.Address] {
+			if problem := outside(r, a, byAddress); problem != "" {
+				rep.Problems = append(rep.Problems, Problem{N: r.N, File: file, What: problem})
+			}
+		}
+	}
+
 	// The size rule.
 	limits := opt.Limits
 	for _, r := range c.Records {
@@ -229,10 +268,16 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 
 	// Every committed certificate: present, valid, and what the index
 	// says; and each one kept elsewhere that is in one of opt.Elsewhere.
+	chosen := func(Record) bool { return !opt.NoVerify }
+	if opt.Sample != nil && !opt.NoVerify {
+		var added int
+		chosen, added = closeSample(c.Records, opt.Sample, citesOf)
+		rep.SampleCited = added
+	}
 	var jobs []certJob
 	for _, r := range c.Records {
 		if r.Committed {
-			jobs = append(jobs, certJob{r: r, path: c.CertPath(r), trust: opt.NoVerify || opt.Sample != nil && !opt.Sample(r)})
+			jobs = append(jobs, certJob{r: r, path: c.CertPath(r), trust: !chosen(r)})
 		}
 	}
 	committedJobs := len(jobs)
@@ -251,7 +296,10 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 		rep.Elsewhere = append(rep.Elsewhere, CertCheck{Record: r, Path: path})
 		jobs = append(jobs, certJob{r: r, path: path, trust: opt.NoVerify, elsewhere: true})
 	}
-	checks := c.checkCertificates(jobs, opt)
+	if opt.Verify.Library == nil {
+		opt.Verify.Library = verify.NewLibrary(append([]string{certsDir}, opt.Elsewhere...)...)
+	}
+	checks := c.checkCertificates(jobs, opt, citesOf)
 	for _, cc := range checks[:committedJobs] {
 		if cc.Err != nil {
 			problem(cc.Record.N, rel(cc.Record.FileName()), "%v", cc.Err)
@@ -312,6 +360,77 @@ func findElsewhere(dirs []string, name string) string {
 	return ""
 }
 
+// citations returns the addresses each record's certificate cites, by its
+// address: the row's, or for a row of an index from before the cites
+// column, the certificate's header (when opt verifies: a check that
+// verifies nothing reads no certificate). A header read is not yet
+// verified; it only orders the checks and closes the sample, and the
+// check of the certificate then covers it.
+func (c *Corpus) citations(opt CheckOptions) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range c.Records {
+		switch {
+		case r.CitesRecorded:
+			out[r.Address] = r.Cites
+		case opt.NoVerify:
+		case r.Committed:
+			out[r.Address], _ = headerCites(c.CertPath(r))
+		default:
+			if path := findElsewhere(opt.Elsewhere, r.FileName()); path != "" {
+				out[r.Address], _ = headerCites(path)
+			}
+		}
+	}
+	return out
+}
+
+// outside returns what is wrong with r citing the address a, or "": a
+// citation must name a certificate of the corpus, and one of a committed
+// certificate a committed certificate.
+func outside(r Record, a string, byAddress map[string]Record) string {
+	cited, ok := byAddress[a]
+	switch {
+	case !ok:
+		return fmt.Sprintf("the certificate of %s cites %s, which is not a certificate of the corpus (%s lists none at that address, and a citation must not point outside the corpus): add the cited certificate with spots-corpus add, or make this one again with spots-corpus add --replace", r.Claim, a, IndexFile)
+	case r.Committed && !cited.Committed:
+		return fmt.Sprintf("the certificate of %s cites %s, the certificate of %s (%s line %d), which is kept elsewhere: a committed certificate may cite only committed ones, or the repository cannot verify it; commit the cited certificate, or make this one again with spots-corpus add --replace", r.Claim, a, cited.Claim, IndexFile, cited.Line)
+	}
+	return ""
+}
+
+// closeSample returns the choice of the committed records that sample
+// chooses and of those they cite, directly or not (cites gives each
+// record's citations by address), and how many it adds: a certificate
+// verifies only with those it cites.
+func closeSample(records []Record, sample func(Record) bool, cites map[string][]string) (func(Record) bool, int) {
+	committed := map[string]bool{}
+	for _, r := range records {
+		if r.Committed {
+			committed[r.Address] = false
+		}
+	}
+	var stack []string
+	for _, r := range records {
+		if r.Committed && sample(r) {
+			committed[r.Address] = true
+			stack = append(stack, r.Address)
+		}
+	}
+	added := 0
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, b := range cites[a] {
+			if in, ok := committed[b]; ok && !in {
+				committed[b] = true
+				added++
+				stack = append(stack, b)
+			}
+		}
+	}
+	return func(r Record) bool { return r.Committed && committed[r.Address] }, added
+}
+
 // certJob is one certificate to check: the record, where its file is, and
 // whether only to find it (trust) rather than verify it.
 type certJob struct {
@@ -319,18 +438,24 @@ type certJob struct {
 	path      string
 	trust     bool
 	elsewhere bool // the file is kept elsewhere, not in certs/
+	shared    bool // it cites or is cited: checked with the run's library (see checkCertificates)
 }
 
 // checkCertificates checks the certificates of jobs on as many goroutines
 // as there are CPUs, and returns the checks in the order of jobs.
-func (c *Corpus) checkCertificates(jobs []certJob, opt CheckOptions) []CertCheck {
-	records := make([]Record, len(jobs))
-	for i, j := range jobs {
-		records[i] = j.r
-	}
-	out := make([]CertCheck, len(records))
-	var mu sync.Mutex // serialises opt's callbacks
-	next, checked := 0, 0
+//
+// A verify.Library is not safe for concurrent use, so the certificates
+// that cite or are cited (by cites, each certificate's citations by
+// address) are checked on one goroutine with opt.Verify.Library, those
+// they cite before them, so that each file is verified at its own path
+// once and its citers find it done. The others, which share nothing, are
+// checked on every goroutine each with a library of its own (which keeps
+// no rows in memory after it).
+func (c *Corpus) checkCertificates(jobs []certJob, opt CheckOptions, cites map[string][]string) []CertCheck {
+	shared, isolated := citationOrder(jobs, cites)
+	out := make([]CertCheck, len(jobs))
+	var mu sync.Mutex // serialises opt's callbacks and the queues
+	begun, checked := 0, 0
 	serial := func(f func()) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -340,26 +465,43 @@ func (c *Corpus) checkCertificates(jobs []certJob, opt CheckOptions) []CertCheck
 	if vopt.Progress != nil {
 		vopt.Progress = func(done, total int) { serial(func() { opt.Verify.Progress(done, total) }) }
 	}
+	// take returns the next job for the worker (the first takes the
+	// shared ones, in order, then helps with the others), or -1.
+	take := func(first bool) int {
+		i := -1
+		serial(func() {
+			switch {
+			case first && len(shared) > 0:
+				i, shared = shared[0], shared[1:]
+			case len(isolated) > 0:
+				i, isolated = isolated[0], isolated[1:]
+			default:
+				return
+			}
+			begun++
+			if opt.Progress != nil {
+				opt.Progress(begun, len(jobs), jobs[i].r)
+			}
+		})
+		return i
+	}
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(records)) {
+	for w := range min(runtime.GOMAXPROCS(0), len(jobs)) {
 		wg.Go(func() {
 			for {
-				var i int
-				serial(func() {
-					i = next
-					next++
-					if i < len(records) && opt.Progress != nil {
-						opt.Progress(i+1, len(records), records[i])
-					}
-				})
-				if i >= len(records) {
+				i := take(w == 0)
+				if i < 0 {
 					return
 				}
-				out[i] = checkCertificate(jobs[i], vopt)
+				o := vopt
+				if !jobs[i].shared {
+					o.Library = nil
+				}
+				out[i] = checkCertificate(jobs[i], o)
 				if opt.Checked != nil {
 					serial(func() {
 						checked++
-						opt.Checked(checked, len(records), out[i])
+						opt.Checked(checked, len(jobs), out[i])
 					})
 				}
 			}
@@ -367,6 +509,54 @@ func (c *Corpus) checkCertificates(jobs []certJob, opt CheckOptions) []CertCheck
 	}
 	wg.Wait()
 	return out
+}
+
+// citationOrder splits the jobs (their indexes) into those that cite or
+// are cited (shared), each after the jobs it cites, and the others, in
+// their order; it marks the shared ones. A job left to trust is never
+// shared: it is not read.
+func citationOrder(jobs []certJob, cites map[string][]string) (shared, isolated []int) {
+	cited := map[string]bool{}
+	for _, j := range jobs {
+		if !j.trust {
+			for _, a := range cites[j.r.Address] {
+				cited[a] = true
+			}
+		}
+	}
+	byAddress := map[string]int{}
+	for i := range jobs {
+		j := &jobs[i]
+		j.shared = !j.trust && (len(cites[j.r.Address]) > 0 || cited[j.r.Address])
+		if j.shared {
+			byAddress[j.r.Address] = i
+		}
+	}
+	// Depth first, each job after those it cites. A cycle would need a
+	// hash collision; visiting each job once ends it all the same, and the
+	// check rejects it.
+	seen := make([]bool, len(jobs))
+	var visit func(i int)
+	visit = func(i int) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		for _, a := range cites[jobs[i].r.Address] {
+			if k, ok := byAddress[a]; ok {
+				visit(k)
+			}
+		}
+		shared = append(shared, i)
+	}
+	for i, j := range jobs {
+		if j.shared {
+			visit(i)
+		} else {
+			isolated = append(isolated, i)
+		}
+	}
+	return shared, isolated
 }
 
 // checkCertificate verifies the certificate of j.r in j.path and compares
@@ -409,17 +599,38 @@ func checkCertificate(j certJob, opt verify.Options) (cc CertCheck) {
 		cc.Err = fmt.Errorf("the file has %d bytes, but %s line %d says %d", st.Size(), IndexFile, r.Line, r.Bytes)
 	}
 	if j.trust {
-		cc.Result = verify.Result{Claim: r.Claim, Address: r.Address, Entries: r.Entries}
-		cc.Trusted = true
+		cc.Result = verify.Result{Claim: r.Claim, Address: r.Address, Entries: r.Entries, Cites: len(r.Cites)}
+		cc.Trusted, cc.Cites = true, r.Cites
 		sizeDiffers()
 		return cc
 	}
 	res, err := verify.File(cc.Path, opt)
 	cc.Result = res
-	if cc.Err = unlike(res, err, IndexFile, r.Line, r.Claim, r.Address, r.Entries); cc.Err == nil {
-		sizeDiffers()
+	if cc.Err = unlike(res, err, IndexFile, r.Line, r.Claim, r.Address, r.Entries); cc.Err != nil {
+		return cc
 	}
+	// The file is valid and at its address, which covers its header's
+	// citations.
+	if cc.Cites, err = headerCites(cc.Path); err != nil {
+		cc.Err = fmt.Errorf("unreadable certificate (listed for %s): %w", r.Claim, err)
+		return cc
+	}
+	if r.CitesRecorded && !slices.Equal(cc.Cites, r.Cites) {
+		cc.Err = fmt.Errorf("the certificate cites %s, but %s line %d says it cites %s (the cites column must list the certificate's citations)",
+			citeList(cc.Cites), IndexFile, r.Line, citeList(r.Cites))
+		return cc
+	}
+	sizeDiffers()
 	return cc
+}
+
+// citeList writes addresses for a message: "none", or the addresses
+// separated by spaces.
+func citeList(cites []string) string {
+	if len(cites) == 0 {
+		return "none"
+	}
+	return strings.Join(cites, " ")
 }
 
 // unlike compares what verify.File found in a certificate (res, err) with

@@ -183,9 +183,38 @@ func (c *Corpus) Put(r Record, replace int) (old Record, ok bool) {
 }
 
 // SaveIndex writes the records to index.csv (through a temporary file
-// renamed into place, so a reader never sees half an index).
+// renamed into place, so a reader never sees half an index). When it
+// writes the cites column, a committed record read from an index without
+// it first gets its citations from its certificate's header, so that the
+// column never says of a certificate that cites others that it cites
+// none. One kept elsewhere, or whose file cannot be read (a problem
+// Check reports), is written as citing none, and Check compares it with
+// its certificate when it has the file.
 func (c *Corpus) SaveIndex() error {
+	if enc := EncodeIndex(c.Records); bytes.HasPrefix(enc, []byte(strings.Join(indexHeader, ",")+"\n")) {
+		for i := range c.Records {
+			r := &c.Records[i]
+			if r.CitesRecorded || !r.Committed {
+				continue
+			}
+			if cites, err := headerCites(c.CertPath(*r)); err == nil {
+				r.Cites, r.CitesRecorded = cites, true
+			}
+		}
+	}
 	return writeFile(c.Path(IndexFile), EncodeIndex(c.Records))
+}
+
+// headerCites returns the citations a certificate's header gives (sorted,
+// as the format keeps them); it reads the header alone, so nothing is
+// verified.
+func headerCites(path string) ([]string, error) {
+	r, err := format.OpenCertificate(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return slices.Clone(r.Header().Cites), nil
 }
 
 // writeFile writes data to path atomically, readable by everyone as a file

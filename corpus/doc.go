@@ -11,7 +11,9 @@
 //	                proof_size_grundy_numbers; outcome "?" and first_solved_by
 //	                "unsolved" for open cases)
 //	index.csv       one row per certificate we produced (see Record), sorted
-//	                by n, then outcome claims before Grundy claims
+//	                by n, then outcome claims before Grundy claims; its last
+//	                columns, iterations and cites, are those of rows that
+//	                fill them (older files, without them, still read)
 //	certs/          the committed certificates, each named <address>.arrow
 //	                by its content address (see package format)
 //	cram.csv        one row per certificate of a Cram board (see CramRecord)
@@ -31,6 +33,12 @@
 // in one of the directories of CheckOptions.Elsewhere, as <address>.arrow,
 // and reports it missing otherwise (which is not a problem).
 //
+// A certificate may cite others by content address (format
+// spots-certificate/2) and rely on their entries: the corpus is then a DAG
+// of citations, each certificate citing certificates of the corpus made
+// before it (spots-corpus add draws on them). Its row's cites column lists
+// the addresses it cites.
+//
 // # What it guarantees
 //
 // Check verifies every committed certificate with verify.File (so it trusts
@@ -40,9 +48,14 @@
 // that the index does not list, an address, claim, entry count or size that
 // differs from the index, a certified claim that contradicts the literature
 // or the Sprouts conjecture, a literature outcome that contradicts the
-// conjecture, and a committed certificate or a corpus over the size rule.
-// (CheckOptions.Sample verifies only a sample of the committed certificates
-// and finds the others.) The conjecture is that 0*n is a first-player win
+// conjecture, a committed certificate or a corpus over the size rule, a
+// row whose cites differ from its certificate's, a citation of an address
+// the index does not list (citations never point outside the corpus), and
+// a committed certificate citing one kept elsewhere. A citing certificate
+// is valid only with every certificate it cites, directly or not, each
+// verified once per Check through one verify.Library. (CheckOptions.Sample
+// verifies only a sample of the committed certificates, with all they
+// cite, and finds the others.) The conjecture is that 0*n is a first-player win
 // exactly when n mod 6 is 3, 4 or 5; in its extended form, that the Grundy
 // value of 0*n is 0 when n mod 6 is 0, 1 or 2 and 1 otherwise.
 //

@@ -15,10 +15,25 @@ import (
 	"github.com/spots-dev/spots/format"
 )
 
-// indexHeader is the first line of index.csv; files without its last
-// column (independent_seconds, added later) still read.
+// indexHeader is the first line of index.csv. Files of the older
+// headers (see olderIndexHeaders) still read.
 var indexHeader = []string{"n", "claim", "address", "entries", "bytes", "algorithm",
-	"solve_seconds", "verify_seconds", "added", "producer", "machine", "committed", "command", "independent_seconds"}
+	"solve_seconds", "verify_seconds", "added", "producer", "machine", "committed", "command", "independent_seconds",
+	"iterations", "cites"}
+
+// The columns of index.csv that came later: a file whose header stops
+// before one of them still reads, its rows without it.
+const (
+	colIndependent = 13 // independent_seconds
+	colIterations  = 14 // iterations
+	colCites       = 15 // cites
+)
+
+// olderIndexHeaders are the headers index.csv had before: without
+// independent_seconds, and without iterations and cites. EncodeIndex
+// writes the second while no record fills the columns after it, so that
+// an index of certificates that cite none reads as it did.
+var olderIndexHeaders = [][]string{indexHeader[:colIndependent], indexHeader[:colIterations]}
 
 // Record is one row of index.csv: a certificate we produced and how.
 //
@@ -42,7 +57,20 @@ type Record struct {
 	Machine            string // where it was solved, e.g. "linux/amd64 2 CPUs"
 	Committed          bool   // yes: certs/<Address>.arrow is in the repository; no: kept elsewhere (see MaxCertBytes)
 	Command            string // the command that makes it again
-	Line               int    // line of index.csv, 1-based; 0 for a new record
+	// Iterations is the number of iterations its search took, over all
+	// its runs; 0 when not recorded (rows from before the column).
+	Iterations uint64
+	// Cites are the content addresses of the certificates it cites
+	// (format.Certificate.Cites), sorted, each once; empty when it cites
+	// none. They are part of its content address, and spots-corpus check
+	// holds them to the certificate's.
+	Cites []string
+	// CitesRecorded says whether the index recorded Cites: a row of a
+	// file from before the column says nothing of them (Cites is then
+	// empty, and the certificate's own header tells). Corpus.SaveIndex
+	// records them.
+	CitesRecorded bool
+	Line          int // line of index.csv, 1-based; 0 for a new record
 }
 
 // FileName returns the certificate's file name, <Address>.arrow.
@@ -79,7 +107,7 @@ func ReadIndex(r io.Reader) ([]Record, error) {
 		rc, err := parseRecord(f)
 		rc.Line = line
 		return rc, err
-	}, indexHeader[:len(indexHeader)-1])
+	}, olderIndexHeaders...)
 }
 
 // readIndex reads an index of the corpus (index.csv, cram.csv): the
@@ -135,12 +163,55 @@ func parseRecord(f []string) (Record, error) {
 		return r, field(11, "is not yes or no")
 	}
 	r.Command = f[12]
-	if len(f) > 13 && f[13] != "" {
-		if r.IndependentSeconds, err = parseSeconds(f[13]); err != nil {
-			return r, field(13, "is not a number of seconds")
+	if len(f) > colIndependent && f[colIndependent] != "" {
+		if r.IndependentSeconds, err = parseSeconds(f[colIndependent]); err != nil {
+			return r, field(colIndependent, "is not a number of seconds")
+		}
+	}
+	if len(f) > colIterations && f[colIterations] != "" {
+		if r.Iterations, err = strconv.ParseUint(f[colIterations], 10, 64); err != nil {
+			return r, field(colIterations, "is not a count")
+		}
+	}
+	if len(f) > colCites {
+		r.CitesRecorded = true
+		if r.Cites, err = parseCites(f[colCites], r.Address); err != nil {
+			return r, fmt.Errorf("%s: %w", indexHeader[colCites], err)
 		}
 	}
 	return r, nil
+}
+
+// parseCites reads the cites field of the row of the certificate at
+// address: content addresses separated by single spaces, in increasing
+// order, none twice, not its own, at most format.MaxCites; "" for none.
+func parseCites(field, address string) ([]string, error) {
+	if field == "" {
+		return nil, nil
+	}
+	cites := strings.Split(field, " ")
+	if len(cites) > format.MaxCites {
+		return nil, fmt.Errorf("%d addresses, over the %d a certificate may cite", len(cites), format.MaxCites)
+	}
+	for i, a := range cites {
+		switch {
+		case !format.IsAddress(a):
+			return nil, fmt.Errorf("%q is not a content address (64 lowercase hexadecimal digits; separate addresses with one space)", cutField(a))
+		case a == address:
+			return nil, fmt.Errorf("%s is the certificate's own address: a certificate cannot cite itself", a)
+		case i > 0 && a <= cites[i-1]:
+			return nil, fmt.Errorf("%s after %s: list the addresses in increasing order, each once, as the certificate does", a, cites[i-1])
+		}
+	}
+	return cites, nil
+}
+
+// cutField shortens a field quoted in an error message.
+func cutField(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
 }
 
 // made is what both indexes (index.csv, cram.csv) say of how a
@@ -208,13 +279,23 @@ func parseSeconds(s string) (float64, error) {
 
 // EncodeIndex returns index.csv for the records, sorted (by n, outcome
 // claims before Grundy claims, claim text): the same records always give
-// the same bytes.
+// the same bytes. The columns iterations and cites are written when a
+// record fills one of them (or was read from a file that had them);
+// without, the file is as it was before they were added. A record whose
+// citations were not recorded (CitesRecorded false) is then written as
+// citing none: Corpus.SaveIndex first reads them from the certificates.
 func EncodeIndex(records []Record) []byte {
 	rs := slices.Clone(records)
 	sortRecords(rs)
+	header := indexHeader[:colIterations]
+	for _, r := range rs {
+		if r.Iterations > 0 || r.CitesRecorded || len(r.Cites) > 0 {
+			header = indexHeader
+		}
+	}
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write(indexHeader)
+	w.Write(header)
 	for _, r := range rs {
 		committed := "no"
 		if r.Committed {
@@ -224,9 +305,17 @@ func EncodeIndex(records []Record) []byte {
 		if r.IndependentSeconds > 0 {
 			independent = seconds(r.IndependentSeconds)
 		}
-		w.Write([]string{strconv.Itoa(r.N), r.Claim.String(), r.Address, strconv.Itoa(r.Entries),
+		row := []string{strconv.Itoa(r.N), r.Claim.String(), r.Address, strconv.Itoa(r.Entries),
 			strconv.FormatInt(r.Bytes, 10), r.Algorithm, seconds(r.SolveSeconds), seconds(r.VerifySeconds),
-			r.Added, r.Producer, r.Machine, committed, r.Command, independent})
+			r.Added, r.Producer, r.Machine, committed, r.Command, independent}
+		if len(header) > colIterations {
+			iterations := ""
+			if r.Iterations > 0 {
+				iterations = strconv.FormatUint(r.Iterations, 10)
+			}
+			row = append(row, iterations, strings.Join(r.Cites, " "))
+		}
+		w.Write(row)
 	}
 	w.Flush()
 	return b.Bytes()

@@ -265,6 +265,24 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 	b.WriteString("Each committed certificate is `certs/<address>.arrow`, named by its content address; ")
 	b.WriteString("check one with `spots-verify FILE`, all of them with `spots-corpus check`. ")
 	fmt.Fprintf(&b, "Those not committed (over %s, or kept out of the repository by choice) are kept elsewhere: the command makes them again, at the same address, and `spots-corpus check --dir DIR` verifies those in DIR (see README.md).\n\n", SizeText(MaxCertBytes))
+	claimOf := map[string]string{}
+	citing := 0
+	for _, r := range rows {
+		for _, c := range r.Certificates {
+			claimOf[c.Address] = c.Claim.String()
+			if len(c.Cites) > 0 {
+				citing++
+			}
+		}
+	}
+	if citing > 0 {
+		if citing == 1 {
+			b.WriteString("One of them cites others")
+		} else {
+			fmt.Fprintf(&b, "%d of them cite others", citing)
+		}
+		b.WriteString(" by content address (\"cites N\" after the claim, with the claims those prove), relying on their entries without repeating them: such a certificate is valid only with those it cites, each a certificate of this corpus, which `spots-corpus check` verifies once however many cite it; `spots-verify --bundle DIR` copies one with all it relies on, `--inline DIR` makes it self-contained.\n\n")
+	}
 	b.WriteString("| claim | address | entries | size | algorithm | solve | verify | verify/solve | added | producer | machine | status | command |\n")
 	b.WriteString("|---|---|---:|---:|---|---:|---:|---:|---|---|---|---|---|\n")
 	for _, r := range rows {
@@ -273,14 +291,32 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 			if c.Committed {
 				addr = "[`" + c.Address + "`](" + CertsDir + "/" + c.FileName() + ")"
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
-				c.Claim, addr, c.Entries, SizeText(c.Bytes), c.Algorithm, duration(c.SolveSeconds), duration(c.VerifySeconds), ratio(c.Record),
+			fmt.Fprintf(&b, "| `%s`%s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
+				c.Claim, citesText(c.Record, claimOf), addr, c.Entries, SizeText(c.Bytes), c.Algorithm, duration(c.SolveSeconds), duration(c.VerifySeconds), ratio(c.Record),
 				cell(c.Added), cell(c.Producer), cell(c.Machine), c.Status, strings.ReplaceAll(c.Command, "|", `\|`))
 		}
 	}
 	fmt.Fprintf(&b, "\n## Plot\n\n![proof size against n beside the published proof sizes, certificate bytes, solve and verify times](%s)\n", PlotFile)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// citesText writes what a certificate cites for the table: "" for none,
+// else " cites N: " and the claims they prove (claimOf, by address; the
+// short address of one the corpus does not list).
+func citesText(r Record, claimOf map[string]string) string {
+	if len(r.Cites) == 0 {
+		return ""
+	}
+	var claims []string
+	for _, a := range r.Cites {
+		if claim, ok := claimOf[a]; ok {
+			claims = append(claims, "`"+claim+"`")
+		} else {
+			claims = append(claims, "`"+a[:min(12, len(a))]+"`")
+		}
+	}
+	return fmt.Sprintf(" cites %d: %s", len(r.Cites), strings.Join(claims, ", "))
 }
 
 // cell makes text safe in a Markdown table cell.

@@ -9,10 +9,33 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// FormatVersion names the certificate format this package reads and
-// writes. It is the first thing hashed into a content address and the value
-// of the "spots.format" metadata key.
+// FormatVersion names the certificate format of a certificate that cites
+// no other: version 1, which every certificate made before citations
+// existed has, so that their files and addresses stay as they are. It is
+// the first thing hashed into a content address and the value of the
+// "spots.format" metadata key.
 const FormatVersion = "spots-certificate/1"
+
+// FormatCiting names the format of a certificate that cites others
+// (Certificate.Cites): version 2, which adds the "spots.cites" metadata
+// key and hashes the citations into the content address. A writer uses
+// it exactly when there are citations, so a certificate has one spelling
+// and one address.
+const FormatCiting = "spots-certificate/2"
+
+// MaxCites is the most certificates one certificate may cite: the
+// addresses, 65 bytes each with their separator, fill at most one
+// metadata value.
+const MaxCites = 1000
+
+// Format returns the format version c is written in: FormatCiting when it
+// cites others, FormatVersion otherwise.
+func (c *Certificate) Format() string {
+	if len(c.Cites) > 0 {
+		return FormatCiting
+	}
+	return FormatVersion
+}
 
 // Limits of a certificate entry. Readers refuse larger lists or positions as
 // corrupt; writers refuse to write them.
@@ -65,7 +88,13 @@ func SplitWin(w int32) (component, move int) {
 // before it and the rules of the game, and the claim follows from the
 // entries. This package only stores it; checking is the verifier's job.
 type Certificate struct {
-	Claim    Claim
+	Claim Claim
+	// Cites are the content addresses of the certificates whose entries
+	// this one relies on without repeating them, in increasing order, each
+	// once. A checker takes the entries of each cited certificate as
+	// earlier rows once it has checked that certificate (and what it
+	// cites). Empty for a self-contained certificate.
+	Cites    []string
 	Entries  []Entry   // in file order (the producer sorts them; checkers enforce the order)
 	Game     string    // "sprouts"
 	Notation string    // e.g. "spots-canonical/1": the version of the canonical form and child order the indices refer to
@@ -103,7 +132,7 @@ type Certificate struct {
 //
 //	2de01a61b9bfda12f51a8df8f4a57a2c3cf1ab9dc40d9bfdfaa69829a78e5e6c
 func (c *Certificate) Address() string {
-	a := newAddresser(c.Game, c.Notation, c.Claim, uint64(len(c.Entries)))
+	a := newAddresser(c.Game, c.Notation, c.Claim, c.Cites, uint64(len(c.Entries)))
 	for i := range c.Entries {
 		a.entry(&c.Entries[i])
 	}
@@ -117,12 +146,22 @@ type addresser struct {
 	buf []byte
 }
 
-func newAddresser(game, notation string, claim Claim, entries uint64) *addresser {
+func newAddresser(game, notation string, claim Claim, cites []string, entries uint64) *addresser {
 	a := &addresser{h: blake3.New()}
-	a.str(FormatVersion)
+	if len(cites) == 0 {
+		a.str(FormatVersion)
+	} else {
+		a.str(FormatCiting)
+	}
 	a.str(game)
 	a.str(notation)
 	a.str(claim.String())
+	if len(cites) > 0 {
+		a.buf = binary.AppendUvarint(a.buf, uint64(len(cites)))
+		for _, c := range cites {
+			a.str(c)
+		}
+	}
 	a.buf = binary.AppendUvarint(a.buf, entries)
 	a.flush()
 	return a
@@ -178,6 +217,9 @@ func checkHeader(c *Certificate) error {
 	if err := c.Claim.check(); err != nil {
 		return err
 	}
+	if err := checkCites(c.Cites); err != nil {
+		return err
+	}
 	if n := len(c.Claim.String()); n > maxHeaderText {
 		return fmt.Errorf("claim of %d bytes is longer than %d", n, maxHeaderText)
 	}
@@ -226,4 +268,22 @@ func checkEntry(e *Entry) string {
 		}
 	}
 	return ""
+}
+
+// checkCites returns why cites cannot be the citations of a certificate:
+// more than MaxCites, one that is not written as an address, or not in
+// strictly increasing order (so each once).
+func checkCites(cites []string) error {
+	if len(cites) > MaxCites {
+		return fmt.Errorf("cites %d certificates, more than %d", len(cites), MaxCites)
+	}
+	for i, a := range cites {
+		if !IsAddress(a) {
+			return fmt.Errorf("citation %d %q is not a content address (64 lowercase hexadecimal digits)", i+1, cutString(a))
+		}
+		if i > 0 && a <= cites[i-1] {
+			return fmt.Errorf("citation %d %s is not after %s: citations are sorted, each once", i+1, a, cites[i-1])
+		}
+	}
+	return nil
 }

@@ -16,15 +16,16 @@ import (
 
 // DumpHeader is the first line of a dump: the certificate's metadata.
 type DumpHeader struct {
-	Format   string `json:"format"`   // spots.format: FormatVersion
-	Game     string `json:"game"`     // spots.game
-	Notation string `json:"notation"` // spots.notation
-	Claim    string `json:"claim"`    // spots.claim, in its text form
-	Address  string `json:"address"`  // the content address, recomputed from the rows and equal to spots.address
-	Entries  int    `json:"entries"`  // the number of DumpEntry lines that follow
-	Producer string `json:"producer"` // provenance, outside the address
-	Version  string `json:"version"`
-	Created  string `json:"created"` // RFC 3339, UTC
+	Format   string   `json:"format"`          // spots.format: FormatVersion, or FormatCiting with cites
+	Cites    []string `json:"cites,omitempty"` // spots.cites: the addresses of the certificates cited (FormatCiting only)
+	Game     string   `json:"game"`            // spots.game
+	Notation string   `json:"notation"`        // spots.notation
+	Claim    string   `json:"claim"`           // spots.claim, in its text form
+	Address  string   `json:"address"`         // the content address, recomputed from the rows and equal to spots.address
+	Entries  int      `json:"entries"`         // the number of DumpEntry lines that follow
+	Producer string   `json:"producer"`        // provenance, outside the address
+	Version  string   `json:"version"`
+	Created  string   `json:"created"` // RFC 3339, UTC
 }
 
 // DumpEntry is one entry of a dump: a row of the certificate.
@@ -48,7 +49,7 @@ func Dump(w io.Writer, r *CertReader, want string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	head := DumpHeader{Format: FormatVersion, Game: h.Game, Notation: h.Notation, Claim: h.Claim.String(),
+	head := DumpHeader{Format: h.Format(), Cites: h.Cites, Game: h.Game, Notation: h.Notation, Claim: h.Claim.String(),
 		Address: r.DeclaredAddress(), Entries: int(r.entries), Producer: h.Producer, Version: h.Version,
 		Created: h.Created.UTC().Format(time.RFC3339Nano)}
 	if err := enc.Encode(head); err != nil {

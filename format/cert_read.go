@@ -150,16 +150,22 @@ func (r *CertReader) open(size int64) error {
 	if err != nil {
 		return err
 	}
-	r.hash = newAddresser(r.header.Game, r.header.Notation, r.header.Claim, r.entries)
+	r.hash = newAddresser(r.header.Game, r.header.Notation, r.header.Claim, r.header.Cites, r.entries)
 	return nil
 }
 
 // Header returns the certificate's fields but Entries, as its metadata
 // gives them. They were checked when the reader was made: the format
-// version is FormatVersion and the claim, game, notation, producer,
+// version is FormatVersion, or FormatCiting with well-formed Cites, and the claim, game, notation, producer,
 // version and creation time are well formed.
 func (r *CertReader) Header() Certificate {
 	return r.header
+}
+
+// DeclaredEntries returns the number of entries that the file's metadata
+// states (the rows are held to it as they are read).
+func (r *CertReader) DeclaredEntries() uint64 {
+	return r.entries
 }
 
 // DeclaredAddress returns the content address that the file's metadata
@@ -167,12 +173,6 @@ func (r *CertReader) Header() Certificate {
 // rows: compare it with Address after the last row.
 func (r *CertReader) DeclaredAddress() string {
 	return r.declared
-}
-
-// DeclaredEntries returns the number of entries that the file's metadata
-// states (Next holds the rows to it): the total of a check's progress.
-func (r *CertReader) DeclaredEntries() uint64 {
-	return r.entries
 }
 
 // Next returns the next entry, with a well-formed shape (see Entry and
@@ -510,8 +510,20 @@ func parseMetadata(md arrow.Metadata) (c Certificate, address string, entries ui
 	if err != nil {
 		return c, "", 0, err
 	}
-	if m[metaFormat] != FormatVersion {
-		return c, "", 0, corrupt("spots.format is %q; this reader knows only %q", cutString(m[metaFormat]), FormatVersion)
+	switch m[metaFormat] {
+	case FormatVersion:
+		if hasKey(m, metaCites) {
+			return c, "", 0, corrupt("metadata key %q is not part of %s", metaCites, FormatVersion)
+		}
+	case FormatCiting:
+		if !hasKey(m, metaCites) {
+			return c, "", 0, corrupt("metadata key %q is missing", metaCites)
+		}
+		if c.Cites = strings.Split(m[metaCites], ","); len(c.Cites) == 1 && c.Cites[0] == "" {
+			return c, "", 0, corrupt("spots.cites is empty: a certificate that cites none is %s", FormatVersion)
+		}
+	default:
+		return c, "", 0, corrupt("spots.format is %q; this reader knows %q and %q", cutString(m[metaFormat]), FormatVersion, FormatCiting)
 	}
 	if c.Claim, err = ParseClaim(m[metaClaim]); err != nil {
 		return c, "", 0, corrupt("spots.claim: %v", err)
@@ -559,6 +571,9 @@ func metadataMap(md arrow.Metadata) (map[string]string, error) {
 }
 
 func isMetaKey(k string) bool {
+	if k == metaCites {
+		return true
+	}
 	for _, w := range metaKeys {
 		if k == w {
 			return true

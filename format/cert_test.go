@@ -505,9 +505,17 @@ func TestReadRejectsMetadata(t *testing.T) {
 		change func(m map[string]string)
 		reason string
 	}{
-		"missing key":      {func(m map[string]string) { delete(m, metaCreated) }, `"spots.created" is missing`},
-		"unknown key":      {func(m map[string]string) { m["spots.extra"] = "1" }, `unknown metadata key "spots.extra"`},
-		"format version":   {func(m map[string]string) { m[metaFormat] = "spots-certificate/2" }, "spots.format"},
+		"missing key":       {func(m map[string]string) { delete(m, metaCreated) }, `"spots.created" is missing`},
+		"unknown key":       {func(m map[string]string) { m["spots.extra"] = "1" }, `unknown metadata key "spots.extra"`},
+		"format version":    {func(m map[string]string) { m[metaFormat] = "spots-certificate/3" }, "spots.format"},
+		"cites missing":     {func(m map[string]string) { m[metaFormat] = FormatCiting }, `"spots.cites" is missing`},
+		"cites in v1":       {func(m map[string]string) { m[metaCites] = sampleCert(5).Address() }, "not part of spots-certificate/1"},
+		"cites empty":       {func(m map[string]string) { m[metaFormat], m[metaCites] = FormatCiting, "" }, "spots.cites is empty"},
+		"cites not address": {func(m map[string]string) { m[metaFormat], m[metaCites] = FormatCiting, "abc" }, `citation 1 "abc" is not a content address`},
+		"cites unsorted": {func(m map[string]string) {
+			m[metaFormat], m[metaCites] = FormatCiting, sampleCert(5).Address()+","+sampleCert(5).Address()
+		}, "citations are sorted, each once"},
+		"cites swapped":    {func(m map[string]string) { m[metaFormat], m[metaCites] = FormatCiting, sampleCert(5).Address() }, "the rows hash to"},
 		"claim":            {func(m map[string]string) { m[metaClaim] = "0*12=X" }, "outcome must be W or L"},
 		"game":             {func(m map[string]string) { m[metaGame] = "" }, "game"},
 		"address":          {func(m map[string]string) { m[metaAddress] = strings.ToUpper(c.Address()) }, "spots.address"},
@@ -833,4 +841,45 @@ func FuzzReadCertificate(f *testing.F) {
 			t.Fatalf("accepted certificate does not round-trip: %v", err)
 		}
 	})
+}
+
+// TestCitingCertificate holds the version 2 format to its promises: a
+// certificate that cites others is written as spots-certificate/2 with its
+// citations, reads back with them, and its address covers them (another
+// citation, or none, is another address); one that cites none keeps the
+// version 1 address.
+func TestCitingCertificate(t *testing.T) {
+	plain := sampleCert(3)
+	a, b := sampleCert(4).Address(), sampleCert(5).Address()
+	if a > b {
+		a, b = b, a
+	}
+	citing := sampleCert(3)
+	citing.Cites = []string{a, b}
+	other := sampleCert(3)
+	other.Cites = []string{a}
+	addrs := map[string]string{"none": plain.Address(), "two": citing.Address(), "one": other.Address()}
+	if addrs["none"] == addrs["two"] || addrs["two"] == addrs["one"] || addrs["none"] == addrs["one"] {
+		t.Fatalf("citations do not change the address: %v", addrs)
+	}
+	if plain.Format() != FormatVersion || citing.Format() != FormatCiting {
+		t.Fatalf("formats %q and %q", plain.Format(), citing.Format())
+	}
+	dir := t.TempDir()
+	path, err := WriteCertificate(dir, citing, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadCertificate(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Cites, citing.Cites) || got.Address() != addrs["two"] {
+		t.Fatalf("read back cites %v at %s, want %v at %s", got.Cites, got.Address(), citing.Cites, addrs["two"])
+	}
+	bad := sampleCert(3)
+	bad.Cites = []string{b, a}
+	if _, err := WriteCertificate(dir, bad, WriteOptions{}); err == nil || !strings.Contains(err.Error(), "sorted") {
+		t.Fatalf("unsorted citations written: %v", err)
+	}
 }

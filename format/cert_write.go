@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -27,6 +28,7 @@ const (
 	metaProducer = "spots.producer" // Certificate.Producer
 	metaVersion  = "spots.version"  // Certificate.Version
 	metaCreated  = "spots.created"  // Certificate.Created, RFC 3339 in UTC
+	metaCites    = "spots.cites"    // Certificate.Cites joined by ",": only in FormatCiting
 )
 
 // The columns of a certificate file, in this order.
@@ -260,8 +262,8 @@ func describe(col string) arrow.Metadata {
 }
 
 func certMetadata(c *Certificate) arrow.Metadata {
-	return arrow.MetadataFrom(map[string]string{
-		metaFormat:   FormatVersion,
+	m := map[string]string{
+		metaFormat:   c.Format(),
 		metaGame:     c.Game,
 		metaNotation: c.Notation,
 		metaClaim:    c.Claim.String(),
@@ -270,7 +272,11 @@ func certMetadata(c *Certificate) arrow.Metadata {
 		metaProducer: c.Producer,
 		metaVersion:  c.Version,
 		metaCreated:  c.Created.UTC().Format(time.RFC3339Nano),
-	})
+	}
+	if len(c.Cites) > 0 {
+		m[metaCites] = strings.Join(c.Cites, ",")
+	}
+	return arrow.MetadataFrom(m)
 }
 
 // batchEnd returns the end of the batch that starts at entries[start]: at

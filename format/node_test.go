@@ -3,7 +3,6 @@ package format
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -25,6 +24,8 @@ var nodeFiles = []string{"package.json", "package-lock.json", "read-certificate.
 
 // nodeOutput is what read-certificate.mjs prints about a certificate.
 type nodeOutput struct {
+	Format          string      `json:"format"`
+	Cites           []string    `json:"cites"`
 	Claim           string      `json:"claim"`
 	Game            string      `json:"game"`
 	Notation        string      `json:"notation"`
@@ -47,7 +48,8 @@ type nodeEntry struct {
 // JS under node, reads our files (zstd bodies, several batches, metadata
 // and list columns), and that the published reader docs/readers/
 // read-certificate.mjs recomputes the content address by the documented
-// recipe. It installs the packages pinned by docs/readers/package-lock.json
+// recipe, of version 1 and of version 2 (a certificate that cites others,
+// one and three). It installs the packages pinned by docs/readers/package-lock.json
 // (npm ci) into a temporary directory, never into the source tree, and
 // skips, saying why, where node or npm is not installed or the npm registry
 // cannot be reached.
@@ -62,6 +64,8 @@ func TestNodeReadsCertificate(t *testing.T) {
 	big := randomCert(rng, 1000)
 	big.Claim = Claim{Root: "0*12", Kind: ClaimWin, N: 3}
 	big.Entries[0].Win = append(big.Entries[0].Win, 3<<WinShift|5, math.MaxInt32) // multi-byte varints
+	many := randomCert(rng, 20)
+	many.Cites = []string{citingAddress, citedAddress, exampleAddress} // in increasing order, as the format requires
 	for _, tc := range []struct {
 		name    string
 		c       *Certificate
@@ -70,6 +74,8 @@ func TestNodeReadsCertificate(t *testing.T) {
 	}{
 		{"random", big, WriteOptions{BatchRows: 100}, 10},
 		{"example", exampleCert(), WriteOptions{}, 1},
+		{"citing example", citingExampleCert(), WriteOptions{}, 1},
+		{"citing three", many, WriteOptions{BatchRows: 7}, 3},
 		{"empty", &Certificate{Claim: Claim{Root: "0", Kind: ClaimLoss}, Game: "sprouts", Notation: "spots-canonical/1"}, WriteOptions{}, 1}, // no batch in the file; Arrow JS makes its table of one empty batch
 	} {
 		path, err := WriteCertificate(t.TempDir(), tc.c, tc.opt)
@@ -99,6 +105,7 @@ func TestNodeReadsCertificate(t *testing.T) {
 func nodeWant(c *Certificate, batches int) nodeOutput {
 	addr := c.Address()
 	o := nodeOutput{
+		Format: c.Format(), Cites: append([]string{}, c.Cites...),
 		Claim: c.Claim.String(), Game: c.Game, Notation: c.Notation, Producer: c.Producer, Version: c.Version,
 		DeclaredAddress: addr, Address: addr, Batches: batches, Entries: []nodeEntry{},
 	}
@@ -165,11 +172,11 @@ func stderr(err error) []byte {
 var formatDoc = filepath.Join("..", "docs", "certificate-format.md")
 
 // TestNodeSnippet runs the ```js block of docs/certificate-format.md, the
-// few lines a Node user copies, on the certificate of the document's
-// worked example (corpus/certs), with the packages of the published
-// reader, and checks that it prints the claim, the address and every
-// entry as the Go reader reads them. It skips as TestNodeReadsCertificate
-// does.
+// few lines a Node user copies, on the certificates of the document's
+// worked examples (corpus/certs, and format/testdata/cites for version 2),
+// with the packages of the published reader, and checks that it prints
+// the format, the citations, the claim, the address and every entry as the
+// Go reader reads them. It skips as TestNodeReadsCertificate does.
 func TestNodeSnippet(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -188,36 +195,55 @@ func TestNodeSnippet(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "snippet.mjs"), []byte(snippet+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path, err := filepath.Abs(filepath.Join("..", "corpus", "certs", "eacf849c669b63334200b95c830c05a5eb8cf06bad39c37c9cd5272d0f2a5386.arrow"))
-	if err != nil {
-		t.Fatal(err)
+	for _, rel := range []string{
+		filepath.Join("..", "corpus", "certs", exampleAddress+".arrow"),
+		filepath.Join(citesDir, citingAddress+".arrow"),
+	} {
+		path, err := filepath.Abs(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, node, "snippet.mjs", path)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		cancel()
+		if err != nil {
+			t.Fatalf("node snippet.mjs %s: %v\n%s", rel, err, stderr(err))
+		}
+		want := snippetWant(t, path)
+		if got := strings.Split(strings.TrimSpace(string(out)), "\n"); !reflect.DeepEqual(got, want) {
+			t.Errorf("the snippet printed on %s\n%s\nwant\n%s", rel, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "snippet.mjs", path)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node snippet.mjs: %v\n%s", err, stderr(err))
-	}
+}
+
+// snippetWant is what the document's ```js block should print about the
+// certificate at path, as the Go reader reads it.
+func snippetWant(t *testing.T, path string) []string {
+	t.Helper()
 	r, err := OpenCertificate(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	want := []string{fmt.Sprintf(`{"claim":%q,"address":%q}`, r.Header().Claim.String(), r.DeclaredAddress())}
+	h := r.Header()
+	head, _ := json.Marshal(struct {
+		Format  string   `json:"format"`
+		Cites   []string `json:"cites"`
+		Claim   string   `json:"claim"`
+		Address string   `json:"address"`
+	}{h.Format(), append([]string{}, h.Cites...), h.Claim.String(), r.DeclaredAddress()})
+	want := []string{string(head)}
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
-			break
+			return want
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		b, _ := json.Marshal(nodeEntry{Position: e.Position, Grundy: e.Grundy, Reach: append([]uint32{}, e.Reach...), Win: append([]int32{}, e.Win...)})
 		want = append(want, string(b))
-	}
-	if got := strings.Split(strings.TrimSpace(string(out)), "\n"); !reflect.DeepEqual(got, want) {
-		t.Errorf("the snippet printed\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

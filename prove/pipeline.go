@@ -36,8 +36,14 @@ type Pipeline[P fmt.Stringer] struct {
 	// writes none.
 	CertDir string
 	// Verify is given to the checker that builds the certificate and
-	// verifies the written file (its progress, its limits).
+	// verifies the written file (its progress, its limits, the library
+	// that finds the certificates a certificate cites).
 	Verify verify.Options
+	// Pool, if set, is the certificates the search drew on (its values
+	// preloaded into the search's database): a certificate cites those
+	// whose values its proof relies on (certify.BuildCiting), and is
+	// verified with them. Verify.Library, if nil, is the pool's.
+	Pool *certify.Pool
 	// Checkpoint, if set, saves the search when a solve stops unsolved,
 	// so that a later run resumes all it did; with CheckpointSolved also
 	// when it stops solved.
@@ -82,6 +88,8 @@ type Certificate struct {
 	Path    string       // the file, CertDir/<Address>.arrow
 	Address string       // its content address
 	Entries int          // its entries
+	Cites   []string     // the addresses of the certificates it cites
+	Cited   int          // the certificates it relies on, directly or through others, all verified
 }
 
 // Stop says why a solve stopped without a result.
@@ -177,16 +185,26 @@ func (p *Pipeline[P]) Certify(root P, heap uint32, r *Result) error {
 			cert = built
 		}
 	}
+	pool := p.Pool
+	if d, ok := p.Searcher.(interface{ Drawn() *certify.Pool }); ok {
+		pool = d.Drawn() // nil once the pool failed to back a result
+	}
+	opt := p.Verify
+	if opt.Library == nil && pool != nil {
+		p.Verify.Library = pool.Library()
+		opt = p.Verify
+	}
 	if cert == nil {
-		if cert, err = certify.BuildFor(p.Game, p.Searcher.DB(), claim, p.Verify); err != nil {
+		if cert, err = certify.BuildCiting(p.Game, p.Searcher.DB(), pool, claim, opt); err != nil {
 			return err
 		}
 	}
-	path, res, err := certify.WriteCertificate(p.CertDir, cert, p.Verify)
+	path, res, err := certify.WriteCertificate(p.CertDir, cert, opt)
 	if err != nil {
 		return err
 	}
-	r.Certificate = &Certificate{Claim: claim, Path: path, Address: strings.TrimSuffix(filepath.Base(path), ".arrow"), Entries: res.Entries}
+	r.Certificate = &Certificate{Claim: claim, Path: path, Address: strings.TrimSuffix(filepath.Base(path), ".arrow"),
+		Entries: res.Entries, Cites: slices.Clone(cert.Cites), Cited: res.Cited}
 	return nil
 }
 

@@ -18,10 +18,21 @@ import (
 // checkpoint did not back the result: Restart gives the search again
 // without it, which solves the position from nothing. A forged checkpoint
 // costs time, never a wrong answer.
+//
+// The same holds of a search that drew on values it did not derive: a
+// pool of certificates (Pool), or a database given by its user. With a
+// Pool, the check cites the pool's certificates and checks each that the
+// result relies on (Library, which a pipeline with the same library then
+// does not check again): a forged certificate in the pool costs time,
+// never a wrong answer.
 type Resumed[P fmt.Stringer] struct {
 	solve.Searcher[P]
 	// Game is the game of the positions (sprouts.Game or cram.Game).
 	Game string
+	// Pool is the certificates the search drew on, if any, and Library
+	// the checker's library that finds them (nil: the pool's own).
+	Pool    *certify.Pool
+	Library *verify.Library
 	// Restart returns a new search, without the checkpoint's values, to
 	// replace the one whose result they did not back (why says how).
 	Restart func(why error) solve.Searcher[P]
@@ -82,19 +93,41 @@ func (r *Resumed[P]) backed(pos P, n uint32, out solve.Outcome, grundy *uint32) 
 	if err != nil {
 		return err
 	}
-	d, err := verify.FromValuesOf(r.Game, r.DB().Range)
-	if err != nil {
-		return fmt.Errorf("%s: %w", claim, err)
-	}
 	all := verify.Limits{Lives: -1, Boundaries: -1, Letters: -1, Cells: -1, Moves: -1, Work: -1}
-	if _, err := d.Check(claim, verify.Options{Limits: all}); err != nil {
+	if r.Pool == nil {
+		d, err := verify.FromValuesOf(r.Game, r.DB().Range)
+		if err != nil {
+			return fmt.Errorf("%s: %w", claim, err)
+		}
+		if _, err := d.Check(claim, verify.Options{Limits: all}); err != nil {
+			return fmt.Errorf("%s: %w", claim, err)
+		}
+		return nil
+	}
+	if r.Library == nil {
+		r.Library = r.Pool.Library()
+	}
+	opt := verify.Options{Limits: all, Library: r.Library}
+	cert, err := certify.BuildCiting(r.Game, r.DB(), r.Pool, claim, opt)
+	if err != nil {
+		return err
+	}
+	// Checked within the default limits, as spots-verify checks: the
+	// certificates cited are strangers' files.
+	if _, err := verify.CertificateWith(cert, verify.Options{Library: r.Library}); err != nil {
 		return fmt.Errorf("%s: %w", claim, err)
 	}
 	return nil
 }
 
-// giveUp replaces the search by one without the checkpoint.
+// Drawn returns the pool the search draws on: its Pool until the pool
+// failed to back a result, nil after.
+func (r *Resumed[P]) Drawn() *certify.Pool { return r.Pool }
+
+// giveUp replaces the search by one without the checkpoint and without the
+// pool.
 func (r *Resumed[P]) giveUp(why error) {
+	r.Pool = nil
 	st := r.Searcher.Stats()
 	r.spent.Iterations += st.Iterations
 	r.spent.Expansions += st.Expansions

@@ -70,7 +70,12 @@ const (
 // forget what they learned), so the solve goes on. If it finds no wrong
 // value it drops the values the verifier could not derive from the others
 // (each lacks a value it rests on) and rebuilds the DAG from the rest.
-// Audit returns an error only when ctx ends.
+//
+// The values of the master's pool (WithPool) are cited, not derived: the
+// certificate Audit builds cites those its proof relies on, and the
+// outcome is proved only once every certificate it cites has been checked.
+// Audit returns an error when ctx ends, and one wrapping ErrCited when a
+// certificate drawn on does not hold.
 func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	m.mu.Lock()
 	out := m.outcome()
@@ -95,9 +100,10 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	for k, g := range snapshot {
 		db.Put(k, g)
 	}
-	// Build proves the claim from the rules (the checker's search over the
-	// values) before it writes the proof's entries as a certificate.
-	cert, err := certify.Build(db, claim, verify.Options{})
+	// BuildCiting proves the claim from the rules (the checker's search
+	// over the values, the pool's taken as proved by their certificates)
+	// before it writes the proof's entries as a certificate.
+	cert, err := certify.BuildCiting(sprouts.Game, db, m.pool, claim, verify.Options{})
 	proved := err == nil
 	res.Unproved = err
 	// Even when the values prove the outcome, those that contradict others
@@ -115,6 +121,9 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 		}
 	}
 	if proved && len(wrong) == 0 && len(refuted) == 0 {
+		if err := m.checkCited(cert); err != nil {
+			return res, err
+		}
 		m.mu.Lock()
 		m.proof = cert
 		m.mu.Unlock()
@@ -125,7 +134,7 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	}
 	var unsupported map[string]bool
 	if !proved && len(wrong) == 0 && len(refuted) == 0 && len(liars) == 0 {
-		unsupported = underived(db, claim)
+		unsupported = m.underived(db, claim)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -140,11 +149,12 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 // lacks a value it rests on: dropping them lets the groups derive them
 // again, with what they rest on, instead of the DAG settling the root
 // from them at once and the audit failing again.
-func underived(db *solve.NimberDB, claim format.Claim) map[string]bool {
+func (m *Master) underived(db *solve.NimberDB, claim format.Claim) map[string]bool {
 	d, err := verify.FromValues(db.Range)
 	if err != nil {
 		return nil
 	}
+	m.citePool(d) // proved by their certificates, as the audit takes them
 	if _, err := d.Check(claim, verify.Options{}); err == nil {
 		return nil
 	}
@@ -162,7 +172,8 @@ func underived(db *solve.NimberDB, claim format.Claim) map[string]bool {
 // it) as Audit does, bans the senders and starts a new epoch; it does
 // nothing if it finds nothing. Run now and then, it catches a lying group before its
 // values spread (and before they can stall the groups' searches). It
-// returns an error only when ctx ends.
+// returns an error when ctx ends, and one wrapping ErrCited when it found
+// that a certificate drawn on does not hold.
 func (m *Master) Check(ctx context.Context) (AuditResult, error) {
 	m.mu.Lock()
 	snapshot := map[string]uint32{}
@@ -283,7 +294,8 @@ func (m *Master) ProvedValues() *solve.NimberDB {
 // findWrong returns the values of vals (key → g) that are wrong, found by
 // solving suspects again with a search of the master's own that trusts no
 // value it did not prove, and the disputes whose value is wrong (the
-// value of vals they disputed is right).
+// value of vals they disputed is right). A wrong value that follows from
+// the pool's values is an error wrapping ErrCited (blamePool).
 func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incompleteToo bool, disputes []dispute) (wrong map[string]bool, refuted []dispute, err error) {
 	// Suspects: values that contradict a child whose lands all have values
 	// (the child has the same value, or the children's values are all
@@ -297,8 +309,10 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 	m.scanMu.Lock()
 	epoch := m.scannedEpoch
 	keys := make([]string, 0, len(vals))
-	for k := range vals {
-		if incompleteToo || !m.scanned[k] {
+	for k, g := range vals {
+		// A pooled value is not scanned: its certificate answers for
+		// it, and scanning the pool would cost each check its size.
+		if (incompleteToo || !m.scanned[k]) && !m.isPooled(k, g) {
 			keys = append(keys, k)
 		}
 	}
@@ -322,6 +336,9 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 	order := func(set map[string]bool) []suspect {
 		var out []suspect
 		for k := range set {
+			if m.isPooled(k, vals[k]) {
+				continue // a contradiction of a value it gives: the others are solved
+			}
 			if p, err := sprouts.FromKey(k); err == nil {
 				out = append(out, suspect{k, p, p.Lives()})
 			}
@@ -363,6 +380,9 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 			refuted = append(refuted, d)
 			disputer[d.group] = true
 		case solve.Win:
+			if err := m.blamePool(ctx, p, g, solve.Loss); err != nil {
+				return nil, nil, err
+			}
 			wrong[d.key] = true
 		default:
 			if err := ctx.Err(); err != nil {
@@ -377,6 +397,11 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 		switch checker.Solve(ctx, s.pos, vals[s.key]) {
 		case solve.Loss: // gn = the value: right
 		case solve.Win:
+			// Wrong, unless the pool's values make it so: then the pool
+			// is at fault, not the group that derived it from them.
+			if err := m.blamePool(ctx, s.pos, vals[s.key], solve.Loss); err != nil {
+				return nil, nil, err
+			}
 			wrong[s.key] = true
 		default:
 			if err := ctx.Err(); err != nil {

@@ -176,8 +176,9 @@ type claimFault struct {
 
 // checkClaims checks claims against the values vals: a claim the values
 // do not back names its group a liar; one they contradict is solved
-// again, and names its group if it is wrong. It returns the liars, by
-// group, and an error only when ctx ends.
+// again, and names its group if it is wrong (unless the pool's values make
+// it right: blamePool). It returns the liars, by group, and an error when
+// ctx ends or the pool is at fault.
 func (m *Master) checkClaims(ctx context.Context, claims []claim, vals map[string]uint32) (map[string]claimFault, error) {
 	liars := map[string]claimFault{}
 	var checker *solve.DFPN[sprouts.Position]
@@ -203,6 +204,9 @@ func (m *Master) checkClaims(ctx context.Context, claims []claim, vals map[strin
 				checker = solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: max(m.params.Capacity, 1024), MaxIterations: maxClaimIterations})
 			}
 			if got := checker.Solve(ctx, c.pos, c.n); got.Known() && got != c.out {
+				if err := m.blamePool(ctx, c.pos, c.n, c.out); err != nil {
+					return nil, err
+				}
 				liars[c.group] = claimFault{claim: c, wrong: true}
 			}
 		}

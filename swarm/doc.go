@@ -137,6 +137,11 @@
 //     epoch: a group that sees a new epoch forgets what it learned and its
 //     jobs, and starts afresh, and what a group of an old epoch sends is
 //     ignored. Supervise runs these checks for a master's whole solve.
+//   - A master may draw on certificates (WithPool): their values are
+//     input, not truth. The audit cites them instead of deriving them,
+//     and checks every certificate its proof cites before it believes the
+//     outcome; one that does not hold ends the solve (ErrCited). Groups
+//     may draw on them too (WithGroupPool).
 //   - Once the outcome is proved (Finish) every group is told at its next
 //     exchange, and a waiting group at once, that the solve is over.
 //

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -30,6 +31,7 @@ type Group struct {
 	results chan finished
 	mu      sync.Mutex // guards stats, which solvers update
 	stats   GroupStats
+	pooled  map[string]uint32 // the values drawn on (WithGroupPool), not sent
 
 	// Log, if set, is told about reconnections and the like.
 	Log func(format string, args ...any)
@@ -72,6 +74,7 @@ type GroupOption func(*groupConfig)
 type groupConfig struct {
 	game   solve.Game[sprouts.Position]
 	adjust func(*solve.Options)
+	pool   *certify.Pool
 }
 
 // WithSolver has the group's solvers play game instead of sprouts.Rules{}
@@ -84,7 +87,8 @@ func WithSolver(game solve.Game[sprouts.Position], adjust func(*solve.Options)) 
 
 // NewGroup returns a worker group named name (its identity at the
 // master): Params.Grouping solvers of Params.Threads threads and
-// Params.Capacity entries each, sharing a new nimber database.
+// Params.Capacity entries each, sharing a new nimber database (holding the
+// values of the pool of WithGroupPool, if given).
 func NewGroup(name string, params Params, opts ...GroupOption) (*Group, error) {
 	if err := params.check(); err != nil {
 		return nil, err
@@ -98,6 +102,16 @@ func NewGroup(name string, params Params, opts ...GroupOption) (*Group, error) {
 	}
 	g := &Group{Name: name, params: params, db: solve.NewNimberDB(), results: make(chan finished, params.Grouping)}
 	g.db.Track()
+	if cfg.pool != nil {
+		all := solve.NewNimberDB()
+		cfg.pool.Preload(all)
+		g.pooled = make(map[string]uint32, all.Len())
+		all.Range(func(k string, v uint32) bool {
+			g.pooled[k] = v
+			return true
+		})
+		g.preload()
+	}
 	for range params.Grouping {
 		opt := solve.Options{Capacity: params.Capacity, Threads: max(params.Threads, 1), Seed: params.Seed,
 			Spread: params.Spread, ChildrenCache: max(1, min(solve.DefaultChildrenCache, int64(params.Capacity)*256))}
@@ -176,7 +190,9 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			// (Not a resync: the jobs of the first reply are not placed
 			// yet.)
 			g.db.Range(func(k string, v uint32) bool {
-				req.Nimbers = append(req.Nimbers, solve.NimberEntry{Key: k, G: v})
+				if p, ok := g.pooled[k]; !ok || p != v {
+					req.Nimbers = append(req.Nimbers, solve.NimberEntry{Key: k, G: v})
+				}
 				return true
 			})
 			if g.Log != nil {
@@ -221,6 +237,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 				s.jobID, s.lastKey = "", ""
 			}
 			g.db.Clear()
+			g.preload() // the master drops only values it was sent
 			jobs.ctx, jobs.cancel = context.WithCancel(ctx)
 			epoch = reply.Epoch
 			if g.Log != nil {

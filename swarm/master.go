@@ -9,9 +9,11 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
 )
 
 // JobSpec is a job as a group receives it.
@@ -319,12 +321,23 @@ type Master struct {
 	claims     []claim
 	firstClaim map[string]uint64
 	overflow   map[string]bool
+
+	// The certificates the master draws on (pool.go): the pool, its
+	// values (read-only once NewMaster returns), and under poolMu the
+	// database of the searches that draw on them (blamePool) and the
+	// library that checks them.
+	pool   *certify.Pool
+	pooled map[string]uint32
+	poolMu sync.Mutex
+	poolDB *solve.NimberDB
+	lib    *verify.Library
 }
 
 // NewMaster prepares the master of a solve of root + *0 with the nimber
 // database db (a new one if nil, or one loaded from an earlier run), and
 // grows the top of the DAG by its own expansions. By default it keeps
-// time by the wall clock and nobody watches it (WithClock, WithObserver).
+// time by the wall clock, nobody watches it and it draws on no
+// certificates (WithClock, WithObserver, WithPool).
 func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB, opts ...MasterOption) (*Master, error) {
 	if err := params.check(); err != nil {
 		return nil, err
@@ -339,6 +352,7 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB, opts ..
 	for _, o := range opts {
 		o(m)
 	}
+	m.drawOn()
 	db.Range(func(k string, _ uint32) bool {
 		m.origin[k] = valueOrigin{group: savedOrigin}
 		return true

@@ -19,6 +19,12 @@ type Result struct {
 	Claim   format.Claim
 	Address string // the content address recomputed from the entries
 	Entries int
+	// Cites is the number of certificates it cites
+	// (format.Certificate.Cites), and Cited the number it relies on,
+	// directly or through others: each was checked and found valid
+	// (Library.Closure names them).
+	Cites int
+	Cited int
 }
 
 // Options controls a check.
@@ -49,6 +55,16 @@ type Options struct {
 	// certificate of another game gives an error wrapping
 	// ErrUnsupported.
 	Independent bool
+	// Library finds and checks the certificates that a certificate cites
+	// (see cites.go), each once; File also looks beside the file it
+	// checks. Without a library, File makes one that looks beside the
+	// file alone, and Stream and CertificateWith reject a certificate
+	// that cites others.
+	Library *Library
+
+	here  string    // the directory of the file being checked ("" if none)
+	rows  *[]Value  // if set, the check appends the rows it reads
+	cites *[]string // if set, the check sets it to the certificate's citations
 }
 
 // workers returns the number of pipeline workers to use; 1 or less means
@@ -68,7 +84,46 @@ func (o Options) workers() int {
 // (wrapping ErrLimit, not ErrInvalidCertificate), found before the
 // children of the position are generated; an unreadable file gives
 // another error.
+//
+// A certificate that cites others is valid only if each of them is, found
+// beside the file or in opt.Library's directories (a *CitationError names
+// the first that is not); every certificate a library has checked is
+// checked once.
 func File(path string, opt Options) (Result, error) {
+	name, named := strings.CutSuffix(filepath.Base(path), ".arrow")
+	named = named && format.IsAddress(name)
+	if opt.here == "" {
+		opt.here = filepath.Dir(path)
+	}
+	if opt.Library == nil {
+		opt.Library = NewLibrary()
+	} else if res, err, ok := opt.Library.Checked(name); named && ok && opt.rows == nil {
+		return res, unwrapCitation(err, name)
+	}
+	var rows []Value
+	var cites []string
+	given := opt.rows == nil
+	if given {
+		opt.rows, opt.cites = &rows, &cites
+	}
+	res, err := file(path, name, named, opt)
+	if given {
+		opt.Library.remember(path, res, cites, rows, err)
+	}
+	return res, err
+}
+
+// unwrapCitation returns the error of the certificate addr as its own
+// check gave it, not as a citation of it.
+func unwrapCitation(err error, addr string) error {
+	var ce *CitationError
+	if errors.As(err, &ce) && ce.Address == addr {
+		return ce.Err
+	}
+	return err
+}
+
+func file(path, name string, named bool, opt Options) (Result, error) {
 	r, err := format.OpenCertificate(path)
 	if err != nil {
 		return Result{}, fileError(err)
@@ -78,9 +133,8 @@ func File(path string, opt Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if base := filepath.Base(path); strings.HasSuffix(base, ".arrow") && format.IsAddress(strings.TrimSuffix(base, ".arrow")) &&
-		strings.TrimSuffix(base, ".arrow") != res.Address {
-		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file is named %s but its content address is %s", base, res.Address)}
+	if named && name != res.Address {
+		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file is named %s.arrow but its content address is %s", name, res.Address)}
 	}
 	return res, nil
 }
@@ -138,13 +192,16 @@ func stream[P any](g rules[P], r *format.CertReader, opt Options) (Result, error
 		return res, err
 	}
 	c := newHinted(g, opt.Limits)
-	next := func() (int, format.Entry, error) {
+	if err := c.cite(&res, h.Cites, opt); err != nil {
+		return res, err
+	}
+	next := collecting(opt.rows, func() (int, format.Entry, error) {
 		e, err := r.Next()
 		if err != nil && err != io.EOF {
 			err = fileError(err)
 		}
 		return r.Row(), e, err
-	}
+	})
 	err = c.all(opt.workers(), next, func() {
 		res.Entries++
 		if opt.Progress != nil && res.Entries%1000 == 0 {
@@ -197,7 +254,10 @@ func certificateWith[P any](g rules[P], cert *format.Certificate, opt Options) (
 		return res, err
 	}
 	c := newHinted(g, opt.Limits)
-	next := entriesOf(cert)
+	if err := c.cite(&res, cert.Cites, opt); err != nil {
+		return res, err
+	}
+	next := collecting(opt.rows, entriesOf(cert))
 	err = c.all(opt.workers(), next, func() {
 		res.Entries++
 		if opt.Progress != nil && res.Entries%1000 == 0 {
@@ -221,6 +281,47 @@ type hinted[P any] struct {
 
 func newHinted[P any](g rules[P], l Limits) *hinted[P] {
 	return &hinted[P]{g: g, known: values{}, moves: newLandMoves(g, l, true)}
+}
+
+// cite checks the certificates that cites names (with opt.Library) and
+// takes their entries as known, as rows before the first; res gets the
+// citations.
+func (c *hinted[P]) cite(res *Result, cites []string, opt Options) error {
+	if opt.cites != nil {
+		*opt.cites = cites
+	}
+	given, closure, err := opt.Library.cited(cites, opt.here, opt)
+	if err != nil {
+		return err
+	}
+	res.Cites, res.Cited = len(cites), len(closure)
+	for _, v := range given {
+		p, err := c.g.parse(v.Position)
+		if err != nil {
+			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("an entry of a cited certificate does not parse: %v", err)}
+		}
+		k := c.g.key(p)
+		if old, ok := c.known[k]; ok && old != v.Grundy {
+			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("two cited certificates give it the values %d and %d", old, v.Grundy)}
+		}
+		c.known[k] = v.Grundy
+	}
+	return nil
+}
+
+// collecting returns next, appending each entry it gives to rows (when
+// rows is not nil).
+func collecting(rows *[]Value, next func() (int, format.Entry, error)) func() (int, format.Entry, error) {
+	if rows == nil {
+		return next
+	}
+	return func() (int, format.Entry, error) {
+		row, e, err := next()
+		if err == nil {
+			*rows = append(*rows, Value{Position: e.Position, Grundy: e.Grundy})
+		}
+		return row, e, err
+	}
 }
 
 // entry checks one row: its position is canonical and atomic, it comes
@@ -327,7 +428,11 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 			return fail("win", "child %d (%s): the reply %s in land %s reaches the value %d, not %d", i, g.text(child), g.text(reply), g.text(lands[comp]), x, gv)
 		}
 	}
-	c.known[g.key(p)] = gv
+	k := g.key(p)
+	if old, ok := c.known[k]; ok && old != gv {
+		return fail("citation", "a cited certificate gives it the value %d", old)
+	}
+	c.known[k] = gv
 	return nil
 }
 

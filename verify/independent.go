@@ -63,6 +63,7 @@ type indEntry struct {
 
 // independent is one independent check.
 type independent struct {
+	given   int    // the first given entries are those of cited certificates: valid
 	limits  Limits // resolved
 	table   sprouts2.Table
 	entries []indEntry // by index in table
@@ -210,17 +211,49 @@ func (c *independent) value(w *worker, lands []*sprouts2.Land, below int) (uint3
 	return x, unknown, nil
 }
 
+// cite checks the certificates that cites names (with opt.Library) and
+// adds their entries as given: valid, as rows before the first; res gets
+// the citations.
+func (c *independent) cite(res *Result, cites []string, opt Options) error {
+	if opt.cites != nil {
+		*opt.cites = cites
+	}
+	given, closure, err := opt.Library.cited(cites, opt.here, opt)
+	if err != nil {
+		return err
+	}
+	res.Cites, res.Cited = len(cites), len(closure)
+	for _, v := range given {
+		i, found, err := c.add(0, v.Position, v.Grundy)
+		switch {
+		case IsLimit(err):
+			return err
+		case err != nil:
+			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("an entry of a cited certificate is not a land: %v", err)}
+		case found && c.entries[i].g != v.Grundy:
+			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("two cited certificates give it the values %d and %d", c.entries[i].g, v.Grundy)}
+		}
+	}
+	c.given = len(c.entries)
+	return nil
+}
+
 // run checks every entry, in rounds of increasing lives, on the workers
 // of opt. With strict (a certificate) it stops after the first round in
 // which an entry is not valid and returns that entry's failure (the one of
-// least row); otherwise it checks every entry and returns nil.
+// least row); otherwise it checks every entry and returns nil. The given
+// entries (of cited certificates) are valid without a check.
 func (c *independent) run(strict bool) error {
 	n := len(c.entries)
 	c.state, c.why = make([]uint8, n), make([]error, n)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
+	order := make([]int, 0, n-c.given)
+	for i := range c.given {
+		c.state[i] = indValid
 	}
+	for i := c.given; i < n; i++ {
+		order = append(order, i)
+	}
+	n = len(order)
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Compare(c.entries[a].land.Lives(), c.entries[b].land.Lives())
 	})
@@ -476,12 +509,12 @@ func independentStream(r *format.CertReader, opt Options) (Result, error) {
 		}
 		return addr, nil
 	}
-	return independentCertificate(h.Game, h.Claim, next, address, opt)
+	return independentCertificate(h.Game, h.Claim, h.Cites, next, address, opt)
 }
 
 // independentCertificate checks the rows next returns (until io.EOF),
 // then the content address (address), then the claim.
-func independentCertificate(game string, cl format.Claim, next func() (int, format.Entry, error), address func() (string, error), opt Options) (Result, error) {
+func independentCertificate(game string, cl format.Claim, cites []string, next func() (int, format.Entry, error), address func() (string, error), opt Options) (Result, error) {
 	res := Result{Claim: cl}
 	if game != sprouts.Game {
 		return res, fmt.Errorf("%w: the certificate is for the game %q; the independent check knows only %q", ErrUnsupported, game, sprouts.Game)
@@ -491,6 +524,10 @@ func independentCertificate(game string, cl format.Claim, next func() (int, form
 	if err != nil {
 		return res, err
 	}
+	if err := c.cite(&res, cites, opt); err != nil {
+		return res, err
+	}
+	next = collecting(opt.rows, next)
 	prev, prevLives := "", 0
 	for {
 		row, e, err := next()
@@ -514,6 +551,9 @@ func independentCertificate(game string, cl format.Claim, next func() (int, form
 			return res, fail("position", "%v", err)
 		}
 		if old := c.entries[i]; found && old.g != e.Grundy {
+			if old.row == 0 {
+				return res, fail("citation", "a cited certificate gives it the value %d, not %d", old.g, e.Grundy)
+			}
 			return res, fail("duplicate", "the same position as row %d (%s), whose value is %d, not %d", old.row, old.text, old.g, e.Grundy)
 		}
 		lives := c.entries[i].land.Lives()
@@ -536,7 +576,7 @@ func independentCertificate(game string, cl format.Claim, next func() (int, form
 
 // independentCertificateWith is CertificateWith with Options.Independent.
 func independentCertificateWith(cert *format.Certificate, opt Options) (Result, error) {
-	return independentCertificate(cert.Game, cert.Claim, entriesOf(cert), func() (string, error) { return cert.Address(), nil }, opt)
+	return independentCertificate(cert.Game, cert.Claim, cert.Cites, entriesOf(cert), func() (string, error) { return cert.Address(), nil }, opt)
 }
 
 // IndependentResult is what CheckIndependent found in a database.

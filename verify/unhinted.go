@@ -23,6 +23,7 @@ type Database struct {
 // database is the part of a Database that depends on the game.
 type database interface {
 	check(claim format.Claim, opt Options) (*Proof, error)
+	cite(key string, g uint32, address string) error
 	len() int
 	invalid() []string
 }
@@ -43,6 +44,7 @@ type dbEntry[P any] struct {
 	win   []int32
 	deps  []P    // the positions the witnesses name
 	why   string // why the entry is invalid
+	cited string // the address of a certificate that proves it ("" if none): valid, no witnesses
 }
 
 const (
@@ -197,6 +199,30 @@ func fromValues[P any](g rules[P], each func(yield func(key string, g uint32) bo
 	return &Database{impl: gd}, bad
 }
 
+// Cite takes gn(Q) = g, for the position Q of key (as FromValuesOf's),
+// as proved by the certificate of address: Check takes it as valid without
+// deriving it, and a proof that relies on it cites that certificate
+// instead of holding the entry (Proof.Certificate). The value replaces the
+// database's own for Q, if it has another: a certificate's value is
+// checked before the proof is believed (the proof's certificate cites it,
+// and the check of a citing certificate checks what it cites), and the
+// database's value may be a mistake. The key is the caller's: a position
+// of the game, as the checker never parses it.
+func (d *Database) Cite(key string, g uint32, address string) error {
+	return d.impl.cite(key, g, address)
+}
+
+func (d *gameDB[P]) cite(key string, g uint32, address string) error {
+	if e, ok := d.entries[key]; ok {
+		e.g, e.cited = g, address
+		return nil
+	}
+	// A cited entry is never expanded nor written, so its position is
+	// never needed: only its key and value are looked up.
+	d.entries[key] = &dbEntry[P]{g: g, cited: address}
+	return nil
+}
+
 // Len returns the number of entries.
 func (d *Database) Len() int { return d.impl.len() }
 
@@ -226,8 +252,9 @@ type Proof struct {
 	Checked  int // entries checked (valid or not)
 	game     string
 	notation string
-	used     []format.Entry // copied: a later Check on the database resets its entries
-	sizes    map[string]int // the size (lives, cells) of each used entry's position, by text
+	used     []format.Entry      // copied: a later Check on the database resets its entries
+	sizes    map[string]int      // the size (lives, cells) of each used entry's position, by text
+	cites    map[string]struct{} // the certificates of the cited entries it relies on
 }
 
 // Check decides the claim with the database by a memoised search (the rules
@@ -257,6 +284,9 @@ func (d *gameDB[P]) check(claim format.Claim, opt Options) (*Proof, error) {
 	}
 	for _, e := range d.entries {
 		e.state, e.reach, e.win, e.deps, e.why = unseen, nil, nil, nil, ""
+		if e.cited != "" {
+			e.state = valid
+		}
 	}
 	known := values{}
 	for _, land := range g.components(root) {
@@ -287,7 +317,7 @@ func (d *gameDB[P]) check(claim format.Claim, opt Options) (*Proof, error) {
 		}
 		return nil, err
 	}
-	p := &Proof{Claim: claim, Checked: s.checked, game: g.game(), notation: g.notation(), sizes: map[string]int{}}
+	p := &Proof{Claim: claim, Checked: s.checked, game: g.game(), notation: g.notation(), sizes: map[string]int{}, cites: map[string]struct{}{}}
 	collect(d, p, known)
 	return p, nil
 }
@@ -523,6 +553,10 @@ func collect[P any](d *gameDB[P], p *Proof, root values) {
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if e.cited != "" {
+			p.cites[e.cited] = struct{}{}
+			continue
+		}
 		text := g.text(e.pos)
 		p.used = append(p.used, format.Entry{Position: text, Grundy: e.g, Reach: e.reach, Win: e.win})
 		p.sizes[text] = g.size(e.pos)
@@ -532,11 +566,24 @@ func collect[P any](d *gameDB[P], p *Proof, root values) {
 	}
 }
 
-// Entries returns the number of entries the proof relies on.
+// Entries returns the number of entries the proof relies on, besides
+// those of the certificates it cites.
 func (p *Proof) Entries() int { return len(p.used) }
 
+// Cites returns the addresses of the certificates whose entries (given by
+// Database.Cite) the proof relies on, sorted.
+func (p *Proof) Cites() []string {
+	out := make([]string, 0, len(p.cites))
+	for a := range p.cites {
+		out = append(out, a)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Certificate returns the proof as a hinted, trimmed certificate of the
-// database's game: only the entries it relies on, in increasing order of
+// database's game, citing the certificates of the cited entries it relies
+// on (see Database.Cite): only the other entries it relies on, in increasing order of
 // size (lives in Sprouts, empty cells in Cram) and then text, each with
 // its witnesses.
 func (p *Proof) Certificate(producer, version string) *format.Certificate {
@@ -547,6 +594,10 @@ func (p *Proof) Certificate(producer, version string) *format.Certificate {
 		}
 		return strings.Compare(a.Position, b.Position)
 	})
-	return &format.Certificate{Claim: p.Claim, Game: p.game, Notation: p.notation,
+	var cites []string
+	if len(p.cites) > 0 {
+		cites = p.Cites()
+	}
+	return &format.Certificate{Claim: p.Claim, Game: p.game, Notation: p.notation, Cites: cites,
 		Producer: producer, Version: version, Entries: entries}
 }

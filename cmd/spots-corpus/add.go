@@ -196,16 +196,49 @@ func (a *adder) solve() int {
 			}
 		}
 	}
-	search := prove.NewSearcher(sprouts.Rules{}, nil, s)
+	pool, status := a.loadPool()
+	if status >= 0 {
+		return status
+	}
+	db := solve.NewNimberDB()
+	pool.Preload(db)
+	search := prove.NewSearcher(sprouts.Rules{}, db, s)
 	if a.saver != nil {
 		if _, err := a.saver.Resume(a.ctx, a.stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
 			return a.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", a.stateAt, err)
 		}
 	}
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
-		Timeout: o.timeout, Checkpoint: a.saver, Stopped: a.prog.Clear}
+		Timeout: o.timeout, Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
 	a.result = a.pipeline.Solve(a.ctx, a.root, 0)
 	return a.solved()
+}
+
+// loadPool reads the corpus's certificates for the search to draw on
+// (none with --no-reuse), but for the one that add replaces: a proof must
+// not cite the certificate of its own claim. It returns the exit status
+// of a failure, or -1.
+func (a *adder) loadPool() (*certify.Pool, int) {
+	if a.opt.noReuse {
+		return nil, -1
+	}
+	var skip []string
+	if a.existing >= 0 {
+		skip = append(skip, a.c.Records[a.existing].Address)
+	}
+	start := time.Now()
+	progress := func(done, total int) {
+		if a.prog != nil {
+			a.prog.Show(true, "reading the corpus to draw on: %d of %d certificates", done, total)
+		}
+	}
+	pool, err := certify.LoadPool(a.ctx, []string{filepath.Join(a.c.Dir, corpus.CertsDir)}, skip, progress)
+	if err != nil {
+		return nil, a.fail(2, "%v (give --no-reuse to solve without the corpus)", err)
+	}
+	a.prog.Clear()
+	fmt.Fprintf(a.stderr, "spots-corpus: drawing on %d values of %d certificates (read in %.1f s)\n", pool.Len(), pool.Files, time.Since(start).Seconds())
+	return pool, -1
 }
 
 // solved counts the search over all its runs and returns the exit status
@@ -322,7 +355,8 @@ func (a *adder) record(res verify.Result, verifySeconds float64) (corpus.Record,
 		Algorithm: a.opt.algorithm, SolveSeconds: millis(a.stats.Seconds), VerifySeconds: millis(verifySeconds),
 		Added: time.Now().UTC().Format(time.DateOnly), Producer: producer,
 		Machine:   fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Committed: !kept.noCommit, Command: command(kept)}, path, -1
+		Committed: !kept.noCommit, Command: command(kept), Iterations: a.stats.Iterations,
+		Cites: a.result.Certificate.Cites, CitesRecorded: true}, path, -1
 }
 
 // fits applies the size rule to a certificate of size bytes at address;
@@ -422,6 +456,10 @@ func command(o options) string {
 	}
 	if o.capacity != solve.DefaultCapacity && o.algorithm == "dfpn" {
 		parts = append(parts, "--capacity", strconv.Itoa(o.capacity))
+	}
+	if o.noReuse {
+		// Drawing on the corpus makes another certificate (one that cites).
+		parts = append(parts, "--no-reuse")
 	}
 	if o.noCommit {
 		parts = append(parts, "--no-commit", "--out", "DIR")

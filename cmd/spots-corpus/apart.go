@@ -18,9 +18,11 @@ import (
 
 // verifyCommand is the hidden command add runs in a process of its own to
 // time the check of a certificate: spots-corpus _verify [--independent]
-// FILE prints what verify.File found (with --independent, the independent
-// check) as one JSON object, and exits 0 when the file is valid, 1 when it
-// is invalid, 2 when it cannot be read.
+// [--cites DIR]... FILE prints what verify.File found (with --independent,
+// the independent check; with --cites, looking for the certificates it
+// cites in each DIR too, after the file's own directory) as one JSON
+// object, and exits 0 when the file is valid, 1 when it is invalid, 2
+// when it cannot be read.
 const verifyCommand = "_verify"
 
 // childEnv is set in the environment of that process (a test binary runs
@@ -37,13 +39,18 @@ type verifyJSON struct {
 
 func runVerifyChild(args []string, stdout, stderr io.Writer) int {
 	opt := verify.Options{}
-	if len(args) == 2 && args[0] == "--independent" {
+	if len(args) > 1 && args[0] == "--independent" {
 		opt.Independent, args = true, args[1:]
 	}
+	var dirs []string
+	for len(args) > 2 && args[0] == "--cites" {
+		dirs, args = append(dirs, args[1]), args[2:]
+	}
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "usage: spots-corpus %s [--independent] FILE\n", verifyCommand)
+		fmt.Fprintf(stderr, "usage: spots-corpus %s [--independent] [--cites DIR]... FILE\n", verifyCommand)
 		return 2
 	}
+	opt.Library = verify.NewLibrary(dirs...)
 	res, err := verify.File(args[0], opt)
 	j := verifyJSON{Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries}
 	status := 0
@@ -67,10 +74,18 @@ func (e *env) verifyApart(path string, opt verify.Options) (verify.Result, float
 	exe, err := os.Executable()
 	if err == nil {
 		var stdout, stderr bytes.Buffer
-		args := []string{verifyCommand, path}
+		args := []string{verifyCommand}
 		if opt.Independent {
-			args = []string{verifyCommand, "--independent", path}
+			args = append(args, "--independent")
 		}
+		// The certificates it cites are where the search found them (the
+		// corpus's certs/), not beside it when it is kept elsewhere.
+		if opt.Library != nil {
+			for _, d := range opt.Library.Dirs {
+				args = append(args, "--cites", d)
+			}
+		}
+		args = append(args, path)
 		cmd := exec.CommandContext(e.ctx, exe, args...)
 		cmd.Env = append(os.Environ(), childEnv+"=1")
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -20,10 +20,19 @@
 //	15  W        1       W      GLOP                2007  0*15=W  afe87b1cd973     found, not verified  6263     36.93 s  2.63 s
 //	                                                      gn(0*15)=1  d4f9a6ebb2db found, not verified  6265     38.63 s  2.89 s
 //
-// or with --json one object per n. It answers from the index at once: it
-// finds each committed certificate (present, with the size index.csv
-// gives) and verifies none; check verifies them. (--no-verify, which
-// status once needed for that, is accepted and changes nothing.)
+// and after the table the frontier: the largest n such that the outcome
+// of every 0*n', n' ≤ n, is certified, the certified n beyond it, and
+// which of 0*33 … 0*44 (where GLOP's 2010–2011 results lie) are certified
+// and which are open, as in
+//
+//	frontier  every outcome of 0*1 … 0*32 certified; certified beyond it: 0*47
+//	33 … 44   certified: none; open: 0*33 … 0*44 (GLOP 2010–2011 first solved 0*33, 0*36 … 0*39, 0*42 … 0*44)
+//
+// or with --json one object per n (no frontier). It answers from the
+// index at once: it finds each committed certificate (present, with the
+// size index.csv gives) and verifies none; check verifies them.
+// (--no-verify, which status once needed for that, is accepted and
+// changes nothing.)
 //
 // check verifies every committed certificate and reports each disagreement
 // between the certificates, index.csv, the files in certs/, the literature
@@ -32,6 +41,14 @@
 //	verified  0*14=L  5424fc9eedb3  6260 entries  0.72 s  corpus/certs/5424fc9e….arrow
 //	PROBLEM   n = 5: corpus/certs/af026028….arrow: certifies 0*5=W, so 0*5 is W, but literature.csv line 6 says L (first solved by Mollison)
 //	corpus: 28 of 28 committed certificates verified, 0 listed but not committed, 105 literature rows, 1.9 MB; 1 problem
+//
+// A certificate that cites others (add draws on the corpus) is verified
+// with them: one library for the run checks each certificate once, those
+// cited first, however many cite it, by the default and the --independent
+// check alike. A citation of an address that index.csv does not list, or
+// of a certificate kept elsewhere from a committed one, is a problem
+// naming the certificate and the address; so is a row whose cites (the
+// last column of index.csv) differ from the certificate's.
 //
 // It also applies the size rule: a committed certificate over 16 MB, or a
 // corpus directory over 100 MB, is a problem. --dir names the corpus (a
@@ -50,8 +67,10 @@
 // --sample verifies only a fixed sample (the committed certificates of
 // 0*1 … 0*14) and the certificates changed since the last git tag (git
 // diff against it, and files git does not track yet); the others are only
-// found, present with the size the index gives. Without a tag it compares
-// with HEAD; outside a git work tree it verifies all. --budget D samples
+// found, present with the size the index gives. A certificate verified
+// brings those it cites, directly or not, into the sample (the sample
+// line counts them): it is valid only with them. Without a tag it
+// compares with HEAD; outside a git work tree it verifies all. --budget D samples
 // so only when the verify times index.csv records for the committed
 // certificates add up to more than D (make test uses it, make corpus-check
 // verifies all).
@@ -74,7 +93,8 @@
 //
 // add solves 0*N (its outcome, or with --nimber its Grundy value), writes
 // the certificate into the corpus, verifies it, records it in index.csv with
-// the times measured, and regenerates. The verify time is measured in a
+// the times and iterations measured and the certificates it cites, and
+// regenerates. The verify time is measured in a
 // separate process (this command run again on the file), so that nothing
 // the search left in memory helps the check. With --no-commit the
 // certificate is written into --out instead and listed in the index as not
@@ -220,6 +240,7 @@ type options struct {
 	out       string
 	state     string        // --state: the checkpoint directory ("" for the default)
 	noState   bool          // --no-state
+	noReuse   bool          // --no-reuse
 	every     time.Duration // --state-every
 	runs      int           // runs the solve took, from its checkpoint; retime: processes per certificate
 	// retime
@@ -388,6 +409,7 @@ func addFlags(f *pflag.FlagSet, o *options) {
 	f.StringVar(&o.state, "state", "", "dfpn: save the search to `DIR` every --state-every and when it stops, and resume from it: the same command run again after a crash, a Ctrl-C or --timeout goes on where it was (default: a directory per claim in the user's cache directory, removed once the certificate is added)")
 	f.DurationVar(&o.every, "state-every", solve.DefaultCheckpointEvery, "how often --state saves the search")
 	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
+	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")
 	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 }
 
@@ -519,10 +541,17 @@ type certJSON struct {
 	Added         string  `json:"added,omitempty"`
 	Committed     bool    `json:"committed"`
 	Command       string  `json:"command,omitempty"`
-	Status        string  `json:"status,omitempty"`
-	Path          string  `json:"path,omitempty"`
-	Seconds       float64 `json:"seconds,omitempty"` // this check's time
-	Error         string  `json:"error,omitempty"`
+	Iterations    uint64  `json:"iterations,omitempty"` // of the search, when index.csv records them
+	// Cites are the addresses of the certificates it cites (index.csv's
+	// cites; in check's report, the certificate's own when verified), and
+	// Cited the number it relies on, directly or not, as check verified
+	// them.
+	Cites   []string `json:"cites,omitempty"`
+	Cited   int      `json:"cited,omitempty"`
+	Status  string   `json:"status,omitempty"`
+	Path    string   `json:"path,omitempty"`
+	Seconds float64  `json:"seconds,omitempty"` // this check's time
+	Error   string   `json:"error,omitempty"`
 }
 
 type problemJSON struct {
@@ -569,7 +598,7 @@ func cramStatus(cc corpus.CramCheck) string {
 func recordJSON(r corpus.Record) certJSON {
 	return certJSON{N: r.N, Claim: r.Claim.String(), Address: r.Address, Entries: r.Entries, Bytes: r.Bytes,
 		Algorithm: r.Algorithm, SolveSeconds: r.SolveSeconds, VerifySeconds: r.VerifySeconds, Added: r.Added,
-		Committed: r.Committed, Command: r.Command}
+		Committed: r.Committed, Command: r.Command, Iterations: r.Iterations, Cites: r.Cites}
 }
 
 func problemsJSON(ps []corpus.Problem) []problemJSON {
@@ -609,6 +638,9 @@ func runCheck(e *env) int {
 	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs, Verify: verify.Options{Independent: e.opt.independent}}
 	sample := e.sample(c, &opt)
 	rep := e.check(c, opt)
+	if rep.SampleCited > 0 {
+		sample += fmt.Sprintf(", and the %s they cite, directly or not (a certificate verifies only with those it cites)", plural(rep.SampleCited, "certificate"))
+	}
 	if e.opt.json {
 		printCheckJSON(e.stdout, c, rep, sample)
 	} else {
@@ -664,6 +696,7 @@ func printCheckJSON(w io.Writer, c *corpus.Corpus, rep *corpus.Report, sample st
 func checkedJSON(cc corpus.CertCheck, elsewhere bool) certJSON {
 	j := recordJSON(cc.Record)
 	j.Path, j.Seconds, j.Status = cc.Path, cc.Elapsed.Seconds(), certStatus(cc, elsewhere)
+	j.Cites, j.Cited = cc.Cites, cc.Result.Cited
 	if cc.Err != nil {
 		j.Error = cc.Err.Error()
 	}
@@ -705,8 +738,8 @@ func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTa
 			fmt.Fprintf(w, "found     %s  %s  not verified (not in the sample)  %s\n", cc.Record.Claim, cc.Record.ShortAddress(), cc.Path)
 		default:
 			n.verified++
-			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s\n",
-				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
+			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s%s\n",
+				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path, citesNote(cc))
 		}
 	}
 	for _, cc := range rep.Elsewhere {
@@ -717,8 +750,8 @@ func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTa
 				cc.Record.Claim, cc.Record.ShortAddress(), strings.Join(elsewhere, ", "), cc.Record.Command)
 		case cc.Err == nil:
 			n.elsewhere++
-			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s  (kept elsewhere)\n",
-				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
+			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s  (kept elsewhere)%s\n",
+				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path, citesNote(cc))
 		}
 	}
 	for _, cc := range rep.Cram {
@@ -733,6 +766,16 @@ func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTa
 		}
 	}
 	return n
+}
+
+// citesNote ends the line of a verified certificate that cites others:
+// how many it cites and relies on in all, each verified once in this run
+// (its time is its own: those it cites are checked before it).
+func citesNote(cc corpus.CertCheck) string {
+	if len(cc.Cites) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  cites %d (relies on %d in all, verified)", len(cc.Cites), cc.Result.Cited)
 }
 
 // printCheckSummary prints check's last line: what was verified and
@@ -934,12 +977,33 @@ func runStatus(e *env) int {
 			}
 		}
 		tw.Flush()
+		printFrontier(e.stdout, corpus.FrontierOf(rows))
 	}
 	if rep != nil && !rep.OK() {
 		printProblems(e.stderr, rep)
 		return e.fail(1, "%s does not check (%s)", c.Dir, plural(len(rep.Problems), "problem"))
 	}
 	return 0
+}
+
+// printFrontier prints, after status's table, how far the certified
+// outcomes reach: every n up to the frontier, those beyond it, and those
+// of corpus.GoalFrom … corpus.GoalTo certified and open.
+func printFrontier(w io.Writer, f corpus.Frontier) {
+	beyond := ""
+	if len(f.Beyond) > 0 {
+		beyond = "; certified beyond it: " + corpus.Spans(f.Beyond)
+	}
+	if f.Complete == 0 {
+		fmt.Fprintf(w, "frontier  the outcome of 0*1 is not certified%s\n", beyond)
+	} else {
+		fmt.Fprintf(w, "frontier  every outcome of 0*1 … 0*%d certified%s\n", f.Complete, beyond)
+	}
+	late := ""
+	if len(f.Late) > 0 {
+		late = fmt.Sprintf(" (GLOP 2010–2011 first solved %s)", corpus.Spans(f.Late))
+	}
+	fmt.Fprintf(w, "%d … %d   certified: %s; open: %s%s\n", corpus.GoalFrom, corpus.GoalTo, corpus.Spans(f.Goal), corpus.Spans(f.Open), late)
 }
 
 // plural returns "1 problem", "2 problems".

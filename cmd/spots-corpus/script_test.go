@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -26,7 +27,10 @@ import (
 //		(its literature whole), its generated files regenerated;
 //	spoil FILE
 //		changes one byte of the certificate FILE, keeping its size, so
-//		that it no longer verifies.
+//		that it no longer verifies;
+//	unlist DIR ADDRESS
+//		takes the certificate ADDRESS out of the corpus DIR: its row of
+//		index.csv and its file.
 func TestScript(t *testing.T) {
 	cmdtest.Scripts(t, map[string]func(*testscript.TestScript, bool, []string){
 		"corpus": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -42,6 +46,12 @@ func TestScript(t *testing.T) {
 				ts.Fatalf("usage: spoil FILE")
 			}
 			ts.Check(spoilCert(ts.MkAbs(args[0])))
+		},
+		"unlist": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 2 {
+				ts.Fatalf("usage: unlist DIR ADDRESS")
+			}
+			ts.Check(unlist(ts.MkAbs(args[0]), args[1]))
 		},
 	})
 }
@@ -82,4 +92,22 @@ func spoilCert(path string) error {
 		data[i] ^= 0x55
 	}
 	return fmt.Errorf("no change of one byte spoils %s", path)
+}
+
+// unlist takes the certificate of the given address out of the corpus in
+// dir: its row of index.csv and its file.
+func unlist(dir, address string) error {
+	c, err := corpus.Open(dir)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(c.Records, func(r corpus.Record) bool { return r.Address == address })
+	if i < 0 {
+		return fmt.Errorf("%s lists no certificate %s", c.Path(corpus.IndexFile), address)
+	}
+	if err := os.Remove(c.CertPath(c.Records[i])); err != nil {
+		return err
+	}
+	c.Records = slices.Delete(c.Records, i, i+1)
+	return c.SaveIndex()
 }

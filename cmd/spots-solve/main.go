@@ -172,6 +172,7 @@ type config struct {
 	memory        string
 	plan          solve.MemoryPlan
 	dbIn, dbOut   string
+	reuse         []string // --reuse: directories of certificates to draw on
 	statsPath     string
 	json          bool
 	rootMoves     bool
@@ -206,6 +207,8 @@ type result struct {
 	Address       string        `json:"address,omitempty"` // with --cert: the certificate's content address
 	Certificate   string        `json:"path,omitempty"`    // with --cert: the certificate's file
 	CertEntries   int           `json:"entries,omitempty"` // with --cert: the certificate's entries
+	Cites         []string      `json:"cites,omitempty"`   // with --cert and --reuse: the addresses of the certificates it cites
+	Cited         int           `json:"cited,omitempty"`   // and the number it relies on, directly or not, all verified
 	// pdfpn only
 	Threads         int      `json:"threads,omitempty"`
 	Spread          uint64   `json:"spread,omitempty"`
@@ -318,13 +321,8 @@ func solveSprouts(r *runner, inputs []string) int {
 	if err != nil {
 		return r.fail("%v", err)
 	}
-	// A position whose children would cost more than the limits allow
-	// is refused before any search, as the checker refuses it: the
-	// search would run out of memory generating them.
-	for i, p := range roots {
-		if err := cfg.limits.Check(p); err != nil {
-			return r.fail("%q: %s", inputs[i], cmdline.LimitMessage(err))
-		}
+	if status := r.checkLimits(inputs, roots); status >= 0 {
+		return status
 	}
 	r.notePositions(sprouts.Game, inputs)
 	r.noteFarBeyond(inputs, roots)
@@ -352,6 +350,11 @@ func solveSprouts(r *runner, inputs []string) int {
 		}
 	}
 	r.startProgress()
+	pool, err := r.loadPool()
+	if err != nil {
+		return r.fail("--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(cfg.reuse, ", "), err)
+	}
+	pool.Preload(db)
 	saver := newStateSaver(cfg, roots[0], heaps[0], r.stderr, r.prog)
 	s := dbInChecked(r.ctx, cfg, newSearcher(cfg, sprouts.Rules{}, db, r.prog, saver), saver, r.prog, r.stderr)
 	if saver != nil && cfg.swarm.resumeDir != "" {
@@ -360,8 +363,14 @@ func solveSprouts(r *runner, inputs []string) int {
 		}
 		s = resumeChecked(r.ctx, cfg, s, saver, cfg.swarm.resumeDir, r.prog, r.stderr)
 	}
+	var lib *verify.Library
+	if pool != nil {
+		lib = pool.Library()
+		s = reuseChecked(r.ctx, cfg, s, pool, lib, saver, r.prog, r.stderr)
+	}
 	p := pipeline(r, sprouts.Game, s)
 	p.Checkpoint, p.CheckpointSolved = saver, true
+	p.Pool, p.Verify.Library = pool, lib
 	results, status := solveEach(r, p, inputs, roots, heaps)
 	return r.finish(results, status, func() int {
 		if cfg.dbOut != "" {
@@ -371,6 +380,24 @@ func solveSprouts(r *runner, inputs []string) int {
 		}
 		return -1
 	})
+}
+
+// loadPool reads the certificates of --reuse (nil without it), saying on
+// standard error what it drew on.
+func (r *runner) loadPool() (*certify.Pool, error) {
+	if len(r.cfg.reuse) == 0 {
+		return nil, nil
+	}
+	start := time.Now()
+	pool, err := certify.LoadPool(r.ctx, r.cfg.reuse, nil, func(done, total int) {
+		r.prog.Show(true, "reading the certificates to draw on: %d of %d", done, total)
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.prog.Clear()
+	fmt.Fprintf(r.stderr, "spots-solve: drawing on %d values of %d certificates (read in %.1f s)\n", pool.Len(), pool.Files, time.Since(start).Seconds())
+	return pool, nil
 }
 
 // parseAll parses the positions of the command line with parse; check
@@ -394,6 +421,19 @@ func parseAll[P any](inputs []string, nimber bool, parse func(string) (P, uint32
 		heaps = append(heaps, n)
 	}
 	return roots, heaps, nil
+}
+
+// checkLimits refuses, before any search, a position whose children would
+// cost more than the limits allow, as the checker refuses it: the search
+// would run out of memory generating them. It returns the exit status of
+// a refusal, or -1.
+func (r *runner) checkLimits(inputs []string, roots []sprouts.Position) int {
+	for i, p := range roots {
+		if err := r.cfg.limits.Check(p); err != nil {
+			return r.fail("%q: %s", inputs[i], cmdline.LimitMessage(err))
+		}
+	}
+	return -1
 }
 
 // lockStateDirs locks the directories of --state and --resume for the
@@ -589,6 +629,7 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local); without it pdfpn gets 10⁶ a thread, at most what a quarter of the machine's memory holds")
 	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
+	flags.StringArrayVar(&cfg.reuse, "reuse", nil, "draw on the certificates in `DIR` (e.g. corpus/certs; repeatable): the search starts from the Grundy values they prove, and a certificate --cert writes cites those its proof relies on instead of repeating them. The values are input, not truth: the result is checked with the certificates it relies on, all verified, before it is printed, and solved again without them if they do not hold (every algorithm; the swarm: spots-solve --algorithm swarm --help)")
 	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); a result found with it is checked from the rules before it is printed, and found again without it if its values do not prove it")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
@@ -770,6 +811,7 @@ func newResult[P fmt.Stringer](cfg config, input string, root P, heap uint32, pr
 	}
 	if c := pr.Certificate; c != nil {
 		r.Claim, r.Certificate, r.Address, r.CertEntries = c.Claim.String(), c.Path, c.Address, c.Entries
+		r.Cites, r.Cited = c.Cites, c.Cited
 	}
 	return r
 }
@@ -791,7 +833,11 @@ func printResult(w io.Writer, cfg config, r result) {
 		fmt.Fprintf(w, "%s  %s  (%s)\n", r.Input, r.Outcome, who[r.Outcome])
 	}
 	if r.Certificate != "" {
-		fmt.Fprintf(w, "    certificate %s  (%d entries, verified)\n", r.Certificate, r.CertEntries)
+		cites := ""
+		if len(r.Cites) > 0 {
+			cites = fmt.Sprintf("; cites %d certificates, %d in all, verified", len(r.Cites), r.Cited)
+		}
+		fmt.Fprintf(w, "    certificate %s  (%d entries, verified%s)\n", r.Certificate, r.CertEntries, cites)
 	}
 	for _, m := range r.RootMoves {
 		fmt.Fprintf(w, "    %12d iterations (%5.1f %%) below %s\n", m.Iterations, 100*float64(m.Iterations)/float64(max(r.Iterations, 1)), m.Position)

@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
 )
 
 // memoryFlagHelp is the help text of --memory.
-const memoryFlagHelp = "memory for the transposition table and every cache together, e.g. 90MB, 512MiB, 2GiB (dfpn, pdfpn; pns keeps its whole DAG beyond it); " +
+const memoryFlagHelp = "memory for the transposition table, every cache and the values drawn on with --reuse together, e.g. 90MB, 512MiB, 2GiB (dfpn, pdfpn; pns keeps its whole DAG beyond it); " +
 	"without it, what a table of --capacity entries asks for (about 90 MB for 10⁶ entries, as the reference solver uses)"
 
 // parseSize reads a memory size: a number of bytes, or a number with one of
@@ -70,7 +71,16 @@ func memoryPlan(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 		return solve.MemoryPlan{}, fmt.Errorf("--memory %s: more than the %s this process may use: %s; give at most --memory %dMB",
 			cfg.memory, swarm.BytesText(float64(usable)), what, usable/1e6)
 	}
-	plan, err := solve.PlanMemory(budget, threads)
+	// The values drawn on (--reuse) live beside the table: they come off
+	// the budget first.
+	drawn, err := certify.PoolBytes(cfg.reuse)
+	if err != nil {
+		return solve.MemoryPlan{}, fmt.Errorf("--reuse: %w", err)
+	}
+	if drawn >= budget-solve.MinMemory {
+		return solve.MemoryPlan{}, fmt.Errorf("--memory %s: the certificates of --reuse take about %d MiB of it, which leaves less than the minimum of %d MiB for the search (give more memory, or reuse fewer certificates)", cfg.memory, drawn>>20, solve.MinMemory>>20)
+	}
+	plan, err := solve.PlanMemory(budget-drawn, threads)
 	if err != nil {
 		return plan, fmt.Errorf("--memory %s: %w", cfg.memory, err)
 	}

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
 )
 
 // newStateSaver returns the saver of the one search of the command line
@@ -175,5 +177,33 @@ func dbInChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Posit
 			saver.Forget()
 		}
 		return newSearcher(cfg, sprouts.Rules{}, solve.NewNimberDB(), prog, saver)
+	}}
+}
+
+// reuseChecked returns s drawing on the certificates of pool as a
+// prove.Resumed (or s itself, given the pool, when it is one already): a
+// result is reported only once the checker has derived it from the rules
+// with the certificates it relies on, each verified (with lib, so that
+// --cert does not verify them again). If they do not back it, the position
+// is solved again without them.
+func reuseChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Position], pool *certify.Pool, lib *verify.Library,
+	saver *checkpoint.Saver, prog *statusline.Line, stderr io.Writer) solve.Searcher[sprouts.Position] {
+	if r, ok := s.(*prove.Resumed[sprouts.Position]); ok {
+		r.Pool, r.Library = pool, lib
+		return r
+	}
+	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Pool: pool, Library: lib, Restart: func(why error) solve.Searcher[sprouts.Position] {
+		prog.Clear()
+		fmt.Fprintf(stderr, "spots-solve: --reuse: the certificates drawn on do not prove the result found with them, %v; solving again without them\n", why)
+		db := solve.NewNimberDB()
+		if cfg.dbIn != "" {
+			if err := loadDB(ctx, db, cfg.dbIn, cfg.lenient, io.Discard); err != nil {
+				db = solve.NewNimberDB()
+			}
+		}
+		if saver != nil {
+			saver.Forget()
+		}
+		return newSearcher(cfg, sprouts.Rules{}, db, prog, saver)
 	}}
 }

@@ -45,6 +45,7 @@ type swarmFlags struct {
 	params       swarm.Params
 	noVerify     bool
 	wait         time.Duration // worker: how long to wait for a master
+	reuse        []string      // --reuse: directories of certificates to draw on
 
 	metricsListen string // the master's --metrics-listen
 }
@@ -74,6 +75,16 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags) {
 // lists them after --algorithm swarm, and not otherwise.
 var masterFlags = []string{"key", "key-file", "grouping", "listen", "gossip", "status-listen", "metrics-listen", "workers-local", "iterations", "updates", "lease", "no-verify"}
 
+// masterReuseHelp is what --reuse does for the swarm's master (--help
+// after --algorithm swarm).
+const masterReuseHelp = "draw on the certificates in `DIR` (e.g. corpus/certs; repeatable): the master and its --workers-local workers start from the Grundy values they prove (a worker started by hand takes its own --reuse). " +
+	"The values are input, not truth: the master's audit cites the certificates of those its proof relies on instead of deriving them, and checks each of them, with what they cite, before the result is printed; --cert writes a certificate that cites them. " +
+	"A certificate drawn on that does not hold (one cited is not valid, or a value of it is found wrong by solving its position again) stops the solve: exit 1, its address named, no result (remove it from DIR, or leave out --reuse)"
+
+// workerReuseHelp is what --reuse does for a worker.
+const workerReuseHelp = "draw on the certificates in `DIR` (e.g. corpus/certs; repeatable): the worker's solvers start from the Grundy values they prove, and it sends the master only what it derives. " +
+	"Give the master the same --reuse: its audit takes only values it can derive from its own, and refuses a value that rests on certificates it does not draw on"
+
 // searchFlags are the flags that only the searches of this process take
 // (dfpn, pdfpn, pns): --help leaves them out after --algorithm swarm.
 var searchFlags = []string{"game", "threads", "nimber", "memory", "db-in", "db-out", "lenient", "stats", "root-moves", "state-every"}
@@ -81,6 +92,9 @@ var searchFlags = []string{"game", "threads", "nimber", "memory", "db-in", "db-o
 // showFlags hides the flags of --help that do not apply to algorithm.
 func showFlags(flags *pflag.FlagSet, algorithm string) {
 	swarmHelp := algorithm == "swarm"
+	if swarmHelp {
+		flags.Lookup("reuse").Usage = masterReuseHelp
+	}
 	for _, name := range masterFlags {
 		flags.Lookup(name).Hidden = !swarmHelp
 	}
@@ -233,6 +247,7 @@ func parseWorkerFlags(args []string, stdout, stderr io.Writer) (workerFlags, int
 	flags.IntVar(&wf.params.Grouping, "grouping", wf.params.Grouping, fmt.Sprintf("solvers of this worker, sharing one nimber database and one exchange with the master (1 to %d; the machine's cores, or its cores over --threads, is the paper's best)", swarm.MaxGrouping))
 	flags.IntVar(&wf.threads, "threads", 1, fmt.Sprintf("PDFPN threads per solver (1 to %d; 1: sequential DFPN)", solve.MaxThreads))
 	flags.IntVar(&wf.capacity, "capacity", wf.params.Capacity, "transposition-table entries per solver")
+	flags.StringArrayVar(&wf.reuse, "reuse", nil, workerReuseHelp)
 	flags.StringVar(&wf.profile, "cpuprofile", "", "write a CPU profile of the worker to `FILE` (for go tool pprof)")
 	// A test hook, hidden from --help: the worker sends every k-th of its
 	// Grundy values (of those ≥ 1) one less than it found, so the tests can
@@ -284,7 +299,16 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 	logf := func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+msg+"\n", a...) }
 	host, _ := os.Hostname()
 	name := fmt.Sprintf("worker-%s-%d-%s", host, os.Getpid(), uuid.NewString()[:8])
-	g, err := swarm.NewGroup(name, wf.params)
+	pool, err := loadSwarmPool(ctx, wf.reuse, "spots-solve worker", stderr)
+	if err != nil {
+		logf("--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(wf.reuse, ", "), err)
+		return 2
+	}
+	var opts []swarm.GroupOption
+	if pool != nil {
+		opts = append(opts, swarm.WithGroupPool(pool))
+	}
+	g, err := swarm.NewGroup(name, wf.params, opts...)
 	if err != nil {
 		logf("%v", err)
 		return 2
@@ -323,6 +347,21 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 	}
 	logf("%v", err) // no master within --wait, banned, or another fault
 	return 1
+}
+
+// loadSwarmPool reads the certificates of --reuse (nil without it) for
+// the master or a worker (who), saying on standard error what it drew on.
+func loadSwarmPool(ctx context.Context, dirs []string, who string, stderr io.Writer) (*certify.Pool, error) {
+	if len(dirs) == 0 {
+		return nil, nil
+	}
+	start := time.Now()
+	pool, err := certify.LoadPool(ctx, dirs, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "%s: drawing on %d values of %d certificates (read in %.1f s)\n", who, pool.Len(), pool.Files, time.Since(start).Seconds())
+	return pool, nil
 }
 
 // masterLink is a worker's link to the master that the gossip names,
@@ -448,7 +487,12 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		return status
 	}
 	sf.params.Seed, sf.params.Capacity = cfg.seed, cfg.capacity
-	m, key, err := newMaster(ctx, &sf, root, stderr)
+	sf.reuse = cfg.reuse
+	pool, err := loadSwarmPool(ctx, sf.reuse, "spots-solve", stderr)
+	if err != nil {
+		return fail(2, "--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(sf.reuse, ", "), err)
+	}
+	m, key, err := newMaster(ctx, &sf, root, pool, stderr)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
@@ -466,6 +510,10 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 				saveState(sf.stateDir, root, m, sf.params)
 			}
 		}}
+	// The written certificate is verified with the library that checked
+	// the certificates the audit's proof cites: they are not checked
+	// again.
+	p.Pool, p.Verify.Library = pool, m.Library()
 	// Audited (unless --no-verify); the certificate the audit built is
 	// written and verified again.
 	pr, err := p.Prove(ctx, root, 0)
@@ -489,9 +537,9 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 
 // newMaster makes the master of root with the flags sf (setting the
 // key, masterKey, and the master's initial nodes), its database loaded
-// from --resume, and returns it with the swarm's key. Every error is bad
-// input (exit status 2).
-func newMaster(ctx context.Context, sf *swarmFlags, root sprouts.Position, stderr io.Writer) (*swarm.Master, swarm.Key, error) {
+// from --resume, drawing on pool if not nil, and returns it with the
+// swarm's key. Every error is bad input (exit status 2).
+func newMaster(ctx context.Context, sf *swarmFlags, root sprouts.Position, pool *certify.Pool, stderr io.Writer) (*swarm.Master, swarm.Key, error) {
 	key, err := masterKey(sf)
 	if err != nil {
 		return nil, key, err
@@ -502,7 +550,11 @@ func newMaster(ctx context.Context, sf *swarmFlags, root sprouts.Position, stder
 		return nil, key, fmt.Errorf("--resume %s: %w", sf.resumeDir, err)
 	}
 	sf.params.InitNodes = 100 * max(1, sf.workersLocal)
-	m, err := swarm.NewMaster(root, sf.params, db)
+	var opts []swarm.MasterOption
+	if pool != nil {
+		opts = append(opts, swarm.WithPool(pool))
+	}
+	m, err := swarm.NewMaster(root, sf.params, db, opts...)
 	if err != nil {
 		return nil, key, err
 	}
@@ -657,6 +709,9 @@ func masterUnsolved(cfg config, r result, stop prove.Stop, err error, stdout, st
 	switch {
 	case errors.Is(err, swarm.ErrUnproved):
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return 1
+	case errors.Is(err, swarm.ErrCited):
+		fmt.Fprintf(stderr, "spots-solve: --reuse: %v; no result is reported (remove that certificate from the --reuse directory, or leave out --reuse)\n", err)
 		return 1
 	case errors.Is(err, swarm.ErrStopped):
 		stopped = fmt.Sprintf("--max-iterations %d reached", cfg.maxIterations)

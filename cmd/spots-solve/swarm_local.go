@@ -32,7 +32,8 @@ type localWorkers struct {
 }
 
 // startLocalWorkers starts the --workers-local workers, joining the
-// master's gossip address with the key runMaster put in sf.key.
+// master's gossip address with the key runMaster put in sf.key, and
+// drawing on the master's --reuse directories.
 func startLocalWorkers(sf swarmFlags, gossip string, stderr io.Writer) *localWorkers {
 	lw := &localWorkers{running: make([]*exec.Cmd, max(sf.workersLocal, 0)), done: make(chan struct{})}
 	if sf.workersLocal <= 0 {
@@ -45,6 +46,9 @@ func startLocalWorkers(sf swarmFlags, gossip string, stderr io.Writer) *localWor
 	}
 	args := []string{"worker", "--join", gossip, "--grouping", strconv.Itoa(sf.params.Grouping),
 		"--capacity", strconv.Itoa(sf.params.Capacity)}
+	for _, dir := range sf.reuse {
+		args = append(args, "--reuse", dir) // the master's certificates, on this machine too
+	}
 	env := append(os.Environ(), "SPOTS_SWARM_KEY="+sf.key) // set by runMaster, perhaps at random
 	for i := range sf.workersLocal {
 		lw.wg.Add(1)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/cmdtest"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
@@ -219,4 +220,27 @@ func TestSwarmLyingWorker(t *testing.T) {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// TestSwarmForgedReuse: --reuse names a directory whose certificate gives
+// the root a wrong value (its content hashes to its name, but it proves
+// nothing). The master's DAG settles the root by it, and the audit finds
+// the certificate its proof cites invalid: exit 1, the address named, no
+// result printed.
+func TestSwarmForgedReuse(t *testing.T) {
+	dir := t.TempDir()
+	forged := &format.Certificate{Claim: format.Claim{Root: "0*10", Kind: format.ClaimGrundy, N: 0},
+		Entries: []format.Entry{{Position: "0*10", Grundy: 0}}, Game: sprouts.Game, Notation: sprouts.Notation}
+	path, err := format.WriteCertificate(dir, forged, format.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := strings.TrimSuffix(filepath.Base(path), ".arrow")
+	m, _, _ := master(t, "--reuse", dir, "--cert", t.TempDir(), "--status-listen", "", "--no-progress", "0*10")
+	if status := m.Wait(t, time.Minute); status != 1 {
+		t.Fatalf("master exit %d, want 1: %s", status, m.Stderr.String())
+	}
+	if out, errs := m.Stdout.String(), m.Stderr.String(); out != "" || !strings.Contains(errs, "--reuse: swarm: a certificate drawn on does not hold: cited certificate "+addr) {
+		t.Fatalf("stdout %q, stderr: %s", out, errs)
+	}
 }

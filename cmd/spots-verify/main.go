@@ -128,6 +128,10 @@ type report struct {
 	// Valid those found valid.
 	Independent bool `json:"independent,omitempty"`
 	ValidCount  int  `json:"valid_entries,omitempty"`
+	// Cites is the number of certificates the certificate cites, Cited
+	// the number it relies on, directly or not: all were checked, valid.
+	Cites int `json:"cites,omitempty"`
+	Cited int `json:"cited,omitempty"`
 
 	unreadable  bool
 	unsupported bool // --independent and a game it does not know
@@ -156,7 +160,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if msg := c.usageError(); msg != "" {
 		return c.bad("%s", msg)
 	}
-	opt := verify.Options{Limits: c.limits, Independent: c.independent}
+	opt := verify.Options{Limits: c.limits, Independent: c.independent, Library: verify.NewLibrary(c.cites...)}
 	p := &printer{w: stdout, json: c.json, prog: showProgress(c.progress.Unless(c.noProgress), stderr, &opt)}
 	if err := c.checkOutputs(); err != nil {
 		return c.bad("%v", err)
@@ -173,6 +177,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case c.dump:
 		return dump(c.flags.Args(), c.spr != "", opt, c.json, stdout, stderr)
+	case c.bundle != "" || c.inline != "":
+		p.prog.Clear()
+		return export(c.flags.Args(), c.bundle+c.inline, c.inline != "", opt, c.json, stdout, stderr)
 	case c.spr != "":
 		claim, err := canonicalClaim(c.claim, c.independent)
 		if err != nil {
@@ -206,6 +213,8 @@ type commandLine struct {
 	flags                                  *pflag.FlagSet
 	stderr                                 io.Writer
 	spr, claim, convert, profile           string
+	cites                                  []string // --cites
+	bundle, inline                         string
 	lenient, json, independent, noProgress bool
 	dump                                   bool
 	progress                               statusline.Mode
@@ -227,6 +236,9 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*commandLine, int) {
 	flags.BoolVar(&c.noProgress, "no-progress", false, "do not show progress on standard error")
 	flags.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.BoolVar(&c.dump, "dump", false, dumpUsage)
+	flags.StringArrayVar(&c.cites, "cites", nil, "look for the certificates a certificate cites in `DIR` too (after the certificate's own directory; repeatable)")
+	flags.StringVar(&c.bundle, "bundle", "", "verify the one certificate given, then copy it and every certificate it cites, directly or not, into `DIR` (made if missing): the files a stranger needs")
+	flags.StringVar(&c.inline, "inline", "", "verify the one certificate given, then write into `DIR` one self-contained certificate of its claim holding the rows of every certificate it cites (another address), and verify it alone")
 	flags.Var(&c.progress, "progress", statusline.FlagUsage)
 	limitFlags(flags, &c.limits)
 	std := buildinfo.AddStd(flags)
@@ -259,6 +271,10 @@ func (c *commandLine) usageError() string {
 		}
 	}
 	switch {
+	case c.bundle != "" && c.inline != "":
+		return "--bundle and --inline are two ways to write one proof: give one"
+	case (c.bundle != "" || c.inline != "") && (c.dump || c.spr != ""):
+		return "--bundle and --inline write the proof of a certificate file, not with --dump or --spr"
 	case c.dump:
 	case c.spr != "" && c.flags.NArg() > 0:
 		return fmt.Sprintf("--spr checks one database; certificate files (%s) are checked without it", c.flags.Arg(0))
@@ -364,7 +380,7 @@ func checkFile(path string, opt verify.Options) report {
 	start := time.Now()
 	res, err := verify.File(path, opt)
 	r := report{Input: path, Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries, Seconds: time.Since(start).Seconds(),
-		Independent: opt.Independent}
+		Independent: opt.Independent, Cites: res.Cites, Cited: res.Cited}
 	if res.Claim.Kind == 0 {
 		r.Claim = ""
 	}
@@ -488,9 +504,9 @@ func print(w io.Writer, r report, asJSON bool) {
 	case r.Valid && r.Independent && r.Address == "":
 		fmt.Fprintf(w, "VALID    %s  %d entries (%d valid)  %.2f s  %s  (independent rules)\n", r.Claim, r.Entries, r.ValidCount, r.Seconds, r.Input)
 	case r.Valid && r.Independent:
-		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s  (independent rules)\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input)
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s  (independent rules)%s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input, citesNote(r))
 	case r.Valid:
-		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input)
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s%s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input, citesNote(r))
 		if r.Converted != "" {
 			fmt.Fprintf(w, "         written as %s\n", r.Converted)
 		}

@@ -8,6 +8,11 @@ the bytes the content address hashes, hashes them with the `b3sum` command
 address the header gives. Python's standard library only: no pyarrow, no
 pip.
 
+A certificate that cites others (format spots-certificate/2) has its
+citations in the header ("cites"), and they are hashed into its address;
+its dump holds its own rows only, since each cited certificate is a file
+of its own (dump that one to recompute its address).
+
     spots-verify --dump corpus/certs/eacf849c….arrow > rows.jsonl
     python3 docs/readers/dump_address.py rows.jsonl
 
@@ -18,8 +23,12 @@ position, grundy, reach, win (lists space-separated).
 """
 
 import json
+import re
 import subprocess
 import sys
+
+FORMAT_VERSION = "spots-certificate/1"  # cites no other certificate
+FORMAT_CITING = "spots-certificate/2"  # cites others: the header's "cites"
 
 
 def uvarint(x):
@@ -52,6 +61,9 @@ def hashed_bytes(header, entries):
     out = bytearray()
     for key in ("format", "game", "notation", "claim"):
         out += string(header[key])
+    cites = header.get("cites", [])
+    if cites:
+        out += uvarint(len(cites)) + b"".join(string(a) for a in cites)
     out += uvarint(len(entries))
     for e in entries:
         out += string(e["position"]) + uvarint(e["grundy"])
@@ -71,6 +83,23 @@ def b3sum(data):
     return done.stdout.decode().split()[0]
 
 
+def check_cites(header, name, n):
+    """Refuse citations that do not go with the header's format: a
+    spots-certificate/2 cites at least one certificate, sorted addresses
+    each once, and a spots-certificate/1 none, so that the address has one
+    recipe."""
+    cites = header.get("cites", [])
+    where = "dump_address.py: %s line %d: " % (name, n)
+    if not isinstance(cites, list) or not all(isinstance(a, str) and re.fullmatch(r"[0-9a-f]{64}", a) for a in cites):
+        raise SystemExit(where + "cites is not a list of content addresses")
+    if header["format"] == FORMAT_VERSION and cites:
+        raise SystemExit(where + "a %s cites no certificate" % FORMAT_VERSION)
+    if header["format"] == FORMAT_CITING and not cites:
+        raise SystemExit(where + "a %s without cites" % FORMAT_CITING)
+    if any(b <= a for a, b in zip(cites, cites[1:])):
+        raise SystemExit(where + "cites are not sorted, each once")
+
+
 def read_dump(stream, name):
     header, entries = None, []
     for n, line in enumerate(stream, 1):
@@ -81,8 +110,9 @@ def read_dump(stream, name):
         except json.JSONDecodeError as e:
             raise SystemExit("dump_address.py: %s line %d: not JSON: %s" % (name, n, e)) from None
         if header is None:
-            if obj.get("format") != "spots-certificate/1":
-                raise SystemExit("dump_address.py: %s line %d: not the header of a dump of a spots-certificate/1 (run spots-verify --dump FILE.arrow)" % (name, n))
+            if obj.get("format") not in (FORMAT_VERSION, FORMAT_CITING):
+                raise SystemExit("dump_address.py: %s line %d: not the header of a dump of a %s or %s (run spots-verify --dump FILE.arrow)" % (name, n, FORMAT_VERSION, FORMAT_CITING))
+            check_cites(obj, name, n)
             header = obj
         else:
             entries.append(obj)
@@ -122,7 +152,9 @@ def main(argv):
     if "--entries" in argv[1:]:
         for e in entries:
             print("%s\t%d\t%s\t%s" % (e["position"], e["grundy"], " ".join(map(str, e["reach"])), " ".join(map(str, e["win"]))))
-    print("%s  %s  %d entries, %d bytes hashed" % (got, header["claim"], len(entries), len(data)))
+    n = len(header.get("cites", []))
+    cited = ", cites %d certificate%s" % (n, "" if n == 1 else "s") if n else ""
+    print("%s  %s  %d entries%s, %d bytes hashed" % (got, header["claim"], len(entries), cited, len(data)))
     if got != header["address"]:
         print("dump_address.py: the rows hash to %s, the header says %s" % (got, header["address"]), file=sys.stderr)
         return 1

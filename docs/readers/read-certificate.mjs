@@ -5,12 +5,16 @@
 //	npm ci                      # apache-arrow, fzstd (zstd), @noble/hashes (BLAKE3)
 //	node read-certificate.mjs CERT.arrow
 //
-// prints one JSON object: the schema metadata, the number of record
-// batches, every entry {position, grundy, reach, win} in file order (win
-// hints as stored: -1, or component<<20|move), and "address", the content
-// address recomputed from the entries. It exits with status 1 if that
-// differs from the address the file declares (spots.address) or from the
-// file's name when the name is an address. format/node_test.go runs it.
+// prints one JSON object: the schema metadata, with "format" (version 1,
+// or version 2 for a certificate that cites others) and "cites" (the
+// addresses of the certificates it cites, [] for none), the number of
+// record batches, every entry {position, grundy, reach, win} in file order
+// (win hints as stored: -1, or component<<20|move), and "address", the
+// content address recomputed from the citations and the entries. It exits
+// with status 1 if that differs from the address the file declares
+// (spots.address) or from the file's name when the name is an address.
+// The entries are the file's own: those of the certificates it cites are
+// in their own files. format/node_test.go runs it.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +26,9 @@ import { blake3 } from '@noble/hashes/blake3.js';
 // codec registered for ZSTD, here fzstd (pure JS).
 compressionRegistry.set(CompressionType.ZSTD, { decode: (data) => decompress(data) });
 
-export const FORMAT_VERSION = 'spots-certificate/1';
+export const FORMAT_VERSION = 'spots-certificate/1'; // cites no other certificate
+export const FORMAT_CITING = 'spots-certificate/2'; // cites others: spots.cites
+export const MAX_CITES = 1000;
 export const WIN_SHIFT = 20;
 
 // splitWin returns the land (component) and move a win hint w >= 0 names.
@@ -30,13 +36,35 @@ export function splitWin(w) {
   return { component: w >>> WIN_SHIFT, move: w & ((1 << WIN_SHIFT) - 1) };
 }
 
+// parseCites returns the citations the metadata gives: [] for version 1,
+// which has no spots.cites key, and for version 2 the addresses of
+// spots.cites, which must be sorted, each once (so the address has one
+// recipe).
+export function parseCites(meta) {
+  const format = meta['spots.format'];
+  const has = Object.hasOwn(meta, 'spots.cites');
+  if (format === FORMAT_VERSION) {
+    if (has) throw new Error(`spots.cites is not part of ${FORMAT_VERSION}`);
+    return [];
+  }
+  if (format !== FORMAT_CITING) {
+    throw new Error(`spots.format is ${JSON.stringify(format)}, this reader knows ${FORMAT_VERSION} and ${FORMAT_CITING}`);
+  }
+  if (!has || meta['spots.cites'] === '') throw new Error(`${FORMAT_CITING} without spots.cites`);
+  const cites = meta['spots.cites'].split(',');
+  if (cites.length > MAX_CITES) throw new Error(`cites ${cites.length} certificates, more than ${MAX_CITES}`);
+  cites.forEach((a, i) => {
+    if (!/^[0-9a-f]{64}$/.test(a)) throw new Error(`citation ${i + 1} ${JSON.stringify(a)} is not a content address`);
+    if (i > 0 && a <= cites[i - 1]) throw new Error(`citation ${i + 1} ${a} is not after ${cites[i - 1]}`);
+  });
+  return cites;
+}
+
 // readCertificate decodes the bytes of a certificate file.
 export function readCertificate(bytes) {
   const table = tableFromIPC(bytes);
   const meta = Object.fromEntries(table.schema.metadata);
-  if (meta['spots.format'] !== FORMAT_VERSION) {
-    throw new Error(`spots.format is ${JSON.stringify(meta['spots.format'])}, this reader knows ${FORMAT_VERSION}`);
-  }
+  const cites = parseCites(meta);
   const names = table.schema.fields.map((f) => f.name).join(',');
   if (names !== 'position,grundy,reach,win') {
     throw new Error(`columns ${names}, want position,grundy,reach,win`);
@@ -53,12 +81,13 @@ export function readCertificate(bytes) {
   if (String(entries.length) !== meta['spots.entries']) {
     throw new Error(`${entries.length} entries, the metadata says ${meta['spots.entries']}`);
   }
-  return { meta, batches: table.batches.length, entries };
+  return { meta, cites, batches: table.batches.length, entries };
 }
 
 // hashedBytes returns the bytes a content address hashes: see
-// "The content address" in docs/certificate-format.md.
-export function hashedBytes(meta, entries) {
+// "The content address" in docs/certificate-format.md. cites is [] for a
+// certificate that cites none (version 1).
+export function hashedBytes(meta, cites, entries) {
   const out = [];
   const utf8 = new TextEncoder();
   const uvarint = (x) => { // x: a non-negative integer below 2^53
@@ -74,10 +103,14 @@ export function hashedBytes(meta, entries) {
     uvarint(b.length);
     for (const c of b) out.push(c);
   };
-  str(FORMAT_VERSION);
+  str(cites.length > 0 ? FORMAT_CITING : FORMAT_VERSION);
   str(meta['spots.game']);
   str(meta['spots.notation']);
   str(meta['spots.claim']);
+  if (cites.length > 0) {
+    uvarint(cites.length);
+    for (const a of cites) str(a);
+  }
   uvarint(entries.length);
   for (const e of entries) {
     str(e.position);
@@ -91,8 +124,8 @@ export function hashedBytes(meta, entries) {
 }
 
 // contentAddress is the lowercase hex BLAKE3-256 of hashedBytes.
-export function contentAddress(meta, entries) {
-  return Buffer.from(blake3(hashedBytes(meta, entries))).toString('hex');
+export function contentAddress(meta, cites, entries) {
+  return Buffer.from(blake3(hashedBytes(meta, cites, entries))).toString('hex');
 }
 
 function main() {
@@ -101,9 +134,11 @@ function main() {
     console.error('usage: node read-certificate.mjs CERT.arrow');
     process.exit(2);
   }
-  const { meta, batches, entries } = readCertificate(readFileSync(path));
-  const address = contentAddress(meta, entries);
+  const { meta, cites, batches, entries } = readCertificate(readFileSync(path));
+  const address = contentAddress(meta, cites, entries);
   console.log(JSON.stringify({
+    format: meta['spots.format'],
+    cites,
     claim: meta['spots.claim'],
     game: meta['spots.game'],
     notation: meta['spots.notation'],
@@ -117,7 +152,7 @@ function main() {
   }));
   const named = basename(path).match(/^([0-9a-f]{64})\.arrow$/);
   if (address !== meta['spots.address'] || (named && named[1] !== address)) {
-    console.error(`read-certificate: ${path}: the entries hash to ${address}, the file declares ${meta['spots.address']}`);
+    console.error(`read-certificate: ${path}: the citations and entries hash to ${address}, the file declares ${meta['spots.address']}`);
     process.exit(1);
   }
 }

@@ -5,11 +5,15 @@
     python3 read_certificate.py CERT.arrow
 
 prints one JSON object, the same as read-certificate.mjs: the schema
-metadata, the number of record batches, every entry {position, grundy,
+metadata, with "format" (version 1, or version 2 for a certificate that
+cites others) and "cites" (the addresses of the certificates it cites, []
+for none), the number of record batches, every entry {position, grundy,
 reach, win} in file order (win hints as stored: -1, or component<<20|move)
-and "address", the content address recomputed from the entries. It exits
-with status 1 if that differs from the address the file declares
-(spots.address) or from the file's name when the name is an address.
+and "address", the content address recomputed from the citations and the
+entries. It exits with status 1 if that differs from the address the file
+declares (spots.address) or from the file's name when the name is an
+address. The entries are the file's own: those of the certificates it
+cites are in their own files.
 
 It reads only: checking the proof needs a Sprouts move generator. See
 docs/certificate-format.md. pyarrow decodes the zstd record batch bodies
@@ -32,7 +36,9 @@ except ImportError as e:
           "(dump_address.py beside it needs neither: see docs/certificate-format.md)", file=sys.stderr)
     sys.exit(2)
 
-FORMAT_VERSION = "spots-certificate/1"
+FORMAT_VERSION = "spots-certificate/1"  # cites no other certificate
+FORMAT_CITING = "spots-certificate/2"  # cites others: spots.cites
+MAX_CITES = 1000
 WIN_SHIFT = 20
 COLUMNS = ["position", "grundy", "reach", "win"]
 
@@ -42,14 +48,37 @@ def split_win(w):
     return w >> WIN_SHIFT, w & ((1 << WIN_SHIFT) - 1)
 
 
+def parse_cites(meta):
+    """Return the citations the metadata gives: [] for version 1, which has
+    no spots.cites key, and for version 2 the addresses of spots.cites,
+    which must be sorted, each once (so the address has one recipe)."""
+    fmt = meta.get("spots.format")
+    if fmt == FORMAT_VERSION:
+        if "spots.cites" in meta:
+            raise ValueError(f"spots.cites is not part of {FORMAT_VERSION}")
+        return []
+    if fmt != FORMAT_CITING:
+        raise ValueError(f"spots.format is {fmt!r}, this reader knows {FORMAT_VERSION} and {FORMAT_CITING}")
+    if not meta.get("spots.cites"):
+        raise ValueError(f"{FORMAT_CITING} without spots.cites")
+    cites = meta["spots.cites"].split(",")
+    if len(cites) > MAX_CITES:
+        raise ValueError(f"cites {len(cites)} certificates, more than {MAX_CITES}")
+    for i, a in enumerate(cites):
+        if not re.fullmatch(r"[0-9a-f]{64}", a):
+            raise ValueError(f"citation {i + 1} {a!r} is not a content address")
+        if i > 0 and a <= cites[i - 1]:
+            raise ValueError(f"citation {i + 1} {a} is not after {cites[i - 1]}")
+    return cites
+
+
 def read_certificate(path):
-    """Return (metadata, batches, entries) of the certificate file at path."""
+    """Return (metadata, cites, batches, entries) of the certificate file at path."""
     with pa.memory_map(path) as source:
         reader = pa.ipc.open_file(source)
         schema = reader.schema
         meta = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}
-        if meta.get("spots.format") != FORMAT_VERSION:
-            raise ValueError(f"spots.format is {meta.get('spots.format')!r}, this reader knows {FORMAT_VERSION}")
+        cites = parse_cites(meta)
         if schema.names != COLUMNS:
             raise ValueError(f"columns {schema.names}, want {COLUMNS}")
         entries = []
@@ -59,7 +88,7 @@ def read_certificate(path):
                 entries.append({"position": position, "grundy": grundy, "reach": reach, "win": win})
         if str(len(entries)) != meta["spots.entries"]:
             raise ValueError(f"{len(entries)} entries, the metadata says {meta['spots.entries']}")
-        return meta, reader.num_record_batches, entries
+        return meta, cites, reader.num_record_batches, entries
 
 
 def uvarint(x):
@@ -81,13 +110,18 @@ def text(s):
     return uvarint(len(b)) + b
 
 
-def hashed_bytes(meta, entries):
-    """The bytes a content address hashes (docs/certificate-format.md)."""
+def hashed_bytes(meta, cites, entries):
+    """The bytes a content address hashes (docs/certificate-format.md);
+    cites is [] for a certificate that cites none (version 1)."""
     out = bytearray()
-    out += text(FORMAT_VERSION)
+    out += text(FORMAT_CITING if cites else FORMAT_VERSION)
     out += text(meta["spots.game"])
     out += text(meta["spots.notation"])
     out += text(meta["spots.claim"])
+    if cites:
+        out += uvarint(len(cites))
+        for a in cites:
+            out += text(a)
     out += uvarint(len(entries))
     for e in entries:
         out += text(e["position"])
@@ -101,8 +135,8 @@ def hashed_bytes(meta, entries):
     return bytes(out)
 
 
-def content_address(meta, entries):
-    return blake3.blake3(hashed_bytes(meta, entries)).hexdigest()
+def content_address(meta, cites, entries):
+    return blake3.blake3(hashed_bytes(meta, cites, entries)).hexdigest()
 
 
 def main():
@@ -110,9 +144,11 @@ def main():
         print("usage: python3 read_certificate.py CERT.arrow", file=sys.stderr)
         sys.exit(2)
     path = sys.argv[1]
-    meta, batches, entries = read_certificate(path)
-    address = content_address(meta, entries)
+    meta, cites, batches, entries = read_certificate(path)
+    address = content_address(meta, cites, entries)
     print(json.dumps({
+        "format": meta["spots.format"],
+        "cites": cites,
         "claim": meta["spots.claim"],
         "game": meta["spots.game"],
         "notation": meta["spots.notation"],
@@ -126,7 +162,7 @@ def main():
     }, ensure_ascii=False, separators=(",", ":")))
     named = re.fullmatch(r"([0-9a-f]{64})\.arrow", os.path.basename(path))
     if address != meta["spots.address"] or (named and named.group(1) != address):
-        print(f"read_certificate: {path}: the entries hash to {address}, the file declares {meta['spots.address']}", file=sys.stderr)
+        print(f"read_certificate: {path}: the citations and entries hash to {address}, the file declares {meta['spots.address']}", file=sys.stderr)
         sys.exit(1)
 
 

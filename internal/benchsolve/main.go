@@ -60,7 +60,16 @@ func main() {
 	children := flag.String("children", "", "time the children of every position of `FILE`, whole processes: spots-position children (next to -bin and -base) and -ref-children")
 	refChildren := flag.String("ref-children", "", "with -children: the reference's command, given FILE as its last argument")
 	flag.BoolVar(&cpuTime, "cpu", false, "with -compare or -children: CPU seconds (user + system) of each process instead of wall seconds, for a machine shared with other work")
+	reuse := flag.String("reuse", "", "a same-run table of each -n solved from nothing and drawing on the certificates of smaller n in the corpus `DIR` (spots-solve --reuse), with each -alg (swarm: with -swarm-workers local workers)")
+	swarmWorkers := flag.Int("swarm-workers", 2, "with -reuse and -alg swarm: local workers")
 	flag.Parse()
+	if *reuse != "" {
+		if err := reuseTable(*bin, *reuse, strings.Split(*ns, ","), strings.Split(*algs, ","), *swarmWorkers); err != nil {
+			fmt.Fprintln(os.Stderr, "benchsolve:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *children != "" {
 		if err := childrenTable(*bin, *base, *refChildren, *children, *runs); err != nil {
 			fmt.Fprintln(os.Stderr, "benchsolve:", err)

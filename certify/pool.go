@@ -1,0 +1,302 @@
+package certify
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
+)
+
+// A Pool is the entries of directories of certificates that a search draws
+// on: the Grundy values that earlier proofs established. A value of a pool
+// is input, not truth. The search believes it; the proof of the result
+// does not: Build, given the pool, cites the certificate of every pooled
+// value the proof relies on instead of repeating its row, and the check of
+// a citing certificate checks every certificate it cites (and what those
+// cite) before the claim is believed (verify.Library). A forged or broken
+// certificate in the pool therefore costs a result its certificate (and a
+// prove.Reused search its values), never a wrong answer.
+//
+// Where several certificates hold a value, the pool takes it from the one
+// with fewest entries (then least address): checking a citing certificate
+// means checking every certificate it cites, so a proof should lean on
+// small ones where it can; and the same pool gives the same certificate
+// every time.
+type Pool struct {
+	// Dirs are the directories the certificates were read from: where
+	// the checker of a citing certificate finds them.
+	Dirs []string
+	// Files are the certificates read.
+	Files int
+
+	values  map[string]pooled // by the key of the position (sprouts.Position.Key)
+	sources []string          // addresses of the certificates, by index
+}
+
+type pooled struct {
+	g      uint32
+	source int32 // index into sources
+}
+
+// MaxPoolEntries bounds the entries a pool reads, all files together: a
+// directory of strangers' certificates must not take the memory of the
+// search it serves. It is far above the corpus of every n ≤ 47 (310,619
+// distinct values).
+const MaxPoolEntries = 1 << 24
+
+// PoolEntryBytes is an estimate of the memory one pooled value takes, in
+// the pool and in the search's database together (its key, twice, and
+// two map entries): what a search's memory budget counts for it.
+const PoolEntryBytes = 160
+
+// LoadPool reads the Sprouts certificates in dirs (the regular files named
+// <address>.arrow; a link is not followed, and a certificate of another
+// game is passed by). A file that is not a readable certificate, or whose
+// rows do not hash to its name, is an error naming it; so are two
+// certificates that give one position different values. It reads the
+// files without checking their proofs: see Pool. progress, if set, is
+// called after each file with the number read and the number in all.
+// The certificates whose addresses skip lists are left out.
+func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(done, total int)) (*Pool, error) {
+	type file struct {
+		path, addr string
+		entries    int
+	}
+	var files []file
+	for _, dir := range dirs {
+		names, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("certificates to draw on: %w", err)
+		}
+		for _, n := range names {
+			addr, ok := strings.CutSuffix(n.Name(), ".arrow")
+			if !ok || !format.IsAddress(addr) || !n.Type().IsRegular() || slices.Contains(skip, addr) {
+				continue
+			}
+			path := filepath.Join(dir, n.Name())
+			r, err := format.OpenCertificate(path)
+			if err != nil {
+				return nil, fmt.Errorf("certificates to draw on: %s: %w", path, err)
+			}
+			h, n := r.Header(), r.DeclaredEntries()
+			r.Close()
+			if h.Game != sprouts.Game {
+				continue
+			}
+			if n > MaxPoolEntries {
+				return nil, fmt.Errorf("certificates to draw on: %s: more than %d entries", path, MaxPoolEntries)
+			}
+			files = append(files, file{path: path, addr: addr, entries: int(n)})
+		}
+	}
+	slices.SortFunc(files, func(a, b file) int {
+		if c := cmp.Compare(a.entries, b.entries); c != 0 {
+			return c
+		}
+		return strings.Compare(a.addr, b.addr)
+	})
+	files = slices.CompactFunc(files, func(a, b file) bool { return a.addr == b.addr })
+	p := &Pool{Dirs: dirs, values: map[string]pooled{}}
+	total := 0
+	for _, f := range files {
+		if total += f.entries; total > MaxPoolEntries {
+			return nil, fmt.Errorf("certificates to draw on: more than %d entries in all (at %s)", MaxPoolEntries, f.path)
+		}
+	}
+	// The files are read and their positions keyed on every core, then
+	// merged in order, so that which certificate a value is taken from
+	// does not depend on the workers.
+	read := make([]chan readFile, len(files))
+	for i := range read {
+		read[i] = make(chan readFile, 1)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	stop := make(chan struct{})
+	defer close(stop)
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) || ctx.Err() != nil {
+					return
+				}
+				select {
+				case read[i] <- readCert(files[i].path, files[i].addr):
+				case <-stop:
+					return
+				}
+			}
+		})
+	}
+	for i := range files {
+		var rf readFile
+		select {
+		case rf = <-read[i]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if rf.err != nil {
+			return nil, rf.err
+		}
+		if err := p.add(rf); err != nil {
+			return nil, err
+		}
+		p.Files++
+		if progress != nil {
+			progress(i+1, len(files))
+		}
+	}
+	return p, nil
+}
+
+// readFile is the entries of one certificate, keyed.
+type readFile struct {
+	path, addr string
+	keys       []string
+	texts      []string
+	values     []uint32
+	err        error
+}
+
+// readCert reads the certificate at path, of address addr, and keys its
+// entries.
+func readCert(path, addr string) readFile {
+	rf := readFile{path: path, addr: addr}
+	fail := func(err error) readFile {
+		rf.err = fmt.Errorf("certificates to draw on: %s: %w", path, err)
+		return rf
+	}
+	r, err := format.OpenCertificate(path)
+	if err != nil {
+		return fail(err)
+	}
+	defer r.Close()
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fail(err)
+		}
+		pos, err := sprouts.Parse(e.Position)
+		if err != nil || pos.NumLands() != 1 {
+			return fail(fmt.Errorf("row %d: %q is not one land", r.Row(), e.Position))
+		}
+		rf.keys, rf.texts, rf.values = append(rf.keys, pos.Key()), append(rf.texts, e.Position), append(rf.values, e.Grundy)
+	}
+	got, err := r.Address()
+	if err != nil {
+		return fail(err)
+	}
+	if got != addr {
+		return fail(fmt.Errorf("its content hashes to %s, not its name", got))
+	}
+	return rf
+}
+
+// add takes the values of rf that the pool does not hold yet.
+func (p *Pool) add(rf readFile) error {
+	src := int32(len(p.sources))
+	p.sources = append(p.sources, rf.addr)
+	for i, k := range rf.keys {
+		if old, ok := p.values[k]; ok {
+			if old.g != rf.values[i] {
+				return fmt.Errorf("certificates to draw on: %s and %s give %s the values %d and %d", p.sources[old.source], rf.addr, rf.texts[i], old.g, rf.values[i])
+			}
+			continue
+		}
+		p.values[k] = pooled{g: rf.values[i], source: src}
+	}
+	return nil
+}
+
+// PoolBytes estimates, from the headers of the certificates in dirs alone,
+// the memory LoadPool's pool would take (PoolEntryBytes for every entry
+// they declare: an upper bound, as a position held by several counts
+// once), so that a search can plan its memory before reading them.
+func PoolBytes(dirs []string) (int64, error) {
+	var entries uint64
+	for _, dir := range dirs {
+		names, err := os.ReadDir(dir)
+		if err != nil {
+			return 0, fmt.Errorf("certificates to draw on: %w", err)
+		}
+		for _, n := range names {
+			addr, ok := strings.CutSuffix(n.Name(), ".arrow")
+			if !ok || !format.IsAddress(addr) || !n.Type().IsRegular() {
+				continue
+			}
+			r, err := format.OpenCertificate(filepath.Join(dir, n.Name()))
+			if err != nil {
+				return 0, fmt.Errorf("certificates to draw on: %s: %w", filepath.Join(dir, n.Name()), err)
+			}
+			if r.Header().Game == sprouts.Game {
+				entries += min(r.DeclaredEntries(), MaxPoolEntries)
+			}
+			r.Close()
+		}
+	}
+	return int64(min(entries, MaxPoolEntries)) * PoolEntryBytes, nil
+}
+
+// Len returns the number of values in the pool.
+func (p *Pool) Len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.values)
+}
+
+// Bytes estimates the memory the pool's values take in the pool and in a
+// search's database together (PoolEntryBytes each).
+func (p *Pool) Bytes() int64 { return int64(p.Len()) * PoolEntryBytes }
+
+// Preload puts every value of the pool into db, where a search finds it.
+// A value db already holds is left as it is.
+func (p *Pool) Preload(db *solve.NimberDB) {
+	if p == nil {
+		return
+	}
+	for k, v := range p.values {
+		if _, ok := db.Get(k); !ok {
+			db.Put(k, v.g)
+		}
+	}
+}
+
+// cite marks in d every value of the pool as proved by its certificate.
+func (p *Pool) cite(d *verify.Database) error {
+	if p == nil {
+		return nil
+	}
+	for k, v := range p.values {
+		if err := d.Cite(k, v.g, p.sources[v.source]); err != nil {
+			return fmt.Errorf("a pooled value: %w", err)
+		}
+	}
+	return nil
+}
+
+// Library returns a checker's library that finds the pool's certificates.
+func (p *Pool) Library() *verify.Library {
+	if p == nil {
+		return verify.NewLibrary()
+	}
+	return verify.NewLibrary(p.Dirs...)
+}
