@@ -575,6 +575,12 @@ func (m *Master) taints(wrong, culprits map[string]bool, t0 uint64, minBad int, 
 				if d.arrived < t0 {
 					continue // nothing sent had arrived since the first lie
 				}
+				if d.log == nil && d.pending == nil {
+					// Of an earlier epoch, its content let go: anything
+					// sent after it may rest on it.
+					t = worse(t, d.seq, 0)
+					continue
+				}
 				for _, v := range d.log {
 					if v.from != group && suspicious(v.e.Key, valueOrigin{v.from, v.seq}) {
 						t = worse(t, d.seq, lives(v.e.Key))
@@ -744,6 +750,13 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute, liars
 	m.newDAG()
 	m.dag.learned = nil // the values it derived are in the database, sent to all below
 	m.shared = nil
+	// What was sent in the old epoch was judged by this audit; keeping it
+	// would keep every old log alive.
+	for _, ds := range m.deliveries {
+		for i := range ds {
+			ds[i].log, ds[i].pending = nil, nil
+		}
+	}
 	for _, g := range m.groups {
 		g.pending, g.cursor, g.jobs = nil, 0, map[string]*job{}
 		m.db.Range(func(k string, v uint32) bool {
