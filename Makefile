@@ -77,7 +77,16 @@ HOSTILE_CASES = \
 	./format:^TestZstdWindowBounded$$ \
 	./format:^TestZstdFramesCutShort$$ \
 	./cmd/spots-verify:^TestVerdictsStream$$ \
-	./cmd/spots-verify:^TestSignal$$
+	./cmd/spots-verify:^TestSignal$$ \
+	./cmd/spots-solve:^TestScript$$/^limits$$ \
+	./cmd/spots-solve:^TestCramStopsAtOnce$$ \
+	./cmd/spots-solve:^TestScript$$/^memory_limits$$ \
+	./swarm:^TestManyLiars$$ \
+	./cmd/spots-solve:^TestStateDirLocked$$ \
+	./cmd/spots-solve:^TestScript$$/^outputs$$ \
+	./cmd/spots-verify:^TestScript$$/^usage$$ \
+	./cmd/spots-solve:^TestScript$$/^database$$ \
+	./corpus:^TestTableRows$$
 hostile:
 	@cd '$(HOSTILE_TREE)' && ulimit -v 4000000 && failed=0 && \
 	for c in $(HOSTILE_CASES); do \

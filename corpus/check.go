@@ -103,6 +103,10 @@ type CheckOptions struct {
 	// Certificates are verified on several goroutines (one per CPU);
 	// Progress and Verify.Progress are called one call at a time.
 	Progress func(i, total int, r Record)
+	// Checked, if set, is called as each certificate's check ends, with
+	// the number ended so far, the number of certificates and the check,
+	// one call at a time: a caller shows what was done as it is done.
+	Checked func(done, total int, cc CertCheck)
 	// Verify is passed to verify.File (its Progress reports the entries
 	// checked within one certificate). Its Library, if nil, is one made
 	// for the check, which looks for cited certificates in certs/ and in
@@ -451,7 +455,7 @@ func (c *Corpus) checkCertificates(jobs []certJob, opt CheckOptions, cites map[s
 	shared, isolated := citationOrder(jobs, cites)
 	out := make([]CertCheck, len(jobs))
 	var mu sync.Mutex // serialises opt's callbacks and the queues
-	begun := 0
+	begun, checked := 0, 0
 	serial := func(f func()) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -494,6 +498,12 @@ func (c *Corpus) checkCertificates(jobs []certJob, opt CheckOptions, cites map[s
 					o.Library = nil
 				}
 				out[i] = checkCertificate(jobs[i], o)
+				if opt.Checked != nil {
+					serial(func() {
+						checked++
+						opt.Checked(checked, len(jobs), out[i])
+					})
+				}
 			}
 		})
 	}
@@ -568,6 +578,12 @@ func checkCertificate(j certJob, opt verify.Options) (cc CertCheck) {
 			cc.Err = fmt.Errorf("unreadable: %w", err)
 		}
 		return cc
+	}
+	if !j.elsewhere {
+		if err := refuseLink(cc.Path); err != nil {
+			cc.Err = err
+			return cc
+		}
 	}
 	sizeDiffers := func() {
 		if st.Size() == r.Bytes {

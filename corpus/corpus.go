@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,6 +105,10 @@ const (
 // maxTableLine, so that no file (a link to /dev/zero, a file of one endless
 // line) costs more than that.
 func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+	if err := refuseLink(path); err != nil {
+		var zero T
+		return zero, err
+	}
 	f, err := format.OpenInput(path)
 	if err != nil {
 		var zero T
@@ -118,6 +123,23 @@ func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
 		return v, fmt.Errorf("corpus: %s: %w", path, err)
 	}
 	return v, nil
+}
+
+// ErrLink is wrapped by the error for a file of a corpus that is a
+// symbolic link.
+var ErrLink = errors.New("a symbolic link")
+
+// refuseLink returns an error wrapping ErrLink if path is a symbolic link.
+// The files of a corpus are read and written only as the regular files
+// they are: a link in a clone could make a command read, or overwrite, a
+// file anywhere the user may write.
+func refuseLink(path string) error {
+	info, err := os.Lstat(path)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, _ := os.Readlink(path)
+	return fmt.Errorf("corpus: %s is %w (to %s), which the corpus never follows: put the file itself there (git checkout restores a committed one)", path, ErrLink, target)
 }
 
 // Find returns the corpus directory of the repository that holds start:
@@ -227,6 +249,9 @@ func headerCites(path string) ([]string, error) {
 // writeFile writes data to path atomically, readable by everyone as a file
 // of a repository should be.
 func writeFile(path string, data []byte) error {
+	if err := refuseLink(path); err != nil {
+		return err
+	}
 	err := format.WriteFileAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
@@ -247,6 +272,9 @@ func writeFile(path string, data []byte) error {
 func (c *Corpus) Copy(dir string, keep func(Record) bool) (*Corpus, error) {
 	if err := os.MkdirAll(filepath.Join(dir, CertsDir), 0o755); err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	if err := refuseLink(c.Path(LiteratureFile)); err != nil {
+		return nil, err
 	}
 	lit, err := format.ReadInput(c.Path(LiteratureFile), maxTableFile)
 	if err != nil {

@@ -8,6 +8,11 @@ import (
 	"strings"
 )
 
+// MaxTableRows is the most rows a table of a corpus (index.csv,
+// literature.csv, cram.csv) may have: a hundred times the few hundred
+// claims a corpus of this size could list.
+const MaxTableRows = 20_000
+
 // readCSV reads a CSV file whose first line must be header and calls row
 // for each line after it with its 1-based line number. A missing or wrong
 // header, a row with another number of fields, or an error of row is an
@@ -17,6 +22,10 @@ import (
 // rows". A file may also begin with one of the older headers, the header
 // without its last columns (added since): its rows then have that many
 // fields.
+//
+// A table of more than MaxTableRows rows is refused at the row past it:
+// what a table costs (reading it, and checking every pair of its rows for
+// claims listed twice) is then bounded whatever the file holds.
 func readCSV(r io.Reader, header []string, row func(line int, rec []string) error, older ...[]string) (empty bool, err error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1 // checked below, with a clearer message
@@ -41,6 +50,9 @@ func readCSV(r io.Reader, header []string, row func(line int, rec []string) erro
 				return false, fmt.Errorf("line 1: header %q, want %q", got, want)
 			}
 			continue
+		}
+		if line > MaxTableRows+1 {
+			return false, fmt.Errorf("line %d: more than %d rows, the most a table of the corpus may have (it holds one row per claim or known case; remove the rows repeated)", line, MaxTableRows)
 		}
 		if len(rec) != len(header) {
 			return false, fmt.Errorf("line %d: %d fields, want %d (%s)", line, len(rec), len(header), want)

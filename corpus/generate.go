@@ -67,7 +67,9 @@ func (c *Corpus) Stale(g Generated) []string {
 		want []byte
 	}{{OutcomesFile, g.Outcomes}, {PlotFile, g.Plot}} {
 		path := c.Path(f.name)
-		if have, err := format.ReadInput(path, int64(len(f.want))); err != nil || !bytes.Equal(have, f.want) {
+		if refuseLink(path) != nil {
+			stale = append(stale, path)
+		} else if have, err := format.ReadInput(path, int64(len(f.want))); err != nil || !bytes.Equal(have, f.want) {
 			stale = append(stale, path)
 		}
 	}

@@ -11,9 +11,19 @@ import (
 // left of that region may fall into several regions, and cells left
 // isolated are dropped. The empty position has no children.
 func (p Position) Children() []Position {
+	kids, _ := p.ChildrenUntil(nil)
+	return kids
+}
+
+// ChildrenUntil returns the children of p as Children does, unless stop
+// (if not nil) returns true for one of them: it is called with each child
+// as it is made, and when it returns true the rest are not made and
+// complete is false. A child of a large board takes a flood fill of the
+// whole board to make, so a search that must stop (a signal, a timeout)
+// looks between children, not after thousands of them.
+func (p Position) ChildrenUntil(stop func(Position) bool) (kids []Position, complete bool) {
 	var s scratch
 	seen := map[string]bool{}
-	var kids []Position
 	for i, r := range p.regions {
 		g, err := decodeRegion(r.text)
 		if err != nil {
@@ -36,9 +46,12 @@ func (p Position) Children() []Position {
 					seen[child.key] = true
 					kids = append(kids, child)
 				}
+				if stop != nil && stop(child) {
+					return nil, false
+				}
 			}
 		}
 	}
 	slices.SortFunc(kids, func(x, y Position) int { return strings.Compare(x.key, y.key) })
-	return kids
+	return kids, true
 }

@@ -145,6 +145,29 @@ func TestChildren(t *testing.T) {
 	}
 }
 
+// TestChildrenUntil (N25): ChildrenUntil makes the children Children
+// makes, and stops at the first child for which stop says so, making no
+// more: a search told to stop does not first make the thousands of
+// children of a large board (64x64 has 8,064, a second or more).
+func TestChildrenUntil(t *testing.T) {
+	p := MustParse("6x6")
+	all := p.Children()
+	kids, complete := p.ChildrenUntil(func(Position) bool { return false })
+	if !complete || len(kids) != len(all) {
+		t.Fatalf("never stopped: %d children, complete %v; want the %d of Children", len(kids), complete, len(all))
+	}
+	for i := range kids {
+		if kids[i].Key() != all[i].Key() {
+			t.Fatalf("child %d: %s, Children says %s", i, kids[i], all[i])
+		}
+	}
+	calls := 0
+	kids, complete = p.ChildrenUntil(func(Position) bool { calls++; return calls == 3 })
+	if complete || kids != nil || calls != 3 {
+		t.Errorf("stop at the third: %d calls, complete %v, %d children; want 3 calls and nothing", calls, complete, len(kids))
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"!", "5x5", "4x5", ".#./.../..#", "2x2+1x3", "..#/#..", "0x1", "5x", "../.", "#"} {
 		f.Add(s)

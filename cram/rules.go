@@ -17,6 +17,12 @@ func (Rules) Combine(rs []Position) Position { return Sum(rs...) }
 // Children returns p.Children().
 func (Rules) Children(p Position) []Position { return p.Children() }
 
+// ChildrenUntil returns p.ChildrenUntil(stop): the search stops making
+// children when it must stop, or once one is lost.
+func (Rules) ChildrenUntil(p Position, stop func(Position) bool) ([]Position, bool) {
+	return p.ChildrenUntil(stop)
+}
+
 // Size returns the empty cells of p, which every move takes down by at
 // least 2.
 func (Rules) Size(p Position) int { return p.Cells() }

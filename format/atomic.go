@@ -31,7 +31,8 @@ var pending sync.Map // *AtomicFile → struct{}
 // rename over it: the output is written to it directly.
 //
 // A directory is refused. Creating the file fails at once when the
-// directory cannot take it.
+// directory cannot take it, unless the file is there and writable: then
+// it is written in place.
 type AtomicFile struct {
 	*os.File
 	path   string // the final path: where a link led
@@ -55,7 +56,18 @@ func CreateAtomic(path string) (*AtomicFile, error) {
 		pending.Store(a, struct{}{})
 		return a, nil
 	}
-	return createReplacing(target)
+	a, err := createReplacing(target)
+	if errors.Is(err, fs.ErrPermission) {
+		// A file the user may write in a directory that takes no new
+		// file: written in place, as it could be before outputs went
+		// through temporary files. Not all or nothing, but written.
+		if f, ferr := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0); ferr == nil {
+			a = &AtomicFile{File: f, path: target, direct: true}
+			pending.Store(a, struct{}{})
+			return a, nil
+		}
+	}
+	return a, err
 }
 
 // createReplacing starts writing path through a temporary file that Commit

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -515,6 +516,98 @@ func scanValue(vals map[string]uint32, k string) (v scanVerdict) {
 	return v
 }
 
+// taint is when a group was first sent a value that may be wrong (a wrong
+// value, a culprit's, or one that rests on such a value), and the fewest
+// lives of such a value sent to it. What the group sent after seq may rest
+// on it, but only a value of a position of more lives: every move takes a
+// life, so a position's value rests only on values of positions of fewer
+// lives. The zero taint covers nothing.
+type taint struct {
+	seq   uint64
+	lives int
+	set   bool
+}
+
+// covers reports whether a value of a position of the given lives, sent at
+// exchange seq by the tainted group, may rest on what tainted it.
+func (t taint) covers(seq uint64, lives int) bool {
+	return t.set && seq > t.seq && lives > t.lives
+}
+
+// livesOf returns a function giving the lives of the position of a key,
+// each worked out once; a key that is no position has the most lives, so
+// that it is never taken to rest on nothing.
+func livesOf() func(string) int {
+	memo := map[string]int{}
+	return func(k string) int {
+		if n, ok := memo[k]; ok {
+			return n
+		}
+		n := math.MaxInt
+		if p, err := sprouts.FromKey(k); err == nil {
+			n = p.Lives()
+		}
+		memo[k] = n
+		return n
+	}
+}
+
+// taints works out which groups were sent values that may be wrong, and
+// when (see taint): values found wrong, values of culprits, the master's
+// own derivations since t0 of positions of more lives than minBad (they
+// may rest on a culprit's), and values a tainted group sent that may rest
+// on what tainted it, until nothing changes. A group sent only values
+// that cannot be wrong is not tainted, so what it proves is kept: the
+// values are shared with every group, so counting every delivery after
+// the first lie, as this did, threw away every honest value each time a
+// liar was caught. With the lock held.
+func (m *Master) taints(wrong, culprits map[string]bool, t0 uint64, minBad int, lives func(string) int) map[string]taint {
+	tainted := map[string]taint{}
+	suspicious := func(k string, o valueOrigin) bool {
+		return wrong[k] || culprits[o.group] || o.group == "" && o.seq >= t0 && lives(k) > minBad ||
+			tainted[o.group].covers(o.seq, lives(k))
+	}
+	for changed := true; changed; {
+		changed = false
+		for group, ds := range m.deliveries {
+			t := tainted[group]
+			for _, d := range ds {
+				if d.arrived < t0 {
+					continue // nothing sent had arrived since the first lie
+				}
+				if d.log == nil && d.pending == nil {
+					// Of an earlier epoch, its content let go: anything
+					// sent after it may rest on it.
+					t = worse(t, d.seq, 0)
+					continue
+				}
+				for _, v := range d.log {
+					if v.from != group && suspicious(v.e.Key, valueOrigin{v.from, v.seq}) {
+						t = worse(t, d.seq, lives(v.e.Key))
+					}
+				}
+				for _, e := range d.pending {
+					if suspicious(e.Key, m.origin[e.Key]) {
+						t = worse(t, d.seq, lives(e.Key))
+					}
+				}
+			}
+			if t != tainted[group] {
+				tainted[group], changed = t, true
+			}
+		}
+	}
+	return tainted
+}
+
+// worse is t with a suspicious value of the given lives sent at seq.
+func worse(t taint, seq uint64, lives int) taint {
+	if !t.set {
+		return taint{seq: seq, lives: lives, set: true}
+	}
+	return taint{seq: min(t.seq, seq), lives: min(t.lives, lives), set: true}
+}
+
 // drop removes the wrong values, bans their senders and those of the
 // refuted disputes (wrong values the master did not keep) that could not
 // have taken them from others, and the liars (groups that reported
@@ -539,28 +632,24 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute, liars
 		}
 		t0 = min(t0, first)
 	}
-	var tainted map[string]uint64
+	lives := livesOf()
+	var tainted map[string]taint
+	minBad := math.MaxInt // the fewest lives of a wrong value or a culprit's
 	for changed := true; changed; {
 		changed = false
 		for k := range m.origin {
 			if o := m.origin[k]; culprits[o.group] {
 				t0 = min(t0, o.seq)
+				minBad = min(minBad, lives(k))
 			}
 		}
 		for k := range wrong {
+			minBad = min(minBad, lives(k))
 			if o := m.origin[k]; o.group == "" || o.group == savedOrigin {
 				t0 = min(t0, o.seq)
 			}
 		}
-		tainted = map[string]uint64{}
-		for group, ds := range m.deliveries {
-			for _, d := range ds {
-				if d.arrived >= t0 {
-					tainted[group] = d.seq
-					break
-				}
-			}
-		}
+		tainted = m.taints(wrong, culprits, t0, minBad, lives)
 		// The earliest wrong value not explained names a culprit.
 		first, firstSeq := "", never
 		for k := range wrong {
@@ -568,7 +657,7 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute, liars
 			if o.group == "" || o.group == savedOrigin || culprits[o.group] {
 				continue
 			}
-			if from, ok := tainted[o.group]; ok && o.seq > from {
+			if tainted[o.group].covers(o.seq, lives(k)) {
 				continue // it may rest on a culprit's values
 			}
 			if o.seq < firstSeq || o.seq == firstSeq && o.group < first {
@@ -579,7 +668,7 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute, liars
 			if culprits[d.group] {
 				continue
 			}
-			if from, ok := tainted[d.group]; ok && d.seq > from {
+			if tainted[d.group].covers(d.seq, lives(d.key)) {
 				continue
 			}
 			if d.seq < firstSeq || d.seq == firstSeq && d.group < first {
@@ -593,15 +682,14 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute, liars
 	}
 	// A value stays if one of its senders is trusted with it: neither a
 	// culprit nor, when it sent the value, possibly resting on one.
-	trusted := func(o valueOrigin) bool {
-		from, isTainted := tainted[o.group]
-		return !culprits[o.group] && !(o.group == "" && o.seq >= t0) && !(isTainted && o.seq > from)
+	trusted := func(o valueOrigin, k string) bool {
+		return !culprits[o.group] && !(o.group == "" && o.seq >= t0 && lives(k) > minBad) && !tainted[o.group].covers(o.seq, lives(k))
 	}
 	keep := solve.NewNimberDB()
 	m.db.Range(func(k string, g uint32) bool {
 		o, known := m.origin[k]
 		senders := append([]valueOrigin{o}, m.resent[k]...)
-		senders = slices.DeleteFunc(senders, func(o valueOrigin) bool { return !trusted(o) })
+		senders = slices.DeleteFunc(senders, func(o valueOrigin) bool { return !trusted(o, k) })
 		if wrong[k] || underived[k] || !known || len(senders) == 0 {
 			delete(m.origin, k)
 			delete(m.resent, k)
@@ -662,6 +750,13 @@ func (m *Master) drop(wrong, underived map[string]bool, refuted []dispute, liars
 	m.newDAG()
 	m.dag.learned = nil // the values it derived are in the database, sent to all below
 	m.shared = nil
+	// What was sent in the old epoch was judged by this audit; keeping it
+	// would keep every old log alive.
+	for _, ds := range m.deliveries {
+		for i := range ds {
+			ds[i].log, ds[i].pending = nil, nil
+		}
+	}
 	for _, g := range m.groups {
 		g.pending, g.cursor, g.jobs = nil, 0, map[string]*job{}
 		m.db.Range(func(k string, v uint32) bool {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -342,5 +343,59 @@ func TestProvedValues(t *testing.T) {
 	}
 	if _, ok := m.DB().Get(stray); !ok {
 		t.Error("the stray value never reached the master: the test shows nothing")
+	}
+}
+
+// TestManyLiars (N36): liars join one after another, each first taking the
+// values shared (among them the lies of those before it), then sending a
+// lie of its own, while an honest group goes on sending true values. One
+// audit bans every liar, and keeps every honest value: each lie is of a
+// position of fewer lives than the lies its liar was sent, and the honest
+// values of fewer lives than any lie, so none can rest on one (a value
+// rests only on values of positions of fewer lives). Each audit banned one
+// liar, the others' lies taken to rest on the first's, and dropped every
+// value the honest group sent after the first lie: a liar a second stalled
+// the solve. A lie of more lives than one its liar was sent is still taken
+// to rest on it, and its liar is banned by a later audit.
+func TestManyLiars(t *testing.T) {
+	const root = "0*6"
+	values := trueValues(t, root)
+	m := smallMaster(t, root)
+	half := len(values) / 2
+	lies := map[string]bool{}
+	exchange := func(req ExchangeRequest) {
+		t.Helper()
+		if _, err := m.Exchange(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exchange(ExchangeRequest{Group: "honest", Slots: 1, Nimbers: values[:half]})
+	for i, n := range []int{11, 10, 9} {
+		liar := fmt.Sprintf("liar%d", i+1)
+		lie := solve.NimberEntry{Key: sprouts.MustParse(fmt.Sprintf("0*%d", n)).Key(), G: 7}
+		lies[lie.Key] = true
+		exchange(ExchangeRequest{Group: liar, Slots: 1})
+		exchange(ExchangeRequest{Group: liar, Slots: 1, Nimbers: []solve.NimberEntry{lie}})
+		exchange(ExchangeRequest{Group: "honest", Slots: 1, Nimbers: values[half+i*(len(values)-half)/3 : half+(i+1)*(len(values)-half)/3]})
+	}
+	exchange(ExchangeRequest{Group: "honest", Slots: 1, Nimbers: values[half+3*(len(values)-half)/3:]})
+	m.mu.Lock()
+	banned, _ := m.drop(lies, nil, nil, nil)
+	m.mu.Unlock()
+	if !slices.Equal(banned, []string{"liar1", "liar2", "liar3"}) {
+		t.Errorf("banned %v, want every liar", banned)
+	}
+	for _, e := range values {
+		if g, ok := m.DB().Get(e.Key); !ok || g != e.G {
+			t.Errorf("the honest group's gn(%s)=%d was dropped", mustPos(e.Key), e.G)
+		}
+	}
+	for k := range lies {
+		if _, ok := m.DB().Get(k); ok {
+			t.Errorf("the lie about %s is kept", mustPos(k))
+		}
+	}
+	if err := proves(m); err != nil {
+		t.Errorf("the values left do not prove %s: %v", root, err)
 	}
 }

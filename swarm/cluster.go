@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -46,8 +47,9 @@ type MemberConfig struct {
 	Log      io.Writer         // memberlist's own log (nil: discarded)
 }
 
-// StartMember creates this process's node and joins the swarm.
-func StartMember(cfg MemberConfig) (*Member, error) {
+// StartMember creates this process's node and joins the swarm. The end of
+// ctx stops the wait for the Join addresses at once, with ctx's error.
+func StartMember(ctx context.Context, cfg MemberConfig) (*Member, error) {
 	host, portStr, err := net.SplitHostPort(cfg.Bind)
 	if err != nil {
 		return nil, fmt.Errorf("gossip address %q: %w", cfg.Bind, err)
@@ -96,7 +98,12 @@ func StartMember(cfg MemberConfig) (*Member, error) {
 				}
 				return nil, fmt.Errorf("joining the swarm at %v: %w (is the key right?)", cfg.Join, err)
 			}
-			time.Sleep(250 * time.Millisecond)
+			select {
+			case <-time.After(250 * time.Millisecond):
+			case <-ctx.Done():
+				ml.Shutdown()
+				return nil, fmt.Errorf("joining the swarm at %v: %w", cfg.Join, ctx.Err())
+			}
 		}
 	}
 	if port == 0 {

@@ -103,16 +103,16 @@ type ExchangeReply struct {
 
 // MasterStats are the master's counters.
 type MasterStats struct {
-	Nodes         int     `json:"m_nodes"` // M-Nodes
+	Nodes         int     `json:"nodes"` // M-Nodes
 	Assigned      int     `json:"jobs_assigned"`
 	Continued     int     `json:"jobs_continued"`
 	Expanded      int     `json:"jobs_expanded"`
 	Expired       int     `json:"jobs_expired"`
 	Stale         int     `json:"reports_stale"` // reports for jobs the master no longer knows
 	Exchanges     int     `json:"exchanges"`
-	Iterations    uint64  `json:"t_it"` // T-It: iterations reported by all groups
-	NimbersIn     int     `json:"nimbers_received"`
-	NimbersShared int     `json:"nimbers_forwarded"`
+	Iterations    uint64  `json:"iterations"` // T-It: iterations reported by all groups
+	NimbersIn     int     `json:"grundy_numbers_received"`
+	NimbersShared int     `json:"grundy_numbers_shared"` // one per value and receiving group
 	Groups        int     `json:"groups"`
 	RootPN        uint64  `json:"root_pn"`
 	RootDN        uint64  `json:"root_dn"`
@@ -238,9 +238,13 @@ const savedOrigin = "\x00saved"
 
 // delivery records that a group was sent, at exchange seq, values that had
 // arrived up to exchange arrived: from then on what the group proves may
-// rest on them.
+// rest on them. It keeps what was sent (the slices are never written
+// again), so that an audit can tell a group sent a lie from one that was
+// not.
 type delivery struct {
 	seq, arrived uint64
+	log          []sharedValue
+	pending      []solve.NimberEntry
 }
 
 // Master is the master of a swarm solve: the DAG, the jobs and the values.
@@ -695,7 +699,7 @@ func (m *Master) outbox(group string, g *groupState) outbox {
 		}
 	}
 	if others {
-		m.deliveries[group] = append(m.deliveries[group], delivery{seq: m.seq, arrived: arrived})
+		m.deliveries[group] = append(m.deliveries[group], delivery{seq: m.seq, arrived: arrived, log: out.log, pending: out.pending})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spots-dev/spots/solve"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -49,8 +50,82 @@ func PhysicalMemory() uint64 {
 	return 0
 }
 
-// physicalMemory is PhysicalMemory, replaceable by tests.
-var physicalMemory = PhysicalMemory
+// UsableMemory returns the memory this process may use, in bytes, and
+// what bounds it, in words: the least of the machine's memory (MemTotal),
+// the memory limit of its cgroup (v2 memory.max, v1
+// memory.limit_in_bytes), and the address-space and data limits (RLIMIT_AS,
+// RLIMIT_DATA: ulimit -v, ulimit -d) less what the Go runtime reserves
+// beside the heap. A table sized by the machine's memory alone, or a
+// --memory over one of the others, made the runtime die out of memory
+// with a stack dump. It returns 0 when nothing can be told.
+func UsableMemory() (uint64, string) {
+	mem, what := PhysicalMemory(), "this machine's memory (MemTotal of /proc/meminfo)"
+	lower := func(v uint64, why string) {
+		if v > 0 && (mem == 0 || v < mem) {
+			mem, what = v, why
+		}
+	}
+	if v, path := cgroupLimit(); v > 0 {
+		lower(v, "the memory limit of this process's cgroup ("+path+")")
+	}
+	for _, l := range rlimits() {
+		lower(l.usable, l.what)
+	}
+	return mem, what
+}
+
+// cgroupLimit returns the memory limit of this process's cgroup and the
+// file that sets it, or 0 when there is none (or it cannot be read).
+func cgroupLimit() (uint64, string) {
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return 0, ""
+	}
+	return cgroupLimitIn("/sys/fs/cgroup", data)
+}
+
+// cgroupLimitIn is cgroupLimit for the cgroup file system mounted at root
+// and the lines of /proc/self/cgroup.
+func cgroupLimitIn(root string, data []byte) (uint64, string) {
+	var best uint64
+	var from string
+	for line := range strings.Lines(string(data)) {
+		parts := strings.SplitN(strings.TrimSpace(line), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		var files []string
+		switch {
+		case parts[0] == "0" && parts[1] == "": // cgroup v2
+			files = []string{root + parts[2] + "/memory.max", root + "/memory.max"}
+		case slices.Contains(strings.Split(parts[1], ","), "memory"): // cgroup v1
+			files = []string{root + "/memory" + parts[2] + "/memory.limit_in_bytes", root + "/memory/memory.limit_in_bytes"}
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			// "max", or a number near 2^63, is no limit.
+			v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+			if err == nil && v < 1<<60 && (best == 0 || v < best) {
+				best, from = v, f
+			}
+			break
+		}
+	}
+	return best, from
+}
+
+// rlimit is a resource limit of the process that bounds its memory.
+type rlimit struct {
+	usable uint64 // what the heap may take under it
+	what   string
+}
+
+// physicalMemory is what CheckCapacity holds tables to: UsableMemory,
+// replaceable by tests.
+var physicalMemory = UsableMemory
 
 // CheckCapacity returns an error, naming the capacity, when tables
 // transposition tables of capacity entries each cannot fit in the machine's
@@ -61,21 +136,23 @@ func CheckCapacity(capacity, tables int) error {
 		return fmt.Errorf("capacity %d for %d tables: want positive numbers", capacity, tables)
 	}
 	need := float64(capacity) * float64(tables) * float64(TableEntryBytes())
-	mem := physicalMemory()
-	what := "this machine's"
+	mem, what := physicalMemory()
 	if mem == 0 {
-		mem, what = 1<<40, "the assumed"
+		mem, what = 1<<40, "the memory assumed of a machine that does not say"
 	}
 	if need > float64(mem) || need > math.MaxInt64/2 {
 		of := ""
 		if tables > 1 {
 			of = fmt.Sprintf(" × %d tables", tables)
 		}
-		return fmt.Errorf("%d table entries%s take about %s, more than %s %s of memory",
-			capacity, of, bytesText(need), what, bytesText(float64(mem)))
+		return fmt.Errorf("%d table entries%s take about %s, more than the %s this process may use: %s",
+			capacity, of, bytesText(need), bytesText(float64(mem)), what)
 	}
 	return nil
 }
+
+// BytesText writes a number of bytes for people: 58 GB, 1.2 TB.
+func BytesText(b float64) string { return bytesText(b) }
 
 // bytesText writes a number of bytes for people: 58 GB, 1.2 TB.
 func bytesText(b float64) string {

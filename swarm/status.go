@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -70,12 +71,12 @@ type Sample struct {
 	Workers       int       `json:"workers"` // groups the master knows
 	Slots         int       `json:"slots"`
 	JobsOut       int       `json:"jobs_out"`
-	Iterations    uint64    `json:"t_it"`
-	Nodes         int       `json:"m_nodes"`
+	Iterations    uint64    `json:"iterations"`
+	Nodes         int       `json:"nodes"`
 	RootPN        uint64    `json:"root_pn"`
 	RootDN        uint64    `json:"root_dn"`
-	Nimbers       int       `json:"nimbers"` // values in the master's database
-	NimbersShared int       `json:"nimbers_forwarded"`
+	Nimbers       int       `json:"grundy_numbers"` // values in the master's database
+	NimbersShared int       `json:"grundy_numbers_shared"`
 	// Utilisation is the share of the slot time between the previous
 	// sample and this one during which a slot held a job (the first
 	// sample's covers the time since the first exchange).
@@ -83,6 +84,43 @@ type Sample struct {
 	// The master's time integrals (slot-seconds, busy slot-seconds) at
 	// this sample, from which Utilisation is derived.
 	slotTime, busyTime float64
+}
+
+// The keys of /status.json before the one vocabulary of docs/json.md,
+// written beside the new ones for one release (deprecated): t_it,
+// m_nodes, nimbers, nimbers_received, nimbers_forwarded.
+
+// MarshalJSON writes the stats with their deprecated keys too.
+func (s MasterStats) MarshalJSON() ([]byte, error) {
+	type plain MasterStats
+	return json.Marshal(struct {
+		plain
+		OldNodes      int    `json:"m_nodes"`
+		OldIterations uint64 `json:"t_it"`
+		OldIn         int    `json:"nimbers_received"`
+		OldShared     int    `json:"nimbers_forwarded"`
+	}{plain(s), s.Nodes, s.Iterations, s.NimbersIn, s.NimbersShared})
+}
+
+// MarshalJSON writes the sample with its deprecated keys too.
+func (s Sample) MarshalJSON() ([]byte, error) {
+	type plain Sample
+	return json.Marshal(struct {
+		plain
+		OldIterations uint64 `json:"t_it"`
+		OldNodes      int    `json:"m_nodes"`
+		OldNimbers    int    `json:"nimbers"`
+		OldShared     int    `json:"nimbers_forwarded"`
+	}{plain(s), s.Iterations, s.Nodes, s.Nimbers, s.NimbersShared})
+}
+
+// MarshalJSON writes the report with its deprecated key too.
+func (r StatusReport) MarshalJSON() ([]byte, error) {
+	type plain StatusReport
+	return json.Marshal(struct {
+		plain
+		OldNimbers int `json:"nimbers"`
+	}{plain(r), r.Nimbers})
 }
 
 // WorkerStatus is one worker group on the status page: what the master
@@ -125,7 +163,7 @@ type StatusReport struct {
 	Outcome  solve.Outcome `json:"outcome"`
 	Finished bool          `json:"finished"`
 	Stats    MasterStats   `json:"stats"`
-	Nimbers  int           `json:"nimbers"` // values in the master's database
+	Nimbers  int           `json:"grundy_numbers"` // values in the master's database
 	// GossipMembers counts the members the gossip holds alive or suspect,
 	// the master included.
 	GossipMembers  int            `json:"gossip_members"`

@@ -474,3 +474,28 @@ func TestConcurrentStatusReads(t *testing.T) {
 		t.Errorf("0*5 is %v, want W", out)
 	}
 }
+
+// TestStatusVocabulary: /status.json says iterations, nodes and
+// grundy_numbers… as docs/json.md's one vocabulary does, and for one
+// release also the keys it had before (t_it, m_nodes, nimbers…).
+func TestStatusVocabulary(t *testing.T) {
+	r := StatusReport{Stats: MasterStats{Iterations: 5, Nodes: 3, NimbersIn: 2, NimbersShared: 1}, Nimbers: 7,
+		Samples: []Sample{{Iterations: 5, Nodes: 3, Nimbers: 7, NimbersShared: 1}}}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"grundy_numbers":7`, `"nimbers":7`,
+		`"iterations":5,`, `"nodes":3`, `"grundy_numbers_received":2`, `"grundy_numbers_shared":1`,
+		`"t_it":5`, `"m_nodes":3`, `"nimbers_received":2`, `"nimbers_forwarded":1`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("status JSON lacks %s: %s", want, b)
+		}
+	}
+	var back StatusReport
+	if err := json.Unmarshal(b, &back); err != nil || back.Stats.Iterations != 5 || back.Samples[0].Nodes != 3 || back.Nimbers != 7 {
+		t.Errorf("read back: %+v, %v", back, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -204,7 +205,7 @@ func stream[P any](g rules[P], r *format.CertReader, opt Options) (Result, error
 	err = c.all(opt.workers(), next, func() {
 		res.Entries++
 		if opt.Progress != nil && res.Entries%1000 == 0 {
-			opt.Progress(res.Entries, 0)
+			opt.Progress(res.Entries, int(min(r.DeclaredEntries(), math.MaxInt32)))
 		}
 	})
 	if err != nil {

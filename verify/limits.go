@@ -25,7 +25,7 @@ type LimitError struct {
 	Row      int    // 1-based row of the certificate or line of the database; 0 for the claim
 	Entry    string // the entry of that row, when the refused position is a land of one of its children
 	Position string // the position whose cost was refused, as written (cut short if long)
-	Limit    string // "lives", "boundaries", "letters", "cells", "moves" or "work": the field of Limits, in lowercase
+	Limit    string // "lives", "boundaries", "letters", "cells", "moves", "work" or "entries": the field of Limits, in lowercase
 	Value    int64  // the position's value of that measure (math.MaxInt64 when it overflows)
 	Max      int64  // the limit in force
 }
@@ -52,6 +52,7 @@ func (e *LimitError) Error() string {
 		"cells":      "empty cells",
 		"moves":      "moves to generate (estimated)",
 		"work":       "units of work to check (estimated moves × bytes)",
+		"entries":    "entries read",
 	}[e.Limit]
 	return fmt.Sprintf("refused: %s: %s %s, over the limit of %d on %s", where, value, what, e.Max, e.Limit)
 }
@@ -79,9 +80,12 @@ type Limits struct {
 	Cells      int   // empty cells of a Cram position
 	Moves      int64 // estimated moves the generator tries (Cost.Moves)
 	Work       int64 // estimated work: moves × bytes of the position's key, for one generation and, in hinted checking, for one entry
+	Entries    int   // entries of a text database (ReadDatabase), counted as read, repeats included: they bound its memory
 }
 
-// DefaultLimits are the limits used for zero fields of Limits. Every
+// DefaultLimits are the limits used for zero fields of Limits. Entries
+// holds a text database to some 1 GB (RELIABILITY.md gives the cost of an
+// entry); the largest certificate of the corpus has 156,198. Every
 // certificate of the corpus (roots up to 0*23) is far inside them: its
 // positions and the lands of their children have at most 69 lives, 24
 // boundaries, 28 letters, 661 estimated moves and 34,372 units of work.
@@ -98,6 +102,7 @@ var DefaultLimits = Limits{
 	Cells:      1 << 14,
 	Moves:      1 << 18,
 	Work:       1 << 25,
+	Entries:    1 << 19,
 }
 
 // resolved returns l with zero fields set to their defaults and negative
@@ -119,7 +124,19 @@ func (l Limits) resolved() Limits {
 		Cells:      int(pick(int64(l.Cells), int64(DefaultLimits.Cells))),
 		Moves:      pick(l.Moves, DefaultLimits.Moves),
 		Work:       pick(l.Work, DefaultLimits.Work),
+		Entries:    int(min(pick(int64(l.Entries), int64(DefaultLimits.Entries)), math.MaxInt)),
 	}
+}
+
+// CheckEntries returns a *LimitError naming row if a database of n entries
+// (the row-th line its last) is over the limit on entries, nil otherwise.
+// ReadDatabase calls it for every entry; a caller that reads a database
+// its own way does the same.
+func (l Limits) CheckEntries(row, n int) error {
+	if max := l.resolved().Entries; n > max {
+		return &LimitError{Row: row, Limit: "entries", Value: int64(n), Max: int64(max)}
+	}
+	return nil
 }
 
 // Cost measures a position before its children are generated.
@@ -272,6 +289,15 @@ func (l Limits) check(c Cost) *LimitError {
 // generates them.
 func (l Limits) Check(p sprouts.Position) error {
 	if e := l.resolved().check(Measure(p)); e != nil {
+		e.Position = cutText(p.String())
+		return e
+	}
+	return nil
+}
+
+// CheckCram is Check for a Cram position (MeasureCram).
+func (l Limits) CheckCram(p cram.Position) error {
+	if e := l.resolved().check(MeasureCram(p)); e != nil {
 		e.Position = cutText(p.String())
 		return e
 	}

@@ -123,6 +123,7 @@ type builder[P any] struct {
 	gd     *gameDB[P]
 	d      *Database
 	limits *Limits // resolved; nil: entries are measured only when checked
+	read   int     // entries read, for limits.Entries
 }
 
 func newBuilder[P any](g rules[P], size int, limits *Limits) *builder[P] {
@@ -141,6 +142,9 @@ func (b *builder[P]) add(e format.SPREntry) error {
 		return &format.LineError{Line: e.Line, Text: e.Position, Reason: err.Error()}
 	}
 	if b.limits != nil {
+		if b.read++; b.read > b.limits.Entries {
+			return &LimitError{Row: e.Line, Limit: "entries", Value: int64(b.read), Max: int64(b.limits.Entries)}
+		}
 		if le := b.limits.check(g.measure(p)); le != nil {
 			le.Row, le.Position = e.Line, cutText(e.Position)
 			return le

@@ -489,10 +489,29 @@ func (e *env) check(c *corpus.Corpus, opt corpus.CheckOptions) *corpus.Report {
 		opt.Progress = func(i, total int, r corpus.Record) {
 			e.prog.Report(false, what, checkProgress{i, total, r.Claim.String()}, fmt.Sprintf("%s %d of %d: %s", what, i, total, r.Claim))
 		}
+		if e.opt.progress == statusline.Text {
+			// A line a certificate, kept: interrupted, the run shows
+			// what it had checked.
+			opt.Checked = func(done, total int, cc corpus.CertCheck) {
+				e.prog.Clear()
+				fmt.Fprintf(e.stderr, "spots-corpus: %d of %d: %s %s (%.2f s)\n", done, total, cc.Record.Claim, checkedWord(cc), cc.Elapsed.Seconds())
+			}
+		}
 	}
 	rep := c.Check(opt)
 	e.prog.Clear()
 	return rep
+}
+
+// checkedWord says how a certificate's check ended, in a word or two.
+func checkedWord(cc corpus.CertCheck) string {
+	switch {
+	case cc.Err != nil:
+		return "FAILED"
+	case cc.Trusted:
+		return "found"
+	}
+	return "verified"
 }
 
 // checkProgress are the figures of check's progress in --progress json.

@@ -47,6 +47,7 @@ import (
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
 )
 
 const usage = `usage: spots-position canon|children|lands [--pretty] [--game sprouts|cram] [POSITION...]
@@ -73,7 +74,8 @@ Flags:
 
 // exitCodes is the end of --help.
 const exitCodes = `  0    every position read
-  2    bad usage, or a position that does not parse (the others are still printed)
+  2    bad usage, or a position that does not parse, or whose children would
+       cost more than a --max-… limit allows (the others are still printed)
   130  interrupted (SIGINT, SIGTERM)
 `
 
@@ -111,6 +113,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	pretty := flags.Bool("pretty", false, "print for people instead of JSON")
 	game := flags.String("game", sprouts.Game, "the game of the positions: sprouts or cram")
+	var limits verify.Limits
+	cmdline.LimitFlags(flags, &limits)
 	std := buildinfo.AddStd(flags)
 	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
 	if err := cmdline.Parse(flags, args); err != nil {
@@ -119,6 +123,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if std.Handle("spots-position", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
 		return 0
+	}
+	if err := cmdline.CheckLimitFlags(limits); err != nil {
+		fmt.Fprintf(stderr, "spots-position: %v\n", err)
+		return 2
 	}
 	if flags.NArg() == 0 {
 		fmt.Fprintln(stderr, "spots-position: missing command (canon, children or lands)")
@@ -133,7 +141,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "spots-position: unknown command %q (want canon, children or lands)%s\n", cmd, cmdline.DidYouMean(cmd, "canon", "children", "lands", "regions"))
 		return 2
 	}
-	describe, maxInput := describeSprouts, sprouts.MaxInput
+	describe, maxInput := func(cmd, in string) report { return describeSprouts(cmd, in, limits) }, sprouts.MaxInput
 	switch *game {
 	case sprouts.Game:
 	case cram.Game:
@@ -213,8 +221,10 @@ func eachLine(r io.Reader, max int, fn func(n int, line string, whole bool)) err
 	}
 }
 
-// describeSprouts is the report on a Sprouts position.
-func describeSprouts(cmd, input string) report {
+// describeSprouts is the report on a Sprouts position. Its children are
+// generated only within l: a position over a limit would take more memory
+// than the machine has (0*100000, or a few boundaries of many corners).
+func describeSprouts(cmd, input string, l verify.Limits) report {
 	p, err := sprouts.Parse(input)
 	if err != nil {
 		return report{Input: input, Error: cmdline.PositionError(sprouts.Game, input, err).Error()}
@@ -224,6 +234,9 @@ func describeSprouts(cmd, input string) report {
 	r := report{Input: input, Canonical: p.String(), Lives: &lives, Terminal: &terminal, Lands: &lands,
 		Note: cmdline.PositionNote(sprouts.Game, input)}
 	if cmd == "children" {
+		if err := l.Check(p); err != nil {
+			return report{Input: input, Error: cmdline.LimitMessage(err)}
+		}
 		children := texts(p.Children())
 		slices.Sort(children)
 		r.Children = &children

@@ -102,3 +102,55 @@ func TestWorkerGivesUpWhenMasterIsGone(t *testing.T) {
 		t.Errorf("stderr %q", e)
 	}
 }
+
+// TestWorkerJoinInterrupt: a worker waiting to join a master that is not
+// there (--wait 2 minutes) stops at SIGINT, long before the wait ends, and
+// exits 130, saying so. (It ignored the signal until the wait ended, then
+// exited 1.)
+func TestWorkerJoinInterrupt(t *testing.T) {
+	w := start(t, testKey, "worker", "--join", freeAddr(t), "--wait", "2m")
+	waitFor(t, time.Minute, "the worker waiting", func() bool { return strings.Contains(w.Stderr.String(), "waiting for a master") }, w)
+	w.Cmd.Process.Signal(syscall.SIGINT)
+	if status := w.Wait(t, 30*time.Second); status != statusInterrupted {
+		t.Fatalf("exit %d, want %d: %s", status, statusInterrupted, w.Stderr.String())
+	}
+	if e := w.Stderr.String(); !strings.Contains(e, "interrupted while waiting for a master") {
+		t.Errorf("stderr %q", e)
+	}
+}
+
+// TestNoteFarBeyond: a position of more lives than 0*47, the largest ever
+// solved, given with nothing to stop its search, gets a note naming
+// --timeout at once (the search itself would run for ever, so the test
+// interrupts it); with --timeout there is no note.
+func TestNoteFarBeyond(t *testing.T) {
+	p := start(t, testKey, "--no-progress", "--algorithm", "dfpn", "0*200")
+	waitFor(t, time.Minute, "the note", func() bool { return strings.Contains(p.Stderr.String(), "--timeout 10m") }, p)
+	p.Cmd.Process.Signal(syscall.SIGINT)
+	if status := p.Wait(t, 30*time.Second); status != statusInterrupted {
+		t.Fatalf("exit %d, want %d: %s", status, statusInterrupted, p.Stderr.String())
+	}
+	if e := p.Stderr.String(); !strings.Contains(e, "spots-solve: note: 0*200 has 600 lives, past the 141 of 0*47, the largest position ever solved") {
+		t.Errorf("stderr %q", e)
+	}
+	status, _, stderr := runCmd(t, "--no-progress", "--algorithm", "dfpn", "--max-iterations", "10", "0*200")
+	if status != 1 || strings.Contains(stderr, "note") {
+		t.Errorf("with --max-iterations: exit %d, stderr %q; want 1 and no note", status, stderr)
+	}
+}
+
+// TestCramStopsAtOnce (N25): a Cram search of a board whose every
+// expansion makes thousands of children (64x64: 8,064, seconds of work)
+// stops at --timeout between two children, in its first expansion. It
+// looked at its context (which a timeout and SIGINT or SIGTERM alike end)
+// every 32 expansions: --timeout 10s ran past 150 s, and the first SIGINT
+// went unheeded for a minute.
+func TestCramStopsAtOnce(t *testing.T) {
+	p := start(t, testKey, "--no-progress", "--game", "cram", "--algorithm", "dfpn", "--max-work", "-1", "--timeout", "1s", "64x64")
+	if status := p.Wait(t, 20*time.Second); status != 1 {
+		t.Fatalf("exit %d, want 1\n%s", status, p.Stderr.String())
+	}
+	if out := p.Stdout.String(); !strings.Contains(out, "64x64  unknown  (stopped after ") || !strings.Contains(out, "timeout") {
+		t.Errorf("stdout %q, want 64x64 unknown, stopped by the timeout", out)
+	}
+}

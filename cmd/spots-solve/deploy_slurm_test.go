@@ -19,10 +19,10 @@ import (
 )
 
 // slurmPorts are the offsets from SPOTS_PORT of the ports a job of
-// deploy/slurm/spots-swarm.sbatch listens on with two workers on one
+// deploy/slurm/spots-swarm.sbatch listens on with three workers on one
 // machine: jobs, gossip, status, and each worker's gossip (11 + its local
 // task id).
-var slurmPorts = []int{0, 1, 2, 11, 12}
+var slurmPorts = []int{0, 1, 2, 11, 12, 13}
 
 // freePortBase returns a port p such that p plus each of offsets is free
 // on 127.0.0.1 now.
@@ -57,7 +57,8 @@ func freePortBase(t *testing.T, offsets []int) int {
 // "submitted" from, which holds the key file; spots-solve on PATH is this
 // test binary; srun is testdata/slurm/srun, which starts the tasks of a
 // step as local processes; SPOTS_IFACE=lo gives every "node" the address
-// 127.0.0.1, and SPOTS_PORT free ports. The master's status page is read
+// 127.0.0.1 (allowed by SPOTS_ALLOW_LOOPBACK=1), and SPOTS_PORT free
+// ports. Every node runs a worker group, the master's too. The master's status page is read
 // before the workers start; the job must end with the master's exit 0, the
 // position's result and one certificate, and every process gone.
 func TestDeploySlurm(t *testing.T) {
@@ -81,14 +82,14 @@ func TestDeploySlurm(t *testing.T) {
 	for _, want := range []string{
 		deployPosition + "  L  ",
 		fmt.Sprintf("ssh -N -L %d:%s -J login1 ", base+2, status),
-		"a worker group on each of the other 2 nodes",
+		"a worker group on each of the 3 nodes",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout does not say %q:\n%s", want, out)
 		}
 	}
-	if n := strings.Count(errs, "the master says the solve is over"); n != 2 || strings.Contains(errs, "srun's workers exited") {
-		t.Errorf("%d workers were told the solve is over, want 2, and none failed:\n%s", n, errs)
+	if n := strings.Count(errs, "the master says the solve is over"); n != 3 || strings.Contains(errs, "srun's workers exited") {
+		t.Errorf("%d workers were told the solve is over, want 3, and none failed:\n%s", n, errs)
 	}
 	if files, _ := filepath.Glob(filepath.Join(submit, "spots-swarm", "certificates", "*.arrow")); len(files) != 1 {
 		t.Errorf("%d certificates in spots-swarm/certificates, want 1", len(files))
@@ -159,7 +160,7 @@ func startSlurmJob(t *testing.T, dir string, base int) *slurmJob {
 	}
 	j.cmd.Env = append(j.cmd.Env, "PATH="+filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"SLURM_JOB_ID=4242", "SLURM_JOB_NUM_NODES=3", "SLURM_SUBMIT_HOST=login1", "SLURM_CPUS_ON_NODE=1",
-		"SPOTS_IFACE=lo", "SPOTS_PORT="+strconv.Itoa(base), "SRUN_GATE="+filepath.Join(dir, "gate"))
+		"SPOTS_IFACE=lo", "SPOTS_ALLOW_LOOPBACK=1", "SPOTS_PORT="+strconv.Itoa(base), "SRUN_GATE="+filepath.Join(dir, "gate"))
 	j.cmd.Stdout, j.cmd.Stderr = &j.stdout, &j.stderr
 	j.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := j.cmd.Start(); err != nil {

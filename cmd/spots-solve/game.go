@@ -72,6 +72,11 @@ func solveCram(r *runner, inputs []string) int {
 	if err != nil {
 		return r.fail("%v", err)
 	}
+	for i, p := range roots {
+		if err := r.cfg.limits.CheckCram(p); err != nil {
+			return r.fail("%q: %s", inputs[i], cmdline.LimitMessage(err))
+		}
+	}
 	if status := r.makeCertDir(); status >= 0 {
 		return status
 	}

@@ -90,6 +90,11 @@ Games (--game): sprouts (the default) and cram, whose boards are written
 (go doc github.com/spots-dev/spots/cram). Cram runs with pdfpn, dfpn and
 pns, not with the swarm, --db-in, --db-out, --state or --resume.
 
+A position whose children would cost more than the checker's limits is
+refused before any search (exit 2), naming the limit and the flag that
+raises it: --max-lives, --max-boundaries, --max-letters, --max-cells,
+--max-moves, --max-work, as spots-verify --help lists them.
+
 Examples:
   spots-solve 0*12                      who wins 12 spots
   spots-solve --nimber --json 0*9 0*10  Grundy values, as JSON lines
@@ -182,7 +187,8 @@ type config struct {
 	stateEvery    time.Duration
 	force         bool // --force: move a search saved in --state aside
 	swarm         swarmFlags
-	args          []string // the command line, for --stats
+	limits        verify.Limits // --max-…: what a position given may cost
+	args          []string      // the command line, for --stats
 }
 
 // result is one solved position, as printed with --json.
@@ -245,6 +251,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if status >= 0 {
 		return status
 	}
+	if err := checkOutputs(cfg); err != nil {
+		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+		return 2
+	}
 	prof, err := cpuprofile.Start(cfg.cpuProfile)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
@@ -256,6 +266,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		status = max(status, 2)
 	}
 	return status
+}
+
+// checkOutputs checks the files the run will write before it starts (see
+// cmdline.CheckOutputs). --db-out may name the file of --db-in: that
+// database is read whole before the search and replaced, extended, after
+// it, through a temporary file.
+func checkOutputs(cfg config) error {
+	var inputs []cmdline.File
+	if cfg.dbIn != "" && !cmdline.SameFile(cfg.dbIn, cfg.dbOut) {
+		inputs = append(inputs, cmdline.File{Flag: "--db-in", Path: cfg.dbIn})
+	}
+	return cmdline.CheckOutputs(inputs, []cmdline.File{
+		{Flag: "--db-out", Path: cfg.dbOut}, {Flag: "--stats", Path: cfg.statsPath}, {Flag: "--cpuprofile", Path: cfg.cpuProfile},
+	})
 }
 
 // solveAll solves the positions of the command line, one after another
@@ -297,8 +321,15 @@ func solveSprouts(r *runner, inputs []string) int {
 	if err != nil {
 		return r.fail("%v", err)
 	}
+	if status := r.checkLimits(inputs, roots); status >= 0 {
+		return status
+	}
 	r.notePositions(sprouts.Game, inputs)
+	r.noteFarBeyond(inputs, roots)
 	if status := r.makeCertDir(); status >= 0 {
+		return status
+	}
+	if status := r.lockStateDirs(); status >= 0 {
 		return status
 	}
 	if note, err := claimStateDir(cfg.swarm.stateDir, cfg.swarm.resumeDir, cfg.force); err != nil {
@@ -325,7 +356,7 @@ func solveSprouts(r *runner, inputs []string) int {
 	}
 	pool.Preload(db)
 	saver := newStateSaver(cfg, roots[0], heaps[0], r.stderr, r.prog)
-	var s solve.Searcher[sprouts.Position] = newSearcher(cfg, sprouts.Rules{}, db, r.prog, saver)
+	s := dbInChecked(r.ctx, cfg, newSearcher(cfg, sprouts.Rules{}, db, r.prog, saver), saver, r.prog, r.stderr)
 	if saver != nil && cfg.swarm.resumeDir != "" {
 		if _, err := saver.Resume(r.ctx, cfg.swarm.resumeDir); err != nil {
 			return r.fail("--resume %s: %v", cfg.swarm.resumeDir, err)
@@ -392,6 +423,39 @@ func parseAll[P any](inputs []string, nimber bool, parse func(string) (P, uint32
 	return roots, heaps, nil
 }
 
+// checkLimits refuses, before any search, a position whose children would
+// cost more than the limits allow, as the checker refuses it: the search
+// would run out of memory generating them. It returns the exit status of
+// a refusal, or -1.
+func (r *runner) checkLimits(inputs []string, roots []sprouts.Position) int {
+	for i, p := range roots {
+		if err := r.cfg.limits.Check(p); err != nil {
+			return r.fail("%q: %s", inputs[i], cmdline.LimitMessage(err))
+		}
+	}
+	return -1
+}
+
+// lockStateDirs locks the directories of --state and --resume for the
+// run (see lockStateDir); it returns the exit status of a failure, or -1.
+// A --resume directory that is not there is left to --resume to report.
+func (r *runner) lockStateDirs() int {
+	state, resume := r.cfg.swarm.stateDir, r.cfg.swarm.resumeDir
+	if state != "" {
+		if err := lockStateDir("--state", state); err != nil {
+			return r.fail("%v", err)
+		}
+	}
+	if resume != "" && (state == "" || !cmdline.SameFile(state, resume)) {
+		if info, err := os.Stat(resume); err == nil && info.IsDir() {
+			if err := lockStateDir("--resume", resume); err != nil {
+				return r.fail("%v", err)
+			}
+		}
+	}
+	return -1
+}
+
 // makeCertDir makes the --cert directory; it returns the exit status of a
 // failure, or -1.
 func (r *runner) makeCertDir() int {
@@ -409,6 +473,25 @@ func (r *runner) notePositions(game string, inputs []string) {
 	for _, in := range inputs {
 		if note := cmdline.PositionNote(game, in); note != "" {
 			fmt.Fprintf(r.stderr, "spots-solve: note: %s\n", note)
+		}
+	}
+}
+
+// solvedLives are the lives of 0*47 (141), the largest position whose
+// outcome anyone has computed (corpus/literature.csv); each spot more
+// multiplies the search by a large factor.
+const solvedLives = 3 * 47
+
+// noteFarBeyond says on standard error, for a position of more lives than
+// any solved, that the search will not end in any time one waits for, when
+// nothing (--timeout, --max-iterations) would stop it.
+func (r *runner) noteFarBeyond(inputs []string, roots []sprouts.Position) {
+	if r.cfg.timeout > 0 || r.cfg.maxIterations > 0 {
+		return
+	}
+	for i, p := range roots {
+		if lives := p.Lives(); lives > solvedLives {
+			fmt.Fprintf(r.stderr, "spots-solve: note: %s has %d lives, past the %d of 0*47, the largest position ever solved: this search will not end in any time you wait for; --timeout 10m (or --max-iterations) gives up after that long\n", inputs[i], lives, solvedLives)
 		}
 	}
 }
@@ -547,7 +630,7 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local); without it pdfpn gets 10⁶ a thread, at most what a quarter of the machine's memory holds")
 	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
 	flags.StringArrayVar(&cfg.reuse, "reuse", nil, "draw on the certificates in `DIR` (e.g. corpus/certs; repeatable): the search starts from the Grundy values they prove, and a certificate --cert writes cites those its proof relies on instead of repeating them. The values are input, not truth: the result is checked with the certificates it relies on, all verified, before it is printed, and solved again without them if they do not hold (every algorithm; the swarm: spots-solve --algorithm swarm --help)")
-	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); its entries are trusted, not checked")
+	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); a result found with it is checked from the rules before it is printed, and found again without it if its values do not prove it")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
 	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
@@ -562,6 +645,10 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
 	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
 	flags.Var(&cfg.progress, "progress", statusline.FlagUsage)
+	cmdline.LimitFlags(flags, &cfg.limits)
+	for _, name := range []string{"max-lives", "max-boundaries", "max-letters", "max-cells", "max-moves", "max-work"} {
+		flags.MarkHidden(name) // the usage text names them; spots-verify --help lists them
+	}
 	addSwarmFlags(flags, &cfg.swarm)
 }
 
@@ -585,6 +672,35 @@ func checkSearch(flags *pflag.FlagSet, cfg config) error {
 		return errors.New("--timeout 0: want a positive duration (leave the flag out for no limit)")
 	case flags.Changed("max-iterations") && cfg.maxIterations == 0:
 		return errors.New("--max-iterations 0: want a positive number (leave the flag out for no limit)")
+	}
+	if err := cmdline.CheckLimitFlags(cfg.limits); err != nil {
+		return err
+	}
+	return notApplying(flags, cfg)
+}
+
+// notApplying refuses a flag given for a search that does not take it:
+// ignored without a word, it would leave the user believing it was used.
+func notApplying(flags *pflag.FlagSet, cfg config) error {
+	if cfg.algorithm == "swarm" {
+		for _, name := range []string{"db-in", "db-out", "lenient"} {
+			if flags.Changed(name) {
+				return fmt.Errorf("--%s is a flag of the searches of this process (pdfpn, dfpn, pns); the swarm's master takes no database: leave it out", name)
+			}
+		}
+	} else {
+		for _, name := range masterFlags {
+			if f := flags.Lookup(name); f.Changed && name != "key" && name != "key-file" {
+				return fmt.Errorf("--%s %s is a flag of the swarm's master, and this run is %s: add --algorithm swarm, or leave it out", name, f.Value, cfg.algorithm)
+			}
+		}
+	}
+	if flags.Changed("threads") && cfg.threads != 1 && cfg.algorithm != "pdfpn" {
+		why := ""
+		if cfg.certDir != "" && !flags.Changed("algorithm") {
+			why = " (--cert makes it dfpn, for a certificate made the same way every time)"
+		}
+		return fmt.Errorf("--threads %d is for pdfpn, and this run is %s%s, one thread: add --algorithm pdfpn, or leave --threads out", cfg.threads, cfg.algorithm, why)
 	}
 	return nil
 }
@@ -614,7 +730,8 @@ func defaultMode() string {
 	if cpus < 2 {
 		return "The default here (1 CPU) is dfpn with a table of 10⁶ entries."
 	}
-	capacity := solve.ThreadCapacity(cpus, swarm.PhysicalMemory())
+	usable, _ := swarm.UsableMemory()
+	capacity := solve.ThreadCapacity(cpus, usable)
 	return fmt.Sprintf("The default here (%d CPUs) is pdfpn with %d threads and a table of %s entries, all in one process; "+
 		"with --cert it is dfpn, which gives the same certificate, at the same address, on every run",
 		cpus, cpus, entriesText(capacity))

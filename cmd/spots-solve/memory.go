@@ -58,13 +58,18 @@ func memoryPlan(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 	if cfg.memory == "" {
 		capacity := cfg.capacity
 		if !flags.Changed("capacity") {
-			capacity = solve.ThreadCapacity(threads, swarm.PhysicalMemory())
+			usable, _ := swarm.UsableMemory()
+			capacity = solve.ThreadCapacity(threads, usable)
 		}
 		return solve.PlanCapacity(capacity, threads), nil
 	}
 	budget, err := parseSize(cfg.memory)
 	if err != nil {
 		return solve.MemoryPlan{}, fmt.Errorf("--memory: %w", err)
+	}
+	if usable, what := swarm.UsableMemory(); usable > 0 && uint64(budget) > usable {
+		return solve.MemoryPlan{}, fmt.Errorf("--memory %s: more than the %s this process may use: %s; give at most --memory %dMB",
+			cfg.memory, swarm.BytesText(float64(usable)), what, usable/1e6)
 	}
 	// The values drawn on (--reuse) live beside the table: they come off
 	// the budget first.

@@ -154,7 +154,29 @@ func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Pos
 			}
 		}
 		saver.Forget()
-		return newSearcher(cfg, sprouts.Rules{}, db, prog, saver)
+		return dbInChecked(ctx, cfg, newSearcher(cfg, sprouts.Rules{}, db, prog, saver), saver, prog, stderr)
+	}}
+}
+
+// dbInChecked makes a search preloaded with --db-in check its results as
+// a resumed one does (prove.Resumed): the database is input, not truth,
+// and a value in it can make the search answer wrongly (0*12 W with a
+// line "0*12 1"). An outcome or Grundy value is returned only once the
+// checker has derived it from the rules with the search's values; if it
+// cannot, the search is made again without the database, says so, and
+// solves from nothing. Without --db-in it returns s.
+func dbInChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Position], saver *checkpoint.Saver,
+	prog *statusline.Line, stderr io.Writer) solve.Searcher[sprouts.Position] {
+	if cfg.dbIn == "" {
+		return s
+	}
+	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Restart: func(why error) solve.Searcher[sprouts.Position] {
+		prog.Clear()
+		fmt.Fprintf(stderr, "spots-solve: --db-in %s: its values do not prove the result found with them, %v: solving again without them\n", cfg.dbIn, why)
+		if saver != nil {
+			saver.Forget()
+		}
+		return newSearcher(cfg, sprouts.Rules{}, solve.NewNimberDB(), prog, saver)
 	}}
 }
 

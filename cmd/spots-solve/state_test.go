@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/checkpoint"
@@ -175,4 +177,30 @@ func openPipe(t *testing.T, path string) (r, hold *os.File) {
 		t.Fatal(err)
 	}
 	return r, hold
+}
+
+// TestStateDirLocked (N41): a state directory is locked while a process
+// uses it. A second spots-solve given it as --resume or --state, while the
+// first still saves into it, is refused (exit 2, naming the process that
+// holds it) and writes nothing there; once the first is gone, even by
+// kill -9, the directory is free again. (Both were accepted and their
+// saves alternated, leaving the checkpoint damaged in 2 of 12 trials.)
+func TestStateDirLocked(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "s")
+	first := start(t, testKey, "--no-progress", "--algorithm", "dfpn", "--state", state, "--state-every", "100ms", "0*30")
+	lock := filepath.Join(state, stateLockFile)
+	waitFor(t, time.Minute, "the first to lock the directory", func() bool { b, _ := os.ReadFile(lock); return len(b) > 0 }, first)
+	for _, args := range [][]string{{"--resume", state}, {"--state", state, "--force"}} {
+		status, _, stderr := runCmd(t, append([]string{"--no-progress", "--algorithm", "dfpn"}, append(args, "0*30")...)...)
+		want := fmt.Sprintf("%s %s: another spots-solve (process %d) is using it: wait for it to end (or stop it), or give another directory", args[0], state, first.Cmd.Process.Pid)
+		if status != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("%v while the first runs: exit %d, stderr %q; want 2 and %q", args, status, stderr, want)
+		}
+	}
+	first.Cmd.Process.Signal(syscall.SIGKILL)
+	first.Wait(t, 30*time.Second)
+	status, _, stderr := runCmd(t, "--no-progress", "--algorithm", "dfpn", "--state", state, "--force", "--max-iterations", "10", "0*30")
+	if status != 1 || strings.Contains(stderr, "is using it") {
+		t.Errorf("after the first was killed: exit %d, stderr %q; want 1 (unsolved in 10 iterations) and the directory free", status, stderr)
+	}
 }

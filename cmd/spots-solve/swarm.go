@@ -63,7 +63,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags) {
 	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
 	flags.StringVar(&sf.metricsListen, "metrics-listen", "", "serve /metrics alone (Prometheus text, counters and gauges of the search; no positions, no status page) here without a key, on any address, for a scraper that cannot send the status token (Kubernetes' prometheus.io annotations); \"\" (the default) for none")
 	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("start this many worker processes on this machine (1 to %d); one that dies is started again, up to %d times", maxWorkersLocal, maxLocalRestarts))
-	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds (once solved, only the values its proof checked). A DIR that holds another search is refused (--resume DIR continues it, --force moves it aside)")
+	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C: dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds (once solved, only the values its proof checked). A DIR that holds another search is refused (--resume DIR continues it, --force moves it aside), and so is one another process is using (it is locked while in use)")
 	flags.StringVar(&sf.resumeDir, "resume", "", "continue the search saved in `DIR` by --state (dfpn and pdfpn go on saving into DIR unless --state names another). A checkpoint is input, not truth: the result is checked from the rules before it is printed, and solved again without the checkpoint if the checkpoint's values do not prove it")
 	flags.Uint64Var(&p.Iterations, "iterations", p.Iterations, "most iterations of a job before the master expands its leaf (each PDFPN thread's), until the swarm has 256 cores, then 500: longer jobs cost the master fewer exchanges, shorter ones let it steer the search sooner")
 	flags.Uint64Var(&p.Updates, "updates", p.Updates, "iterations between a job's reports (each PDFPN thread's); a loaded master asks for fewer")
@@ -318,9 +318,13 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 		g.Lie = lyingHook(wf.lieEvery)
 	}
 	logf("%s: waiting for a master at %s (up to %v)", name, wf.join, wf.wait)
-	member, err := swarm.StartMember(swarm.MemberConfig{Name: name, Bind: wf.gossip, Key: key, Join: []string{wf.join}, JoinWait: wf.wait,
+	member, err := swarm.StartMember(ctx, swarm.MemberConfig{Name: name, Bind: wf.gossip, Key: key, Join: []string{wf.join}, JoinWait: wf.wait,
 		Meta: swarm.Meta{Role: "worker", Grouping: wf.params.Grouping, Threads: wf.threads, Version: certify.Version}})
 	if err != nil {
+		if ctx.Err() != nil {
+			logf("interrupted while waiting for a master")
+			return statusInterrupted
+		}
 		if strings.Contains(err.Error(), "nothing answers") {
 			logf("no master at %s after %v (--wait): %v", wf.join, wf.wait, err)
 			return 1
@@ -648,7 +652,7 @@ func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, st
 		return nil
 	}})
 	stopServing := serveMaster(sf, ln, m, key, status, stderr)
-	member, err := swarm.StartMember(swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
+	member, err := swarm.StartMember(context.Background(), swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
 		Meta:   swarm.Meta{Role: "master", HTTP: ln.Addr().String(), Version: certify.Version},
 		OnDead: func(name string) { m.DropGroup(name) }})
 	if err != nil {

@@ -117,3 +117,23 @@ func runScript(t *testing.T, python, dump string) (string, int) {
 	}
 	return out.String(), 0
 }
+
+// TestReadCertificateScriptNeedsPyarrow: docs/readers/read_certificate.py
+// without pyarrow and blake3 (python3 -S leaves out every installed
+// package) says what to install and exits 2, not with a raw
+// ModuleNotFoundError. It skips where python3 is not installed.
+func TestReadCertificateScriptNeedsPyarrow(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skipf("python3 is not installed (%v)", err)
+	}
+	script := filepath.Join("..", "..", "docs", "readers", "read_certificate.py")
+	cmd := exec.Command(python, "-S", script, "x.arrow")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 2 || !strings.Contains(out.String(), "pip install pyarrow blake3") || strings.Contains(out.String(), "Traceback") {
+		t.Errorf("%s without pyarrow: %v, output %q; want status 2 and the pip command", script, err, out.String())
+	}
+}

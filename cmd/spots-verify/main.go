@@ -162,6 +162,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	opt := verify.Options{Limits: c.limits, Independent: c.independent, Library: verify.NewLibrary(c.cites...)}
 	p := &printer{w: stdout, json: c.json, prog: showProgress(c.progress.Unless(c.noProgress), stderr, &opt)}
+	if err := c.checkOutputs(); err != nil {
+		return c.bad("%v", err)
+	}
 	prof, err := cpuprofile.Start(c.profile)
 	if err != nil {
 		return c.bad("%v", err)
@@ -182,7 +185,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return c.bad("--claim: %v", err)
 		}
-		p.emit(checkDatabase(c.spr, claim, c.convert, c.lenient, opt))
+		p.emit(checkDatabase(c.spr, claim, c.convert, c.lenient, opt, p.prog))
 	case c.flags.NArg() == 0:
 		fmt.Fprintln(stderr, "spots-verify: nothing to check: give certificate files, or --spr DB --claim CLAIM")
 		c.flags.Usage()
@@ -193,6 +196,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return p.status
+}
+
+// checkOutputs refuses, before any work, a --cpuprofile that would
+// overwrite an input (a certificate, --spr's database) or cannot be written.
+func (c *commandLine) checkOutputs() error {
+	inputs := []cmdline.File{{Flag: "--spr", Path: c.spr}}
+	for _, a := range c.flags.Args() {
+		inputs = append(inputs, cmdline.File{Path: a})
+	}
+	return cmdline.CheckOutputs(inputs, []cmdline.File{{Flag: "--cpuprofile", Path: c.profile}})
 }
 
 // commandLine is what the command line asks for.
@@ -242,13 +255,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*commandLine, int) {
 
 // limitFlags binds the --max-… flags to l.
 func limitFlags(flags *pflag.FlagSet, l *verify.Limits) {
-	d := verify.DefaultLimits
-	flags.IntVar(&l.Lives, "max-lives", 0, fmt.Sprintf("refuse positions with more lives than `N` (0: default %d, -1: no limit)", d.Lives))
-	flags.IntVar(&l.Boundaries, "max-boundaries", 0, fmt.Sprintf("refuse positions with more boundaries than `N` (0: default %d, -1: no limit)", d.Boundaries))
-	flags.IntVar(&l.Letters, "max-letters", 0, fmt.Sprintf("refuse positions with more letters than `N` (0: default %d, -1: no limit)", d.Letters))
-	flags.IntVar(&l.Cells, "max-cells", 0, fmt.Sprintf("refuse Cram positions with more empty cells than `N` (0: default %d, -1: no limit)", d.Cells))
-	flags.Int64Var(&l.Moves, "max-moves", 0, fmt.Sprintf("refuse positions with more estimated moves to generate than `N` (0: default %d, -1: no limit)", d.Moves))
-	flags.Int64Var(&l.Work, "max-work", 0, fmt.Sprintf("refuse a position, or an entry, needing more estimated work (moves × bytes) than `N` (0: default %d, -1: no limit)", d.Work))
+	cmdline.LimitFlags(flags, l)
+	flags.IntVar(&l.Entries, "max-entries", 0, fmt.Sprintf("with --spr: refuse a database of more entries than `N`, which bounds its memory (0: default %d, -1: no limit)", verify.DefaultLimits.Entries))
 }
 
 // usageError says what is wrong with the command line ("" if nothing).
@@ -257,7 +265,7 @@ func (c *commandLine) usageError() string {
 	for _, f := range []struct {
 		name string
 		v    int64
-	}{{"max-lives", int64(l.Lives)}, {"max-boundaries", int64(l.Boundaries)}, {"max-letters", int64(l.Letters)}, {"max-cells", int64(l.Cells)}, {"max-moves", l.Moves}, {"max-work", l.Work}} {
+	}{{"max-lives", int64(l.Lives)}, {"max-boundaries", int64(l.Boundaries)}, {"max-letters", int64(l.Letters)}, {"max-cells", int64(l.Cells)}, {"max-moves", l.Moves}, {"max-work", l.Work}, {"max-entries", int64(l.Entries)}} {
 		if f.v < -1 {
 			return fmt.Sprintf("--%s %d: want a positive number, 0 for the default or -1 for no limit", f.name, f.v)
 		}
@@ -316,10 +324,35 @@ func showProgress(mode statusline.Mode, stderr io.Writer, opt *verify.Options) *
 			if total > 0 {
 				of = fmt.Sprintf(" of %d", total)
 			}
-			prog.Show(false, "%d entries checked%s", done, of)
+			prog.Report(false, "verifying", progressFigures{Entries: int64(done), Of: int64(total)}, fmt.Sprintf("%d%s entries checked", done, of))
 		}
 	}
 	return prog
+}
+
+// progressFigures are the figures of --progress json: entries checked
+// (verifying) or bytes read (reading a database), of how many.
+type progressFigures struct {
+	Entries int64 `json:"entries,omitempty"`
+	Bytes   int64 `json:"bytes,omitempty"`
+	Of      int64 `json:"of,omitempty"`
+}
+
+// readProgress passes the reads of a database through, showing on prog
+// how much of its size has been read: reading a large one takes minutes.
+type readProgress struct {
+	r          io.Reader
+	path       string
+	done, size int64
+	prog       *statusline.Line
+}
+
+func (rp *readProgress) Read(b []byte) (int, error) {
+	n, err := rp.r.Read(b)
+	rp.done += int64(n)
+	rp.prog.Report(false, "reading", progressFigures{Bytes: rp.done, Of: rp.size},
+		fmt.Sprintf("reading %s: %.1f of %.1f MB", rp.path, float64(rp.done)/1e6, float64(rp.size)/1e6))
+	return n, err
 }
 
 // canonicalClaim parses a claim and writes its root in canonical form, so
@@ -354,18 +387,26 @@ func checkFile(path string, opt verify.Options) report {
 	return finish(r, err)
 }
 
-func checkDatabase(path string, claim format.Claim, convert string, lenient bool, opt verify.Options) report {
+func checkDatabase(path string, claim format.Claim, convert string, lenient bool, opt verify.Options, prog *statusline.Line) report {
 	start := time.Now()
 	r := report{Input: path, Claim: claim.String()}
-	f, err := format.OpenInput(path)
+	file, err := format.OpenInput(path)
 	if err != nil {
 		r.unreadable, r.Error = true, err.Error()
 		return r
 	}
-	defer f.Close()
+	defer file.Close()
+	f := &readProgress{r: file, path: path, prog: prog}
+	if st, err := file.Stat(); err == nil {
+		f.size = st.Size()
+	}
 	warn := func(e *format.LineError) { fmt.Fprintf(os.Stderr, "spots-verify: %s: skipping %v\n", path, e) }
 	if opt.Independent {
-		entries, err := format.ReadSPR(f, format.SPROptions{Lenient: lenient, Warn: warn})
+		entries, err := readEntries(f, format.SPROptions{Lenient: lenient, Warn: warn}, opt.Limits)
+		if verify.IsLimit(err) {
+			r.Seconds = time.Since(start).Seconds()
+			return finish(r, err)
+		}
 		if err != nil {
 			r.unreadable, r.Error = true, fmt.Sprintf("%s: %v", path, err)
 			return r
@@ -412,6 +453,20 @@ func checkDatabase(path string, claim format.Claim, convert string, lenient bool
 		r.Converted = out
 	}
 	return finish(r, nil)
+}
+
+// readEntries reads the entries of a database for the independent check,
+// held to the limit on entries as verify.ReadDatabase holds them.
+func readEntries(r io.Reader, opt format.SPROptions, l verify.Limits) ([]format.SPREntry, error) {
+	var entries []format.SPREntry
+	err := format.NewSPRReader(r, opt).Each(func(e format.SPREntry) error {
+		if err := l.CheckEntries(e.Line, len(entries)+1); err != nil {
+			return err
+		}
+		entries = append(entries, e)
+		return nil
+	})
+	return entries, err
 }
 
 // finish records the verdict: valid, invalid (with the failing row), or an

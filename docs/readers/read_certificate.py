@@ -26,9 +26,15 @@ import os
 import re
 import sys
 
-import blake3
-import pyarrow as pa
-import pyarrow.ipc
+try:
+    import blake3
+    import pyarrow as pa
+    import pyarrow.ipc
+except ImportError as e:
+    print(f"read_certificate.py: {e.msg}: this reader needs pyarrow and blake3; install them with\n"
+          "    pip install pyarrow blake3\n"
+          "(dump_address.py beside it needs neither: see docs/certificate-format.md)", file=sys.stderr)
+    sys.exit(2)
 
 FORMAT_VERSION = "spots-certificate/1"  # cites no other certificate
 FORMAT_CITING = "spots-certificate/2"  # cites others: spots.cites

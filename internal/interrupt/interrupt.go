@@ -46,8 +46,22 @@ func ExitOnSignal(name string, stderr io.Writer) (stop func()) {
 // interrupted and exits with Status.
 func exit(name string, stderr io.Writer) {
 	format.AbortPending()
-	fmt.Fprintf(stderr, "%s: interrupted\n", name)
+	fmt.Fprint(stderr, interrupted(name, stderr))
 	os.Exit(Status)
+}
+
+// interrupted is what exit says on w: "NAME: interrupted" on a line of its
+// own. On a terminal a status line refreshed in place (package statusline)
+// may stand on the last line: it is cleared first, so that the message
+// does not follow it.
+func interrupted(name string, w io.Writer) string {
+	msg := name + ": interrupted\n"
+	if f, ok := w.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			return "\r\x1b[K" + msg
+		}
+	}
+	return msg
 }
 
 // ExitWhenDone makes the end of ctx, a context of Context, end the process

@@ -146,3 +146,25 @@ func TestExitWhenDone(t *testing.T) {
 		stdin.Close()
 	}
 }
+
+// charDevice is a writer that says it is a terminal, as an *os.File of
+// one does.
+type charDevice struct{ bytes.Buffer }
+
+func (charDevice) Stat() (os.FileInfo, error) { return charDeviceInfo{}, nil }
+
+type charDeviceInfo struct{ os.FileInfo }
+
+func (charDeviceInfo) Mode() os.FileMode { return os.ModeDevice | os.ModeCharDevice }
+
+// TestInterruptedClearsStatusLine: on a terminal the message clears the
+// status line refreshed in place before it, so that "interrupted" does not
+// follow "26000 of 203400 entries checked"; elsewhere it is the plain line.
+func TestInterruptedClearsStatusLine(t *testing.T) {
+	if got, want := interrupted("spots-verify", &charDevice{}), "\r\x1b[Kspots-verify: interrupted\n"; got != want {
+		t.Errorf("on a terminal: %q, want %q", got, want)
+	}
+	if got, want := interrupted("spots-verify", &bytes.Buffer{}), "spots-verify: interrupted\n"; got != want {
+		t.Errorf("on a pipe: %q, want %q", got, want)
+	}
+}

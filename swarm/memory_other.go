@@ -1,0 +1,6 @@
+//go:build !unix
+
+package swarm
+
+// rlimits returns nothing where there are no resource limits to read.
+func rlimits() []rlimit { return nil }
