@@ -68,7 +68,14 @@ func TestCitingCorpus(t *testing.T) {
 			t.Errorf("independent %v: the run's library holds the closure %v of 0*8=L, want gn(0*6)=0's", independent, got)
 		}
 	}
+	citingSample(t, c)
+	citingOutputs(t, dir, o8)
+}
 
+// citingSample: a sample of a citing certificate takes in what it cites;
+// a sample of the cited one alone leaves the citing one out.
+func citingSample(t *testing.T, c *corpus.Corpus) {
+	t.Helper()
 	// A sample of 0*8=L alone verifies gn(0*6)=0 too.
 	rep := c.Check(corpus.CheckOptions{Sample: func(r corpus.Record) bool { return r.N == 8 }})
 	if !rep.OK() || rep.SampleCited != 1 {
@@ -84,7 +91,12 @@ func TestCitingCorpus(t *testing.T) {
 	if !rep.OK() || rep.SampleCited != 0 || !rep.Certificates[1].Trusted {
 		t.Errorf("sample of gn(0*6)=0: problems %v, %d cited, 0*8=L trusted %v", rep.Problems, rep.SampleCited, rep.Certificates[1].Trusted)
 	}
+}
 
+// citingOutputs: OUTCOMES.md, status and check say what a certificate
+// cites.
+func citingOutputs(t *testing.T, dir string, o8 corpus.Record) {
+	t.Helper()
 	outcomes, err := os.ReadFile(filepath.Join(dir, corpus.OutcomesFile))
 	if err != nil {
 		t.Fatal(err)

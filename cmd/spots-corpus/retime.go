@@ -46,31 +46,9 @@ func runRetime(e *env) int {
 	lib := verify.NewLibrary(c.Path(corpus.CertsDir))
 	for k, i := range chosen {
 		r := c.Records[i]
-		path := c.CertPath(r)
-		var times []float64
-		for run := 0; run < o.runs; run++ {
-			if e.prog != nil {
-				e.prog.Show(true, "timing %d of %d: %s, run %d of %d", k+1, len(chosen), r.Claim, run+1, o.runs)
-			}
-			opt := verify.Options{Independent: o.independent}
-			var res verify.Result
-			var seconds float64
-			var err error
-			if len(r.Cites) > 0 {
-				res, seconds, err = e.verifyCiting(path, r.Address, lib, opt)
-			} else {
-				res, seconds, err = e.verifyApart(path, opt)
-			}
-			if err != nil && e.ctx.Err() != nil {
-				return e.fail(130, "interrupted: %s left as it was", c.Path(corpus.IndexFile))
-			}
-			if err != nil {
-				return e.fail(1, "%s (%s): %v", path, r.Claim, err)
-			}
-			if res.Address != r.Address {
-				return e.fail(1, "%s: content address %s, but index.csv line %d gives %s", path, res.Address, r.Line, r.Address)
-			}
-			times = append(times, seconds)
+		times, status := e.timeRuns(c, i, k, len(chosen), lib)
+		if status >= 0 {
+			return status
 		}
 		slices.Sort(times)
 		median := millis(times[len(times)/2])
@@ -83,7 +61,7 @@ func runRetime(e *env) int {
 		if !o.json {
 			e.prog.Clear()
 			fmt.Fprintf(e.stdout, "%-12s  %8.2f s → %8.2f s  (%s of the solve's %.1f s; runs %s)\n", r.Claim, before, median,
-				percent(median, r.SolveSeconds), r.SolveSeconds, secondsList(times))
+				percent(median, r.ProofSolveSeconds()), r.ProofSolveSeconds(), secondsList(times))
 		}
 	}
 	e.prog.Clear()
@@ -105,6 +83,39 @@ func runRetime(e *env) int {
 	}
 	e.opt.noVerify = true
 	return e.regenerate(c, false, o.json)
+}
+
+// timeRuns times the check of record i (the k-th of n chosen) --runs
+// times; it returns the times, or the exit status of a failure.
+func (e *env) timeRuns(c *corpus.Corpus, i, k, n int, lib *verify.Library) ([]float64, int) {
+	r := c.Records[i]
+	path := c.CertPath(r)
+	var times []float64
+	for run := 0; run < e.opt.runs; run++ {
+		if e.prog != nil {
+			e.prog.Show(true, "timing %d of %d: %s, run %d of %d", k+1, n, r.Claim, run+1, e.opt.runs)
+		}
+		opt := verify.Options{Independent: e.opt.independent}
+		var res verify.Result
+		var seconds float64
+		var err error
+		if len(r.Cites) > 0 {
+			res, seconds, err = e.verifyCiting(path, r.Address, lib, opt)
+		} else {
+			res, seconds, err = e.verifyApart(path, opt)
+		}
+		if err != nil && e.ctx.Err() != nil {
+			return nil, e.fail(130, "interrupted: %s left as it was", c.Path(corpus.IndexFile))
+		}
+		if err != nil {
+			return nil, e.fail(1, "%s (%s): %v", path, r.Claim, err)
+		}
+		if res.Address != r.Address {
+			return nil, e.fail(1, "%s: content address %s, but index.csv line %d gives %s", path, res.Address, r.Line, r.Address)
+		}
+		times = append(times, seconds)
+	}
+	return times, -1
 }
 
 // retimeChoice returns the indices of the records retime measures: the

@@ -77,7 +77,7 @@ func memoryPlan(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 	if err != nil {
 		return solve.MemoryPlan{}, fmt.Errorf("--reuse: %w", err)
 	}
-	if drawn >= budget-solve.MinMemory {
+	if drawn > 0 && drawn >= budget-solve.MinMemory {
 		return solve.MemoryPlan{}, fmt.Errorf("--memory %s: the certificates of --reuse take about %d MiB of it, which leaves less than the minimum of %d MiB for the search (give more memory, or reuse fewer certificates)", cfg.memory, drawn>>20, solve.MinMemory>>20)
 	}
 	plan, err := solve.PlanMemory(budget-drawn, threads)
