@@ -95,6 +95,10 @@ func File(path string, opt Options) (Result, error) {
 	if opt.here == "" {
 		opt.here = filepath.Dir(path)
 	}
+	// A library of the caller's remembers the file, rows and all, for
+	// what may cite it later in the run; one made here serves this check
+	// alone.
+	given := opt.rows == nil && opt.Library != nil
 	if opt.Library == nil {
 		opt.Library = NewLibrary()
 	} else if res, err, ok := opt.Library.Checked(name); named && ok && opt.rows == nil {
@@ -102,7 +106,6 @@ func File(path string, opt Options) (Result, error) {
 	}
 	var rows []Value
 	var cites []string
-	given := opt.rows == nil
 	if given {
 		opt.rows, opt.cites = &rows, &cites
 	}
