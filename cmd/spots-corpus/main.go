@@ -304,6 +304,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		flags.StringVar(&e.opt.dir, "dir", "", "the corpus directory (default: corpus/ of the repository holding the working directory)")
 	}
 	flags.BoolVar(&e.opt.noProgress, "no-progress", false, "do not show progress on standard error")
+	_ = flags.MarkHidden("no-progress") // --progress none says it; kept for the scripts that use it
 	flags.Var(&e.opt.progress, "progress", statusline.FlagUsage)
 	cmd.flags(flags, &e.opt)
 	std := buildinfo.AddStd(flags)

@@ -639,6 +639,7 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; without it: never)")
 	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (without it: never)")
 	flags.BoolVar(&cfg.noProgress, "no-progress", false, "do not show progress on standard error")
+	_ = flags.MarkHidden("no-progress") // --progress none says it; kept for the scripts that use it
 	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")

@@ -234,6 +234,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*commandLine, int) {
 	flags.BoolVar(&c.json, "json", false, "print one JSON object per input")
 	flags.BoolVar(&c.independent, "independent", false, "check Sprouts inputs with the second, independent implementation of the rules (verify/sprouts2), searching for the witnesses instead of following the hints")
 	flags.BoolVar(&c.noProgress, "no-progress", false, "do not show progress on standard error")
+	_ = flags.MarkHidden("no-progress") // --progress none says it; kept for the scripts that use it
 	flags.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.BoolVar(&c.dump, "dump", false, dumpUsage)
 	flags.StringArrayVar(&c.cites, "cites", nil, "look for the certificates a certificate cites in `DIR` too (after the certificate's own directory; repeatable)")
