@@ -433,7 +433,9 @@ func (r *runner) checkLimits(inputs []string, roots []sprouts.Position) int {
 			return r.fail("%q: %s", inputs[i], cmdline.LimitMessage(err))
 		}
 	}
-	return -1
+	// Within the limits, the positions can be read again by the second
+	// implementation of the rules, and must be the same.
+	return r.checkReadings(inputs, roots)
 }
 
 // lockStateDirs locks the directories of --state and --resume for the

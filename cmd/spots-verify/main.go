@@ -191,8 +191,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		c.flags.Usage()
 		return 2
 	default:
+		var want *format.Claim
+		if c.claim != "" {
+			claim, err := canonicalClaim(c.claim, c.independent)
+			if err != nil {
+				return c.bad("--claim: %v", err)
+			}
+			want = &claim
+		}
 		for _, path := range c.flags.Args() {
-			p.emit(checkFile(path, opt))
+			p.emit(expect(checkFile(path, opt), want, c.independent))
 		}
 	}
 	return p.status
@@ -228,7 +236,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*commandLine, int) {
 	flags := c.flags
 	flags.SetOutput(stderr)
 	flags.StringVar(&c.spr, "spr", "", "check the [Positions+Nimber] database `DB` (needs --claim)")
-	flags.StringVar(&c.claim, "claim", "", "the claim the database must prove, e.g. '0*12=L' or 'gn(0*9)=1'")
+	flags.StringVar(&c.claim, "claim", "", "the claim the database must prove, e.g. '0*12=L' or 'gn(0*9)=1'; with certificate files, the claim each must prove: a valid certificate of another claim is rejected")
 	flags.StringVar(&c.convert, "convert", "", "with --spr: write the proof as a hinted certificate into `DIR` (made if missing)")
 	flags.BoolVar(&c.lenient, "lenient", false, "with --spr: skip malformed lines with a warning")
 	flags.BoolVar(&c.json, "json", false, "print one JSON object per input")
@@ -283,8 +291,8 @@ func (c *commandLine) usageError() string {
 		return "--spr needs --claim, e.g. --claim '0*12=L'"
 	case c.spr != "" && c.independent && c.convert != "":
 		return "--convert writes the hints of package sprouts; --independent does not make them (check without --independent to convert)"
-	case c.spr == "" && (c.claim != "" || c.convert != ""):
-		return "--claim and --convert go with --spr"
+	case c.spr == "" && c.convert != "":
+		return "--convert goes with --spr"
 	}
 	return ""
 }
