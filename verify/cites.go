@@ -130,6 +130,22 @@ func (l *Library) cited(cites []string, here string, opt Options) ([]Value, map[
 	return rows, closure, nil
 }
 
+// citedFor is the start of either checker's check of a certificate that
+// cites cites: it records the citations (in opt.cites, for the library,
+// and in res), checks the cited certificates with opt.Library and returns
+// their rows.
+func citedFor(res *Result, cites []string, opt Options) ([]Value, error) {
+	if opt.cites != nil {
+		*opt.cites = cites
+	}
+	given, closure, err := opt.Library.cited(cites, opt.here, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Cites, res.Cited = len(cites), len(closure)
+	return given, nil
+}
+
 // check checks the certificate of address addr, found beside here or in
 // the library's directories, once.
 func (l *Library) check(addr, here string, opt Options) (*checkedCert, error) {

@@ -290,14 +290,10 @@ func newHinted[P any](g rules[P], l Limits) *hinted[P] {
 // takes their entries as known, as rows before the first; res gets the
 // citations.
 func (c *hinted[P]) cite(res *Result, cites []string, opt Options) error {
-	if opt.cites != nil {
-		*opt.cites = cites
-	}
-	given, closure, err := opt.Library.cited(cites, opt.here, opt)
+	given, err := citedFor(res, cites, opt)
 	if err != nil {
 		return err
 	}
-	res.Cites, res.Cited = len(cites), len(closure)
 	for _, v := range given {
 		p, err := c.g.parse(v.Position)
 		if err != nil {

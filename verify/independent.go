@@ -215,14 +215,10 @@ func (c *independent) value(w *worker, lands []*sprouts2.Land, below int) (uint3
 // adds their entries as given: valid, as rows before the first; res gets
 // the citations.
 func (c *independent) cite(res *Result, cites []string, opt Options) error {
-	if opt.cites != nil {
-		*opt.cites = cites
-	}
-	given, closure, err := opt.Library.cited(cites, opt.here, opt)
+	given, err := citedFor(res, cites, opt)
 	if err != nil {
 		return err
 	}
-	res.Cites, res.Cited = len(cites), len(closure)
 	for _, v := range given {
 		i, found, err := c.add(0, v.Position, v.Grundy)
 		switch {

@@ -47,13 +47,9 @@ func export(paths []string, dir string, inline bool, opt verify.Options, asJSON 
 		return 2
 	}
 	path := paths[0]
-	r := checkFile(path, opt)
-	print(stderr, r, asJSON)
-	switch {
-	case r.unreadable:
-		return 2
-	case !r.Valid:
-		return 1
+	r, status := checkOne(path, opt, asJSON, stderr)
+	if status >= 0 {
+		return status
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintf(stderr, "spots-verify: %s: %v\n", flag, err)
@@ -74,6 +70,21 @@ func export(paths []string, dir string, inline bool, opt verify.Options, asJSON 
 		fmt.Fprintln(stdout, w)
 	}
 	return 0
+}
+
+// checkOne checks the certificate at path and prints the verdict on w; it
+// returns the report, and the exit status when it is not valid (-1 when
+// it is).
+func checkOne(path string, opt verify.Options, asJSON bool, w io.Writer) (report, int) {
+	r := checkFile(path, opt)
+	print(w, r, asJSON)
+	switch {
+	case r.unreadable:
+		return r, 2
+	case !r.Valid:
+		return r, 1
+	}
+	return r, -1
 }
 
 // writeBundle copies the certificate at path (of address addr) and every

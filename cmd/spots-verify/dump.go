@@ -23,13 +23,9 @@ func dump(args []string, withSPR bool, opt verify.Options, asJSON bool, stdout, 
 		return 2
 	}
 	path := args[0]
-	r := checkFile(path, opt)
-	print(stderr, r, asJSON)
-	switch {
-	case r.unreadable:
-		return 2
-	case !r.Valid:
-		return 1
+	r, status := checkOne(path, opt, asJSON, stderr)
+	if status >= 0 {
+		return status
 	}
 	cr, err := format.OpenCertificate(path)
 	if err != nil {
