@@ -825,6 +825,10 @@ func FuzzReadCertificate(f *testing.F) {
 	f.Add(encode(f, &Certificate{Claim: Claim{Root: "!", Kind: ClaimLoss}, Game: "g", Notation: "n"}, WriteOptions{}))
 	f.Add(encode(f, sampleCert(3), WriteOptions{}))
 	f.Add(encode(f, sampleCert(9), WriteOptions{BatchRows: 4}))
+	citing := sampleCert(3)
+	citing.Cites = []string{sampleCert(1).Address(), sampleCert(2).Address()}
+	slices.Sort(citing.Cites)
+	f.Add(encode(f, citing, WriteOptions{}))
 	f.Add([]byte("ARROW1\x00\x00ARROW1"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := decode(data)
