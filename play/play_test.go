@@ -44,7 +44,10 @@ func loadCorpus(t *testing.T) []*corpusCert {
 		}
 		loaded = map[string]*corpusCert{}
 		for _, r := range c.Records {
-			if !r.Committed || testing.Short() && r.N > 14 && r.VerifySeconds > 0.2 {
+			// A certificate that cites others holds a few rows of its
+			// proof, the rest in what it cites: these tests analyse each
+			// certificate's own values.
+			if !r.Committed || len(r.Cites) > 0 || testing.Short() && r.N > 14 && r.VerifySeconds > 0.2 {
 				continue
 			}
 			cc := &corpusCert{rec: r, path: filepath.Join(corpusDir, corpus.CertsDir, r.FileName()), values: NewValues()}

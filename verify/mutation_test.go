@@ -53,7 +53,7 @@ func (c campaignCounts) String() string {
 // smallest first: all with SPOTS_MUTATION=all, else the short smallest
 // under -short and the normal smallest without.
 func campaignFiles(t *testing.T, short, normal int) []string {
-	files, _ := filepath.Glob(filepath.Join("..", "corpus", "certs", "*.arrow"))
+	files := selfContained(t)
 	if len(files) == 0 {
 		t.Skip("no corpus certificates")
 	}
