@@ -148,3 +148,38 @@ func TestLibraryCorpus(t *testing.T) {
 		t.Error("an empty directory opened as a corpus")
 	}
 }
+
+// TestLoadCiting: a certificate that cites another brings the cited rows
+// with its own (0*3=W citing gn(0*2)=0 holds 5 of the 8 rows its proof
+// uses), and is refused without the cited file.
+func TestLoadCiting(t *testing.T) {
+	const citing, cited = "034e3c29", "286bd41c"
+	src, _ := filepath.Glob(filepath.Join("..", "format", "testdata", "cites", "*.arrow"))
+	dir := t.TempDir()
+	var path string
+	for _, f := range src {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		to := filepath.Join(dir, filepath.Base(f))
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(filepath.Base(f), citing) {
+			path = to
+		}
+	}
+	v := NewValues()
+	c, err := v.Load(context.Background(), path, verify.Options{})
+	if err != nil || c.Entries != 5 || v.Len() != 8 {
+		t.Fatalf("loaded %+v, %d values, %v; want 5 entries of its own, 8 values", c, v.Len(), err)
+	}
+	lost, _ := filepath.Glob(filepath.Join(dir, cited+"*.arrow"))
+	if len(lost) != 1 || os.Remove(lost[0]) != nil {
+		t.Fatal("no cited certificate to remove")
+	}
+	if _, err := NewValues().Load(context.Background(), path, verify.Options{}); err == nil || !strings.Contains(err.Error(), "cited certificate "+cited) {
+		t.Fatalf("without the cited file: %v", err)
+	}
+}

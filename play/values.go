@@ -39,7 +39,9 @@ func (v *Values) Certs() []Cert { return append([]Cert(nil), v.certs...) }
 func (v *Values) Len() int { return len(v.known) }
 
 // Load reads the certificate at path, verifies it (verify.File with opt,
-// whose limits bound the work any entry may cost) and adds its values.
+// whose limits bound the work any entry may cost) and adds its values:
+// its rows and those of every certificate it cites, directly or not
+// (found beside it or in opt.Library's directories, and checked with it).
 // A certificate that is invalid, refused by a limit, unreadable, or whose
 // content changed between the reading and the check (the two must have
 // the same content address) adds nothing and gives an error naming path.
@@ -105,12 +107,29 @@ func read(ctx context.Context, path string) (*candidate, error) {
 // still has the content that was read, adds c's values.
 func (v *Values) admit(c *candidate, opt verify.Options) error {
 	path := c.cert.Path
+	if opt.Library == nil {
+		opt.Library = verify.NewLibrary()
+	}
 	res, err := verify.File(path, opt)
 	switch {
 	case err != nil:
 		return fmt.Errorf("verify %s: %w", path, err)
 	case res.Address != c.cert.Address:
 		return fmt.Errorf("verify %s: the file changed while it was read (content address %s, then %s)", path, c.cert.Address, res.Address)
+	}
+	// A certificate that cites others proves its claim with their rows
+	// too: they were checked with it, and are its values as much as its
+	// own.
+	for _, a := range opt.Library.Closure(res.Address) {
+		for _, e := range opt.Library.Rows(a) {
+			p, err := parsePosition(e.Position)
+			if err != nil {
+				return fmt.Errorf("verify %s: a row of the certificate %s it cites: %w", path, a, err)
+			}
+			if _, ok := c.known[key(p)]; !ok {
+				c.known[key(p)] = e.Grundy
+			}
+		}
 	}
 	for k, g := range c.known {
 		if old, ok := v.known[k]; ok && old != g {

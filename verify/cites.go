@@ -291,6 +291,20 @@ func (l *Library) Closure(addr string) []string {
 	return out
 }
 
+// Rows returns the entries of the certificate addr (its own rows, not
+// those it cites), once the library has checked it and found it valid;
+// nil otherwise. With Closure, they are every value a citing certificate's
+// proof rests on.
+func (l *Library) Rows(addr string) []Value {
+	if l == nil {
+		return nil
+	}
+	if c := l.done[addr]; c != nil && c.err == nil {
+		return c.rows
+	}
+	return nil
+}
+
 // Path returns where the library found the certificate addr ("" if it did
 // not look for it, or did not find it).
 func (l *Library) Path(addr string) string {
