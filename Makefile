@@ -152,10 +152,10 @@ bench: build
 		git worktree add --detach $(BASE_DIR).src $(BASE_COMMIT) && \
 		(cd $(BASE_DIR).src && $(GO) build -o $(BASE_DIR)/ ./cmd/...); \
 		status=$$?; git worktree remove --force $(BASE_DIR).src; exit $$status; }
-	$(GO) run ./internal/benchsolve -compare $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(BENCH_VS) -n $(BENCH_N) -alg dfpn -runs $(BENCH_RUNS)
-	$(GO) run ./internal/benchsolve -compare $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(BENCH_VS) -n 12,13,14 -alg pns -runs $(BENCH_RUNS)
-	$(GO) run ./internal/benchsolve -children testdata/bench_positions.txt $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(if $(REF_CHILDREN),-ref-children '$(REF_CHILDREN)',-base $(BASE_DIR)/spots-solve) -runs 7
-	$(GO) run ./internal/benchsolve -compare -nimber $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(BENCH_VS) -n 10,11,12,13,14 -alg dfpn -runs 2
+	$(GO) run ./lab/benchsolve -compare $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(BENCH_VS) -n $(BENCH_N) -alg dfpn -runs $(BENCH_RUNS)
+	$(GO) run ./lab/benchsolve -compare $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(BENCH_VS) -n 12,13,14 -alg pns -runs $(BENCH_RUNS)
+	$(GO) run ./lab/benchsolve -children testdata/bench_positions.txt $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(if $(REF_CHILDREN),-ref-children '$(REF_CHILDREN)',-base $(BASE_DIR)/spots-solve) -runs 7
+	$(GO) run ./lab/benchsolve -compare -nimber $(BENCH_FLAGS) -bin $(BIN)/spots-solve $(BENCH_VS) -n 10,11,12,13,14 -alg dfpn -runs 2
 	$(GO) test -run '^$$' -bench '^BenchmarkChildren$$' -benchtime 4000x ./sprouts
 	$(GO) test -run '^$$' -bench '^BenchmarkChildrenSearch$$' -benchtime 3x ./sprouts
 
@@ -171,7 +171,7 @@ SCALE_THREADS ?= 2
 SCALE_WORKERS ?= 2x1
 SCALE_RUNS ?= 3
 bench-scaling: build
-	$(GO) run ./internal/benchsolve -bin $(BIN)/spots-solve -n $(SCALE_N) -threads $(SCALE_THREADS) -workers '$(SCALE_WORKERS)' -runs $(SCALE_RUNS)
+	$(GO) run ./lab/benchsolve -bin $(BIN)/spots-solve -n $(SCALE_N) -threads $(SCALE_THREADS) -workers '$(SCALE_WORKERS)' -runs $(SCALE_RUNS)
 
 # Drawing on the corpus: each 0*n of REUSE_N solved from nothing and with
 # spots-solve --reuse on the corpus's certificates of smaller n, in the same
@@ -181,14 +181,14 @@ bench-scaling: build
 REUSE_N ?= 17,18,19,20,21,22
 REUSE_ALG ?= dfpn,pdfpn,swarm
 bench-reuse: build
-	$(GO) run ./internal/benchsolve -reuse corpus -bin $(BIN)/spots-solve -n $(REUSE_N) -alg $(REUSE_ALG)
+	$(GO) run ./lab/benchsolve -reuse corpus -bin $(BIN)/spots-solve -n $(REUSE_N) -alg $(REUSE_ALG)
 
 # Static binaries for the scaling benchmark on a machine of many cores
-# (internal/benchsolve/many-cores.sh runs them there, no Go needed):
+# (lab/benchsolve/many-cores.sh runs them there, no Go needed):
 # spots-solve, spots-verify and benchsolve in bin/static.
 bench-many-cores-build:
 	mkdir -p $(BIN)/static
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w $(LDFLAGS)' -o $(BIN)/static/ ./cmd/spots-solve ./cmd/spots-verify ./internal/benchsolve
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w $(LDFLAGS)' -o $(BIN)/static/ ./cmd/spots-solve ./cmd/spots-verify ./lab/benchsolve
 	git describe --always --dirty > $(BIN)/static/version.txt
 
 # The swarm in simulation, 1 … 1024 virtual cores (0*14: a quarter of an hour here): the
@@ -212,7 +212,7 @@ SWARM_UPDATES ?= 1000
 SWARM_CAPACITY ?= 4096
 SWARM_ITERATION_US ?=
 bench-swarm:
-	$(GO) run ./internal/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -threads $(SWARM_THREADS) -iterations $(SWARM_ITERATIONS) -updates $(SWARM_UPDATES) -capacity $(SWARM_CAPACITY) $(if $(SWARM_ITERATION_US),-iteration-us $(SWARM_ITERATION_US)) -svg docs/swarm-scaling.svg
+	$(GO) run ./lab/benchswarm -pos '$(SWARM_POS)' -n $(SWARM_N) -grouping $(SWARM_GROUPING) -threads $(SWARM_THREADS) -iterations $(SWARM_ITERATIONS) -updates $(SWARM_UPDATES) -capacity $(SWARM_CAPACITY) $(if $(SWARM_ITERATION_US),-iteration-us $(SWARM_ITERATION_US)) -svg docs/swarm-scaling.svg
 
 # Short runs of every fuzz target; set FUZZTIME for longer ones.
 fuzz:

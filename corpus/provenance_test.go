@@ -26,10 +26,10 @@ func TestProvenance(t *testing.T) {
 		defer r.Close()
 		h := r.Header()
 		if !buildinfo.Named(h.Version) {
-			t.Errorf("%s (%s): version %q names no revision: write certificates with a build of make build (bin/), which stamps the version; for one already committed, go run ./internal/restamp", claim, path, h.Version)
+			t.Errorf("%s (%s): version %q names no revision: write certificates with a build of make build (bin/), which stamps the version; for one already committed, go run ./corpus/restamp", claim, path, h.Version)
 		}
 		if h.Created.IsZero() {
-			t.Errorf("%s (%s): no creation time (%v): go run ./internal/restamp", claim, path, h.Created)
+			t.Errorf("%s (%s): no creation time (%v): go run ./corpus/restamp", claim, path, h.Created)
 		}
 		if want := h.Producer + " " + h.Version; indexed != want {
 			t.Errorf("%s (%s): the index records producer %q, the certificate %q", claim, path, indexed, want)

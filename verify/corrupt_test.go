@@ -12,10 +12,10 @@ import (
 	"github.com/spots-dev/spots/format"
 )
 
-//go:generate go run ../internal/corruptcerts -corpus ../corpus -out testdata/corrupt
+//go:generate go run ./corruptcerts -corpus ../corpus -out testdata/corrupt
 
 // TestCorruptCertificates checks the committed certificates of
-// testdata/corrupt, each made by internal/corruptcerts from a certificate
+// testdata/corrupt, each made by verify/corruptcerts from a certificate
 // of the corpus to break one thing, against testdata/corrupt/manifest.txt
 // (go test ./verify -run TestCorruptCertificates -rewrite writes what the
 // checker says; review the diff). Its one command,

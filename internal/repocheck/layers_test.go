@@ -2,6 +2,7 @@ package repocheck
 
 import (
 	"go/build"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -110,5 +111,55 @@ func moduleDeps(t *testing.T, root, dir string) []string {
 		out = append(out, p)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// TestProductLinksNoLab: the lab (lab/: benchmarks, simulators,
+// profilers) is the project's, not the product's. No package outside it,
+// command, library or test support, links any of it, so that what ships is
+// what the folder tree outside lab/ shows.
+func TestProductLinksNoLab(t *testing.T) {
+	root := moduleRoot(t)
+	dirs := packageDirs(t, root)
+	if !slices.Contains(dirs, "cmd/spots-solve") || !slices.Contains(dirs, "lab/benchsolve") {
+		t.Fatalf("the walk missed packages: %v", dirs)
+	}
+	for _, dir := range dirs {
+		if dir == "lab" || strings.HasPrefix(dir, "lab/") {
+			continue
+		}
+		for _, d := range moduleDeps(t, root, dir) {
+			if d == "lab" || strings.HasPrefix(d, "lab/") {
+				t.Errorf("%s links %s: the product never links the lab", dir, d)
+			}
+		}
+	}
+}
+
+// packageDirs returns every directory of the module (relative to root)
+// that holds a Go package, testdata and hidden directories left out.
+func packageDirs(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		if _, err := build.Default.ImportDir(path, 0); err == nil {
+			rel, _ := filepath.Rel(root, path)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return out
 }

@@ -3,13 +3,13 @@
 // paper's statistics as a Markdown table, then draws speedup and search
 // overhead against the number of workers as an SVG.
 //
-//	go run ./internal/benchswarm -pos 0*13 -n 1,2,4,8 -svg docs/swarm-scaling.svg
+//	go run ./lab/benchswarm -pos 0*13 -n 1,2,4,8 -svg docs/swarm-scaling.svg
 //
 // A long sweep may be run in parts; -plot joins the tables they printed
 // into one curve without simulating again:
 //
-//	go run ./internal/benchswarm -pos 0*14 -plot tables.md -svg docs/swarm-scaling.svg
-//	go run ./internal/benchswarm -pos 0*14 -plot 'groups of 32=a.md,one solver per group=b.md' -svg docs/swarm-scaling.svg
+//	go run ./lab/benchswarm -pos 0*14 -plot tables.md -svg docs/swarm-scaling.svg
+//	go run ./lab/benchswarm -pos 0*14 -plot 'groups of 32=a.md,one solver per group=b.md' -svg docs/swarm-scaling.svg
 package main
 
 import (
@@ -28,7 +28,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/spots-dev/spots/internal/cpuprofile"
-	"github.com/spots-dev/spots/internal/swarmlab"
+	"github.com/spots-dev/spots/lab/swarmlab"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"

@@ -13,7 +13,7 @@
 #
 # Every figure goes to standard output; keep it whole. Override with
 # POS, THREADS, WORKERS, RUNS and LARGE (LARGE= skips step 2), e.g. on 2
-# cores: POS=0*12 THREADS=2 WORKERS=2x1 LARGE=0*13 internal/benchsolve/many-cores.sh
+# cores: POS=0*12 THREADS=2 WORKERS=2x1 LARGE=0*13 lab/benchsolve/many-cores.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=bin/static

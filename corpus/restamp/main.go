@@ -3,8 +3,8 @@
 // content addresses (format.Restamp rewrites only spots.producer,
 // spots.version and spots.created):
 //
-//	go run ./internal/restamp          # the corpus of this repository
-//	go run ./internal/restamp -n       # say what it would do, change nothing
+//	go run ./corpus/restamp          # the corpus of this repository
+//	go run ./corpus/restamp -n       # say what it would do, change nothing
 //
 // A certificate whose creation time is the zero time (0001-01-01) gets the
 // time of the commit that added it to the repository: the file was written

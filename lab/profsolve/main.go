@@ -5,7 +5,7 @@
 // the collector's share and the search's heap allocations, so that runs
 // with 1 and N threads compare directly:
 //
-//	go run ./internal/profsolve -pos '0*18' -threads 2 -cpu cpu.prof -mutex mutex.prof -block block.prof
+//	go run ./lab/profsolve -pos '0*18' -threads 2 -cpu cpu.prof -mutex mutex.prof -block block.prof
 //	go tool pprof -top mutex.prof
 //
 // It is a lab tool: the product's spots-solve has --cpuprofile only.

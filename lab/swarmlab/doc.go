@@ -4,7 +4,7 @@
 // few thousand cores would search, on one machine; it charges the master
 // a cost model (MasterCosts) measured on a real one, and splits the work
 // by where it went, on the proof of the root or off it (ProofWork).
-// internal/benchswarm drives it.
+// lab/benchswarm drives it.
 //
 // The master and the groups are the product's, unchanged: the laboratory
 // gives the master its clock (swarm.WithClock) and watches its DAG

@@ -8,7 +8,7 @@
 // spots against the reference directly, and chained through 0b97944's
 // known same-run ratios (REFERENCE-SPEED.md of the shared test data):
 //
-//	go run ./internal/benchsolve -compare -bin bin/spots-solve -base /tmp/0b97944/spots-solve \
+//	go run ./lab/benchsolve -compare -bin bin/spots-solve -base /tmp/0b97944/spots-solve \
 //		-ref '/tmp/ref/refsolve --algorithm {alg} {nimber} {pos}' -n 12,13,14,15 -alg dfpn,pns
 //
 // With -threads (and -workers) it prints a scaling table: sequential DFPN,
@@ -19,7 +19,7 @@
 // -cert, each run's certificate verified), then which targets are met or
 // by how much they are missed (see scaling.go):
 //
-//	go run ./internal/benchsolve -bin bin/spots-solve -n 18,19,20 -threads 2 -workers 2x1 -runs 3
+//	go run ./lab/benchsolve -bin bin/spots-solve -n 18,19,20 -threads 2 -workers 2x1 -runs 3
 //
 // With -children FILE it times the children of every position of FILE,
 // whole processes. Without either, it prints one table of this build.
