@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/format"
@@ -513,4 +515,67 @@ func producerOf(path string) (string, error) {
 	defer r.Close()
 	h := r.Header()
 	return strings.TrimSpace(h.Producer + " " + h.Version), nil
+}
+
+func addFlags(f *pflag.FlagSet, o *options) {
+	f.IntSliceVar(&o.solves, "solve", nil, "solve the n-spot start 0*`N`; several N (--solve 34,35 or the flag again) are added one after another in one run, which checks what their certificates cite once")
+	f.BoolVar(&o.nimber, "nimber", false, "prove the Grundy value instead of the outcome")
+	f.StringVar(&o.algorithm, "algorithm", "dfpn", "search: dfpn or pns")
+	f.DurationVar(&o.timeout, "timeout", 0, "give up after this long (e.g. 10m; 0: never)")
+	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
+	f.BoolVar(&o.replace, "replace", false, "replace the corpus's certificate of the same kind for 0*N")
+	f.BoolVar(&o.noCommit, "no-commit", false, "list the certificate in the index as not committed and write it into --out, not the corpus")
+	f.StringVar(&o.out, "out", ".", fmt.Sprintf("where a certificate not committed goes (`DIR`): with --no-commit, or one over the size rule (%d MB, or more than takes the corpus to %d MB)", corpus.MaxCertBytes/1e6, corpus.MaxCorpusBytes/1e6))
+	f.StringVar(&o.state, "state", "", "dfpn: save the search to `DIR` every --state-every and when it stops, and resume from it: the same command run again after a crash, a Ctrl-C or --timeout goes on where it was (default: a directory per claim in the user's cache directory, removed once the certificate is added)")
+	f.DurationVar(&o.every, "state-every", solve.DefaultCheckpointEvery, "how often --state saves the search")
+	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
+	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")
+	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
+}
+
+// sofar describes, for the status line, the search over all its runs and
+// what is left of it when a previous solve's time (before) gives an
+// estimate.
+func sofar(saver *checkpoint.Saver, p solve.Progress, before float64) string {
+	its, secs := saver.Totals(p.Iterations)
+	text := ""
+	if saver.Base.Runs > 0 {
+		text = fmt.Sprintf("; in all %s, %d iterations over %d runs", time.Duration(secs*float64(time.Second)).Round(time.Second), its, saver.Base.Runs+1)
+	}
+	if before > secs {
+		text += fmt.Sprintf("; about %s left, if it takes as long as the certificate it replaces", time.Duration((before-secs)*float64(time.Second)).Round(time.Second))
+	}
+	return text
+}
+
+// stateDir returns the checkpoint directory of add, or "" for none.
+func stateDir(o options) (string, error) {
+	switch {
+	case o.noState || o.algorithm != "dfpn":
+		return "", nil
+	case o.state != "":
+		return o.state, nil
+	}
+	root, err := stateRoot("")
+	if err != nil {
+		return "", fmt.Errorf("no --state given and %w", err)
+	}
+	name := corpus.StartText(o.solve)
+	if o.nimber {
+		name = "gn(" + name + ")"
+	}
+	return filepath.Join(root, name), nil
+}
+
+// stateRoot returns the directory under which add keeps its checkpoints by
+// default (one directory per claim, 0*n or gn(0*n)), or root if given.
+func stateRoot(root string) (string, error) {
+	if root != "" {
+		return root, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for the checkpoints: %w", err)
+	}
+	return filepath.Join(cache, "spots", "corpus"), nil
 }
