@@ -105,7 +105,7 @@
 // directory, unless --dir names another. Progress is shown on standard error
 // (a refreshing line on a terminal, a line every 10 s otherwise; with
 // --progress json a JSON object a line, every second; none with
-// --no-progress). Exit status: 0 when all is well, 1 when the corpus does
+// --progress none). Exit status: 0 when all is well, 1 when the corpus does
 // not check (a certificate missing or invalid, a disagreement, stale
 // generated files) or add could not solve or certify, 2 for bad usage or an
 // unreadable corpus, 130 when interrupted (SIGINT or SIGTERM; nothing is
@@ -211,12 +211,11 @@ func atOnce(run func(*env) int) func(*env) int {
 
 // options holds the flags of all commands.
 type options struct {
-	dir        string
-	json       bool
-	noProgress bool
-	progress   statusline.Mode // --progress (Off with --no-progress)
-	noVerify   bool            // status, regenerate --check
-	check      bool            // regenerate
+	dir      string
+	json     bool
+	progress statusline.Mode // --progress
+	noVerify bool            // status, regenerate --check
+	check    bool            // regenerate
 	// check
 	dirs     []string      // --dir as given
 	certDirs []string      // the directories of certificates kept elsewhere among them
@@ -298,8 +297,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		flags.StringVar(&e.opt.dir, "dir", "", "the corpus directory (default: corpus/ of the repository holding the working directory)")
 	}
-	flags.BoolVar(&e.opt.noProgress, "no-progress", false, "do not show progress on standard error")
-	_ = flags.MarkHidden("no-progress") // --progress none says it; kept for the scripts that use it
 	flags.Var(&e.opt.progress, "progress", statusline.FlagUsage)
 	cmd.flags(flags, &e.opt)
 	std := buildinfo.AddStd(flags)
@@ -318,7 +315,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	e.flags = flags
-	e.prog = e.opt.progress.Unless(e.opt.noProgress).New(stderr)
+	e.prog = e.opt.progress.New(stderr)
 	if status := e.sortDirs(); status >= 0 {
 		return status
 	}

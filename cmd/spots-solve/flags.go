@@ -54,8 +54,7 @@ type config struct {
 	seed          uint64
 	timeout       time.Duration
 	maxIterations uint64
-	noProgress    bool
-	progress      statusline.Mode // --progress (Off with --no-progress)
+	progress      statusline.Mode // --progress
 	lenient       bool
 	certDir       string
 	cpuProfile    string
@@ -86,7 +85,6 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
-	cfg.progress = cfg.progress.Unless(cfg.noProgress)
 	if cfg.algorithm == "pns-pdfpn" {
 		cfg.algorithm = "swarm" // SPOTS's name of its distributed search
 	}
@@ -146,8 +144,6 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.Uint64Var(&cfg.seed, "seed", 0, "break ties between equal children at random with this seed (0: in heuristic order)")
 	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; without it: never)")
 	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (without it: never)")
-	flags.BoolVar(&cfg.noProgress, "no-progress", false, "do not show progress on standard error")
-	_ = flags.MarkHidden("no-progress") // --progress none says it; kept for the scripts that use it
 	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")

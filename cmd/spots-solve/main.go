@@ -23,7 +23,7 @@
 // iterations, iterations per second, the root's proof and disproof
 // numbers, the nimbers known and how full the transposition table is (a
 // line every 10 s when standard error is not a terminal; none with
-// --no-progress); --progress json writes the same as a JSON object a
+// --progress none); --progress json writes the same as a JSON object a
 // line, every second.
 //
 // The positions share one search: what is proved for one is reused by the

@@ -38,7 +38,7 @@ type runner struct {
 	ctx            context.Context
 	cfg            config
 	stdout, stderr io.Writer
-	prog           *statusline.Line // nil with --no-progress
+	prog           *statusline.Line // nil with --progress none
 }
 
 // fail says msg on standard error and returns the status of bad input.
@@ -239,7 +239,7 @@ func (r *runner) noteFarBeyond(inputs []string, roots []sprouts.Position) {
 }
 
 // startProgress makes the status line of --progress (none with
-// --no-progress or --progress none).
+// --progress none).
 func (r *runner) startProgress() {
 	r.prog = r.cfg.progress.New(r.stderr)
 }

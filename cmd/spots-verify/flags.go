@@ -24,15 +24,15 @@ func (c *commandLine) checkOutputs() error {
 
 // commandLine is what the command line asks for.
 type commandLine struct {
-	flags                                  *pflag.FlagSet
-	stderr                                 io.Writer
-	spr, claim, convert, profile           string
-	cites                                  []string // --cites
-	bundle, inline                         string
-	lenient, json, independent, noProgress bool
-	dump                                   bool
-	progress                               statusline.Mode
-	limits                                 verify.Limits
+	flags                        *pflag.FlagSet
+	stderr                       io.Writer
+	spr, claim, convert, profile string
+	cites                        []string // --cites
+	bundle, inline               string
+	lenient, json, independent   bool
+	dump                         bool
+	progress                     statusline.Mode
+	limits                       verify.Limits
 }
 
 // parseArgs reads the command line; it returns nil and the exit status
@@ -47,8 +47,6 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*commandLine, int) {
 	flags.BoolVar(&c.lenient, "lenient", false, "with --spr: skip malformed lines with a warning")
 	flags.BoolVar(&c.json, "json", false, "print one JSON object per input")
 	flags.BoolVar(&c.independent, "independent", false, "check Sprouts inputs with the second, independent implementation of the rules (verify/sprouts2), searching for the witnesses instead of following the hints")
-	flags.BoolVar(&c.noProgress, "no-progress", false, "do not show progress on standard error")
-	_ = flags.MarkHidden("no-progress") // --progress none says it; kept for the scripts that use it
 	flags.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.BoolVar(&c.dump, "dump", false, dumpUsage)
 	flags.StringArrayVar(&c.cites, "cites", nil, "look for the certificates a certificate cites in `DIR` too (after the certificate's own directory; repeatable)")

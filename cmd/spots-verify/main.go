@@ -124,7 +124,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return c.bad("%s", msg)
 	}
 	opt := verify.Options{Limits: c.limits, Independent: c.independent, Library: verify.NewLibrary(c.cites...)}
-	p := &printer{w: stdout, json: c.json, prog: showProgress(c.progress.Unless(c.noProgress), stderr, &opt)}
+	p := &printer{w: stdout, json: c.json, prog: showProgress(c.progress, stderr, &opt)}
 	if err := c.checkOutputs(); err != nil {
 		return c.bad("%v", err)
 	}
