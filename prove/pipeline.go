@@ -35,6 +35,11 @@ type Pipeline[P fmt.Stringer] struct {
 	// CertDir is where Prove writes certificates, as <address>.arrow; ""
 	// writes none.
 	CertDir string
+	// Version is the producer version the certificates record: the
+	// build of the command that made them ("" records
+	// certify.DevVersion). It is provenance, not content: the address
+	// does not depend on it.
+	Version string
 	// Verify is given to the checker that builds the certificate and
 	// verifies the written file (its progress, its limits, the library
 	// that finds the certificates a certificate cites).
@@ -198,6 +203,11 @@ func (p *Pipeline[P]) Certify(root P, heap uint32, r *Result) error {
 		if cert, err = certify.BuildCiting(p.Game, p.Searcher.DB(), pool, claim, opt); err != nil {
 			return err
 		}
+	}
+	if p.Version != "" && cert.Version != p.Version {
+		stamped := *cert // the search's own certificate is left as it built it
+		stamped.Version = p.Version
+		cert = &stamped
 	}
 	path, res, err := certify.WriteCertificate(p.CertDir, cert, opt)
 	if err != nil {

@@ -174,7 +174,6 @@ func main() { os.Exit(runMain()) }
 // and signals, and returns its exit status (at least 1 if writing standard
 // output failed).
 func runMain() int {
-	certify.Version = buildinfo.Version()
 	ctx, stop := interrupt.Context() // a second signal ends the process at once
 	defer stop()
 	out := cmdout.New(os.Stdout)

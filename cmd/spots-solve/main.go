@@ -40,8 +40,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/spots-dev/spots/certify"
-	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
@@ -127,7 +125,6 @@ func main() { os.Exit(runMain()) }
 // certificates, SIGINT or SIGTERM cancels the run (a second one ends it at
 // once), and a failed write to standard output makes the status at least 1.
 func runMain() int {
-	certify.Version = buildinfo.Version()
 	ctx, stop := interrupt.Context()
 	defer stop()
 	out := cmdout.New(os.Stdout)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/interrupt"
@@ -248,7 +249,7 @@ func (r *runner) startProgress() {
 // s: --nimber, --timeout and --cert.
 func pipeline[P fmt.Stringer](r *runner, game string, s solve.Searcher[P]) *prove.Pipeline[P] {
 	return &prove.Pipeline[P]{Game: game, Searcher: s, Nimber: r.cfg.nimber, Timeout: r.cfg.timeout,
-		CertDir: r.cfg.certDir, Stopped: r.prog.Clear, Certifying: atOnce(r.ctx, r.stderr)}
+		CertDir: r.cfg.certDir, Version: buildinfo.Version(), Stopped: r.prog.Clear, Certifying: atOnce(r.ctx, r.stderr)}
 }
 
 // atOnce returns the pipeline's Certifying: a signal while a certificate
