@@ -229,7 +229,7 @@ func (a *adder) solve() int {
 		}
 	}
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
-		Timeout: o.timeout, Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
+		Timeout: o.timeout, Version: buildinfo.Version(), Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
 	if pool != nil && pool == a.env.pool {
 		a.pipeline.Verify.Library = a.env.lib
 	}
