@@ -10,7 +10,6 @@ import (
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
-	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
@@ -51,8 +50,9 @@ type Pipeline[P fmt.Stringer] struct {
 	Pool *certify.Pool
 	// Checkpoint, if set, saves the search when a solve stops unsolved,
 	// so that a later run resumes all it did; with CheckpointSolved also
-	// when it stops solved.
-	Checkpoint       *checkpoint.Saver
+	// when it stops solved (so that the next question about the same
+	// position starts from what this one learnt).
+	Checkpoint       *Checkpoint
 	CheckpointSolved bool
 	// Stopped, if set, is called as soon as each solve stops, before the
 	// checkpoint is saved or anything certified (to clear a status line).
@@ -157,7 +157,7 @@ func (p *Pipeline[P]) Solve(ctx context.Context, root P, heap uint32) Result {
 		p.Stopped()
 	}
 	if p.Checkpoint != nil && (p.CheckpointSolved || !r.Outcome.Known()) {
-		p.Checkpoint.Save(solve.Progress{Iterations: after.Iterations})
+		p.Checkpoint.save(solve.Progress{Iterations: after.Iterations})
 	}
 	return r
 }

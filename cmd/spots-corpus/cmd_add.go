@@ -49,7 +49,7 @@ type adder struct {
 	root     sprouts.Position
 	existing int    // the index of the record it replaces, or -1
 	stateAt  string // the checkpoint directory, or ""
-	saver    *checkpoint.Saver
+	saver    *prove.Checkpoint
 	pipeline *prove.Pipeline[sprouts.Position]
 	result   prove.Result
 	stats    solve.Stats // of the search over all its runs
@@ -200,12 +200,12 @@ func (a *adder) solve() int {
 		s.ProgressEvery = a.prog.Every()
 	}
 	if a.stateAt != "" {
-		a.saver = checkpoint.NewSaver(a.stateAt, checkpoint.Manifest{Position: a.root.String(), Nimber: o.nimber,
-			Algorithm: o.algorithm, Capacity: o.capacity, Version: buildinfo.Version()}, nil, func(line string) {
+		a.saver = prove.NewCheckpoint(a.stateAt, prove.Question{Root: a.root.String(), Nimber: o.nimber,
+			Algorithm: o.algorithm, Capacity: o.capacity, Version: buildinfo.Version()}, func(line string) {
 			a.prog.Clear()
 			fmt.Fprintf(a.stderr, "spots-corpus: %s\n", line)
 		})
-		s.Saver, s.SaveEvery = a.saver, o.every
+		s.Checkpoint, s.SaveEvery = a.saver, o.every
 		if a.prog != nil {
 			var before float64 // a replaced certificate's solve time: an estimate of the whole
 			if a.existing >= 0 {
@@ -224,7 +224,7 @@ func (a *adder) solve() int {
 	pool.Preload(db)
 	search := prove.NewSearcher(sprouts.Rules{}, db, s)
 	if a.saver != nil {
-		if _, err := a.saver.Resume(a.ctx, a.stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
+		if err := a.saver.Resume(a.ctx, a.stateAt); err != nil && !errors.Is(err, prove.ErrNoCheckpoint) {
 			return a.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", a.stateAt, err)
 		}
 	}
@@ -277,7 +277,7 @@ func (a *adder) solved() int {
 	resume := ""
 	if a.saver != nil {
 		a.stats.Iterations, a.stats.Seconds = a.saver.Totals(a.stats.Iterations)
-		a.opt.runs = a.saver.Base.Runs + 1
+		a.opt.runs = a.saver.Runs() + 1
 		resume = fmt.Sprintf("; the search is saved in %s: run the same command again to go on", a.stateAt)
 	}
 	switch {
@@ -536,11 +536,11 @@ func addFlags(f *pflag.FlagSet, o *options) {
 // sofar describes, for the status line, the search over all its runs and
 // what is left of it when a previous solve's time (before) gives an
 // estimate.
-func sofar(saver *checkpoint.Saver, p solve.Progress, before float64) string {
+func sofar(saver *prove.Checkpoint, p solve.Progress, before float64) string {
 	its, secs := saver.Totals(p.Iterations)
 	text := ""
-	if saver.Base.Runs > 0 {
-		text = fmt.Sprintf("; in all %s, %d iterations over %d runs", time.Duration(secs*float64(time.Second)).Round(time.Second), its, saver.Base.Runs+1)
+	if saver.Runs() > 0 {
+		text = fmt.Sprintf("; in all %s, %d iterations over %d runs", time.Duration(secs*float64(time.Second)).Round(time.Second), its, saver.Runs()+1)
 	}
 	if before > secs {
 		text += fmt.Sprintf("; about %s left, if it takes as long as the certificate it replaces", time.Duration((before-secs)*float64(time.Second)).Round(time.Second))

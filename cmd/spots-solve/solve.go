@@ -12,7 +12,6 @@ import (
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/internal/buildinfo"
-	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/searchstatus"
@@ -99,7 +98,7 @@ func solveSprouts(r *runner, inputs []string) int {
 	saver := newStateSaver(cfg, roots[0], heaps[0], r.stderr, r.prog)
 	s := dbInChecked(r.ctx, cfg, newSearcher(cfg, sprouts.Rules{}, db, r.prog, saver), saver, r.prog, r.stderr)
 	if saver != nil && cfg.swarm.resumeDir != "" {
-		if _, err := saver.Resume(r.ctx, cfg.swarm.resumeDir); err != nil {
+		if err := saver.Resume(r.ctx, cfg.swarm.resumeDir); err != nil {
 			return r.fail("--resume %s: %v", cfg.swarm.resumeDir, err)
 		}
 		s = resumeChecked(r.ctx, cfg, s, saver, cfg.swarm.resumeDir, r.prog, r.stderr)
@@ -303,10 +302,10 @@ func parseInput(in string) (sprouts.Position, uint32, error) {
 
 // newSearcher makes the search of cfg for the game g; saver, if not nil,
 // saves it (Sprouts only).
-func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *checkpoint.Saver) solve.Searcher[P] {
+func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *prove.Checkpoint) solve.Searcher[P] {
 	applyMemory(cfg.plan, cfg.algorithm)
 	s := prove.Search{Algorithm: cfg.algorithm, Threads: cfg.threads, Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache,
-		Seed: cfg.seed, MaxIterations: cfg.maxIterations, Saver: saver, SaveEvery: cfg.stateEvery}
+		Seed: cfg.seed, MaxIterations: cfg.maxIterations, Checkpoint: saver, SaveEvery: cfg.stateEvery}
 	if prog != nil {
 		s.Progress = func(p solve.Progress) {
 			prog.Report(true, "solving", searchstatus.FiguresOf(p), searchstatus.Search(p))
