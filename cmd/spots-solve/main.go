@@ -40,6 +40,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
@@ -146,7 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return 2
 	}
-	prof, err := cpuprofile.Start(cfg.cpuProfile)
+	prof, err := cpuprofile.Start(cfg.cpuProfile, format.CreateAtomic)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return 2

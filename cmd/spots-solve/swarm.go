@@ -219,7 +219,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 		return 2
 	}
-	prof, err := cpuprofile.Start(wf.profile)
+	prof, err := cpuprofile.Start(wf.profile, format.CreateAtomic)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 		return 2

@@ -128,7 +128,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := c.checkOutputs(); err != nil {
 		return c.bad("%v", err)
 	}
-	prof, err := cpuprofile.Start(c.profile)
+	prof, err := cpuprofile.Start(c.profile, format.CreateAtomic)
 	if err != nil {
 		return c.bad("%v", err)
 	}
