@@ -137,8 +137,22 @@ func (e *env) checkAddFlags() int {
 		return e.fail(2, "--state-every %v: want a positive duration", o.every)
 	case slices.ContainsFunc(o.solves, func(n int) bool { return n < 1 || n > maxSolve }):
 		return e.fail(2, "--solve %v: want numbers of spots from 1 to %d", o.solves, maxSolve)
+	}
+	return e.notApplying()
+}
+
+// notApplying refuses a flag of add that this run would not read: ignored
+// without a word, it would leave the user believing it was used. It
+// returns the exit status of a refusal, or -1.
+func (e *env) notApplying() int {
+	o := e.opt
+	switch {
 	case o.state != "" && (o.noState || o.algorithm != prove.DFPN):
 		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
+	case e.flags.Changed("state-every") && (o.noState || o.algorithm != prove.DFPN):
+		return e.fail(2, "--state-every %v says how often a dfpn search is saved, and this one is not (--no-state or --algorithm %s): leave it out", o.every, o.algorithm)
+	case e.flags.Changed("capacity") && o.algorithm == prove.PNS:
+		return e.fail(2, "--capacity %d sizes dfpn's table, and pns has none (it keeps its whole DAG): leave it out, or use --algorithm dfpn", o.capacity)
 	}
 	return -1
 }

@@ -184,8 +184,10 @@ func checkSearch(flags *pflag.FlagSet, cfg config) error {
 	return notApplying(flags, cfg)
 }
 
-// notApplying refuses a flag given for a search that does not take it:
-// ignored without a word, it would leave the user believing it was used.
+// notApplying refuses a flag given for a search that does not take it
+// (--threads but for pdfpn, the swarm's flags without it, --state-every
+// without --state, …): ignored without a word, it would leave the user
+// believing it was used.
 func notApplying(flags *pflag.FlagSet, cfg config) error {
 	if cfg.algorithm == "swarm" {
 		for _, name := range []string{"db-in", "db-out", "lenient"} {
@@ -206,6 +208,25 @@ func notApplying(flags *pflag.FlagSet, cfg config) error {
 			why = " (--cert makes it dfpn, for a certificate made the same way every time)"
 		}
 		return fmt.Errorf("--threads %d is for pdfpn, and this run is %s%s, one thread: add --algorithm pdfpn, or leave --threads out", cfg.threads, cfg.algorithm, why)
+	}
+	saved := cfg.swarm.stateDir != "" || cfg.swarm.resumeDir != ""
+	for _, f := range []struct {
+		name    string
+		applies bool   // to this run
+		what    string // what the flag does, and what to do instead
+	}{
+		{"state-every", saved && (cfg.algorithm == "dfpn" || cfg.algorithm == "pdfpn"), "is how often dfpn and pdfpn save their search into --state (or back into --resume; the swarm's master saves every few seconds): give --state DIR with --algorithm dfpn or pdfpn, or leave it out"},
+		{"force", cfg.swarm.stateDir != "", "moves aside the search a --state DIR holds, and this run has no --state: give --state DIR, or leave it out"},
+		{"lenient", cfg.dbIn != "", "skips the malformed lines of --db-in, and this run reads no database: give --db-in FILE, or leave it out"},
+		{"capacity", cfg.algorithm != "pns", "sizes the table of dfpn, pdfpn and the swarm's workers, and pns has none (it keeps its whole DAG): add --algorithm dfpn, or leave it out"},
+	} {
+		if flag := flags.Lookup(f.name); flag.Changed && !f.applies {
+			given := "--" + f.name
+			if flag.Value.Type() != "bool" {
+				given += " " + flag.Value.String()
+			}
+			return fmt.Errorf("%s %s", given, f.what)
+		}
 	}
 	return nil
 }
