@@ -23,10 +23,13 @@ import (
 // Producer is the name written into certificates made here.
 const Producer = "spots"
 
-// Version is the producer version written into certificates. The commands
-// set it from their build information (internal/buildinfo) at start-up.
-// Like the creation time, it is provenance: not part of the content address.
-var Version = "dev"
+// DevVersion is the producer version of the certificates built here. A
+// caller that knows which build it is writes its own over it before the
+// certificate is written (prove.Pipeline.Version: the commands give their
+// build information, internal/buildinfo); it is a value passed down, not
+// a setting of the process. Like the creation time, the version is
+// provenance: not part of the content address, which it leaves unchanged.
+const DevVersion = "dev"
 
 // Claim returns the claim a search result makes about root (a position of
 // any game, written canonically by its String method, such as a
@@ -96,7 +99,7 @@ func BuildCiting(game string, db *solve.NimberDB, pool *Pool, claim format.Claim
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: %w", claim, err)
 	}
-	cert := proof.Certificate(Producer, Version)
+	cert := proof.Certificate(Producer, DevVersion)
 	if keys := proof.CitedKeys(); pool != nil && len(keys) > 0 {
 		cert.Cites = pool.cover(keys)
 	}

@@ -176,176 +176,21 @@ func (c *Corpus) VerifySeconds() float64 {
 // repository alone could not verify, and a row whose cites differ from
 // its certificate's.
 func (c *Corpus) Check(opt CheckOptions) *Report {
-	rep := &Report{}
-	indexFile, litFile := c.Path(IndexFile), c.Path(LiteratureFile)
-	problem := func(n int, file, msg string, a ...any) {
-		rep.Problems = append(rep.Problems, Problem{N: n, File: file, What: fmt.Sprintf(msg, a...)})
-	}
-
-	// The literature against the conjecture.
-	for _, k := range c.Literature {
-		if k.Open() {
-			continue
-		}
-		if want, _ := Conjecture(k.N); k.Outcome != want {
-			problem(k.N, litFile, "line %d says 0*%d is %s, but the Sprouts conjecture says %s (%d mod 6 = %d)",
-				k.Line, k.N, k.Outcome.Mark(), want.Mark(), k.N, k.N%6)
-		}
-	}
-
-	// The index against itself.
-	byClaim, byAddress := map[string]Record{}, map[string]Record{}
-	byKind := map[[2]int]Record{}
-	for _, r := range c.Records {
-		if o, ok := byClaim[r.Claim.String()]; ok {
-			problem(r.N, indexFile, "lines %d and %d both list the claim %s; keep one", o.Line, r.Line, r.Claim)
-		}
-		byClaim[r.Claim.String()] = r
-		if o, ok := byAddress[r.Address]; ok {
-			problem(r.N, indexFile, "lines %d and %d both list the address %s", o.Line, r.Line, r.Address)
-		}
-		byAddress[r.Address] = r
-		key := [2]int{r.N, kindOrder(r.Claim)}
-		if o, ok := byKind[key]; ok && o.Claim != r.Claim {
-			what := "outcome"
-			if r.Claim.Kind == format.ClaimGrundy {
-				what = "Grundy value"
-			}
-			problem(r.N, indexFile, "lines %d and %d give two %s claims for 0*%d (%s and %s); keep one", o.Line, r.Line, what, r.N, o.Claim, r.Claim)
-		}
-		byKind[key] = r
-	}
-
-	// The files in certs/ against the index.
-	certsDir := filepath.Join(c.Dir, CertsDir)
-	rel := func(name string) string { return filepath.Join(certsDir, name) }
-	names, err := os.ReadDir(certsDir)
-	if err != nil && !os.IsNotExist(err) {
-		problem(0, certsDir, "cannot list the certificates: %v", err)
-	}
-	for _, e := range names {
-		name := e.Name()
-		r, listed := byAddress[strings.TrimSuffix(name, ".arrow")]
-		switch {
-		case !listed || !strings.HasSuffix(name, ".arrow"):
-			problem(0, rel(name), "is in %s/ but not listed in %s (add it with spots-corpus add, or remove it)", CertsDir, IndexFile)
-		case !r.Committed:
-			problem(r.N, rel(name), "is present, but %s line %d says the certificate of %s is not committed (set committed to yes, or remove the file)", IndexFile, r.Line, r.Claim)
-		}
-	}
-
-	// The citations: each certificate's, from its row (or, for an index
-	// from before the column, its header when it is to be verified).
+	k := &checking{c: c, rep: &Report{}, indexFile: c.Path(IndexFile), litFile: c.Path(LiteratureFile),
+		certsDir: filepath.Join(c.Dir, CertsDir)}
+	k.literature()
+	k.index()
+	k.certsFiles()
 	citesOf := c.citations(opt)
-	for _, r := range c.Records {
-		file := indexFile
-		if r.Committed {
-			file = rel(r.FileName())
-		}
-		for _, a := range citesOf[r.Address] {
-			if problem := outside(r, a, byAddress); problem != "" {
-				rep.Problems = append(rep.Problems, Problem{N: r.N, File: file, What: problem})
-			}
-		}
-	}
-
-	// The size rule.
-	limits := opt.Limits
-	for _, r := range c.Records {
-		if r.Committed && r.Bytes > limits.Cert() {
-			problem(r.N, rel(r.FileName()), "the certificate of %s has %d bytes (%s), over the %s a committed certificate may have: keep it elsewhere (committed no in %s line %d, the file out of %s/)",
-				r.Claim, r.Bytes, SizeText(r.Bytes), SizeText(limits.Cert()), IndexFile, r.Line, CertsDir)
-		}
-	}
-	if total, err := c.Size(); err != nil {
-		problem(0, c.Dir, "%v", err)
-	} else {
-		rep.Bytes = total
-		if total > limits.Corpus() {
-			problem(0, c.Dir, "holds %d bytes (%s), over the %s the corpus may have: keep its largest certificates elsewhere", total, SizeText(total), SizeText(limits.Corpus()))
-		}
-	}
-
-	// Every committed certificate: present, valid, and what the index
-	// says; and each one kept elsewhere that is in one of opt.Elsewhere.
-	chosen := func(Record) bool { return !opt.NoVerify }
-	if opt.Sample != nil && !opt.NoVerify {
-		var added int
-		chosen, added = closeSample(c.Records, opt.Sample, citesOf)
-		rep.SampleCited = added
-	}
-	var jobs []certJob
-	for _, r := range c.Records {
-		if r.Committed {
-			jobs = append(jobs, certJob{r: r, path: c.CertPath(r), trust: !chosen(r)})
-		}
-	}
-	committedJobs := len(jobs)
-	if len(opt.Elsewhere) > 0 {
-		rep.Elsewhere = []CertCheck{}
-	}
-	for _, r := range c.Records {
-		if r.Committed || len(opt.Elsewhere) == 0 {
-			continue
-		}
-		path := findElsewhere(opt.Elsewhere, r.FileName())
-		if path == "" {
-			rep.Elsewhere = append(rep.Elsewhere, CertCheck{Record: r, Missing: true})
-			continue
-		}
-		rep.Elsewhere = append(rep.Elsewhere, CertCheck{Record: r, Path: path})
-		jobs = append(jobs, certJob{r: r, path: path, trust: opt.NoVerify, elsewhere: true})
-	}
-	if opt.Verify.Library == nil {
-		opt.Verify.Library = verify.NewLibrary(append([]string{certsDir}, opt.Elsewhere...)...)
-	}
-	checks := c.checkCertificates(jobs, opt, citesOf)
-	for _, cc := range checks[:committedJobs] {
-		if cc.Err != nil {
-			problem(cc.Record.N, rel(cc.Record.FileName()), "%v", cc.Err)
-		}
-		rep.Certificates = append(rep.Certificates, cc)
-	}
-	found := checks[committedJobs:]
-	for i := range rep.Elsewhere {
-		if rep.Elsewhere[i].Missing {
-			continue
-		}
-		cc := found[0]
-		found = found[1:]
-		if cc.Err != nil {
-			problem(cc.Record.N, cc.Path, "kept elsewhere: %v", cc.Err)
-		}
-		if cc.Note != "" {
-			rep.Notes = append(rep.Notes, Problem{N: cc.Record.N, File: cc.Path, What: "kept elsewhere: " + cc.Note})
-		}
-		rep.Elsewhere[i] = cc
-	}
-
-	// Every claim against the other claims about the same n, the
-	// literature and the conjecture.
-	implied := map[int]Record{}
-	for _, r := range c.Records {
-		file := indexFile
-		if r.Committed {
-			file = rel(r.FileName())
-		}
-		if o, ok := implied[r.N]; ok {
-			oo, _, _ := ClaimOutcome(o.Claim)
-			if out, _, _ := ClaimOutcome(r.Claim); oo != out {
-				problem(r.N, indexFile, "the claims %s (line %d) and %s (line %d) contradict each other", o.Claim, o.Line, r.Claim, r.Line)
-			}
-		}
-		implied[r.N] = r
-		problems, notes := c.CheckClaim(r.Claim, file)
-		rep.Problems = append(rep.Problems, problems...)
-		rep.Notes = append(rep.Notes, notes...)
-	}
-	c.checkCram(rep, opt)
-	sort.SliceStable(rep.Problems, func(i, j int) bool {
-		return rep.Problems[i].N < rep.Problems[j].N
+	k.citations(citesOf)
+	k.sizeRule(opt.Limits)
+	k.certificates(opt, citesOf)
+	k.claims()
+	c.checkCram(k.rep, opt)
+	sort.SliceStable(k.rep.Problems, func(i, j int) bool {
+		return k.rep.Problems[i].N < k.rep.Problems[j].N
 	})
-	return rep
+	return k.rep
 }
 
 // findElsewhere returns the path of the file name in the first of dirs

@@ -13,15 +13,18 @@ import (
 	"time"
 )
 
-// pending holds the atomic files being written, for AbortPending.
-var pending sync.Map // *AtomicFile → struct{}
-
 // AtomicFile is a file being written to a path, in one of two ways.
 //
-// Over a regular file, or where there is none, it is written under a
-// temporary name beside its final path, and Commit puts it in place only
+// Over a regular file, or where there is none, it is written to a
+// temporary file beside its final path, and Commit puts it in place only
 // when it is complete: a reader never sees a partial file, and a failure
-// leaves any old file as it was. A symbolic link that leads to a regular
+// leaves any old file as it was. Where the system allows (Linux, on the
+// usual file systems), the temporary file has no name until Commit: a
+// process that ends before, however it ends (a signal that exits at once,
+// kill -9, a crash), leaves nothing behind, so no command has to keep a
+// list of the files it is writing to clean them up. Elsewhere it is named
+// ".NAME.spots-tmpDIGITS"; one a killed writer left is removed by the next
+// write into its directory (RemoveStaleTemps). A symbolic link that leads to a regular
 // file (or to nothing yet in an existing directory) is kept: the file it
 // leads to is replaced in the same way, beside it, so that a link the user
 // made to keep an output elsewhere goes on doing so.
@@ -35,8 +38,9 @@ var pending sync.Map // *AtomicFile → struct{}
 // it is written in place.
 type AtomicFile struct {
 	*os.File
-	path   string // the final path: where a link led
-	direct bool   // written in place: a device, a pipe
+	path      string // the final path: where a link led
+	direct    bool   // written in place: a device, a pipe
+	anonymous bool   // the temporary file has no name yet (createAnonymous)
 }
 
 // CreateAtomic starts writing the output path (see AtomicFile).
@@ -52,9 +56,7 @@ func CreateAtomic(path string) (*AtomicFile, error) {
 		if err != nil {
 			return nil, err
 		}
-		a := &AtomicFile{File: f, path: target, direct: true}
-		pending.Store(a, struct{}{})
-		return a, nil
+		return &AtomicFile{File: f, path: target, direct: true}, nil
 	}
 	a, err := createReplacing(target)
 	if errors.Is(err, fs.ErrPermission) {
@@ -62,9 +64,7 @@ func CreateAtomic(path string) (*AtomicFile, error) {
 		// file: written in place, as it could be before outputs went
 		// through temporary files. Not all or nothing, but written.
 		if f, ferr := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0); ferr == nil {
-			a = &AtomicFile{File: f, path: target, direct: true}
-			pending.Store(a, struct{}{})
-			return a, nil
+			return &AtomicFile{File: f, path: target, direct: true}, nil
 		}
 	}
 	return a, err
@@ -77,14 +77,16 @@ func CreateAtomic(path string) (*AtomicFile, error) {
 func createReplacing(path string) (*AtomicFile, error) {
 	dir := filepath.Dir(path)
 	RemoveStaleTemps(dir)
+	if f, err := createAnonymous(dir); err == nil {
+		lockTemp(f) // held by the name it takes for a moment in Commit
+		return &AtomicFile{File: f, path: path, anonymous: true}, nil
+	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempInfix+"*")
 	if err != nil {
 		return nil, err
 	}
 	lockTemp(f)
-	a := &AtomicFile{File: f, path: path}
-	pending.Store(a, struct{}{})
-	return a, nil
+	return &AtomicFile{File: f, path: path}, nil
 }
 
 // outputTarget says where writing the output path goes: the file itself
@@ -131,19 +133,27 @@ func danglingTarget(path string) (string, bool, error) {
 	return filepath.Join(dir, filepath.Base(link)), false, nil
 }
 
-// Commit puts the file in place: a temporary file is synced, closed and
-// renamed over the path (readable by everyone and writable by its owner,
-// 0644, as results meant to be shared should be; a temporary file alone
-// would be private), a device is closed. On failure the temporary file is
-// removed.
+// Commit puts the file in place: a temporary file is synced and renamed
+// (an anonymous one linked) over the path, readable by everyone and
+// writable by its owner, 0644, as results meant to be shared should be (a
+// temporary file alone would be private); a device is closed. On failure
+// the temporary file is removed.
 func (a *AtomicFile) Commit() error {
-	defer pending.Delete(a)
 	if a.direct {
 		return a.Close()
 	}
 	err := a.Chmod(0o644)
 	if err == nil {
 		err = a.Sync()
+	}
+	if a.anonymous {
+		if err == nil {
+			err = linkAnonymous(a.File, a.path) // before Close: linked through the descriptor
+		}
+		if cerr := a.Close(); err == nil {
+			err = cerr
+		}
+		return err // unlinked, the file is gone with its descriptor
 	}
 	if cerr := a.Close(); err == nil {
 		err = cerr
@@ -157,24 +167,14 @@ func (a *AtomicFile) Commit() error {
 	return err
 }
 
-// Abort closes and removes the temporary file; path is left as it was (a
-// device written directly has had what was written).
+// Abort closes and removes the temporary file (an anonymous one goes with
+// its descriptor); path is left as it was (a device written directly has
+// had what was written).
 func (a *AtomicFile) Abort() {
-	pending.Delete(a)
 	a.Close()
-	if !a.direct {
+	if !a.direct && !a.anonymous {
 		os.Remove(a.Name())
 	}
-}
-
-// AbortPending aborts every atomic file of the process not yet committed
-// or aborted: for a command that must exit at once (on SIGTERM) without
-// leaving temporary files behind.
-func AbortPending() {
-	pending.Range(func(k, _ any) bool {
-		k.(*AtomicFile).Abort()
-		return true
-	})
 }
 
 // WriteFileAtomic writes the output path with the bytes write produces,

@@ -107,32 +107,3 @@ func TestWriteCertificateUnreadable(t *testing.T) {
 		t.Errorf("%d files left in the directory, want 1", len(files))
 	}
 }
-
-// TestAbortPending: the files being written when a command must exit are
-// removed, and a committed one is left alone.
-func TestAbortPending(t *testing.T) {
-	dir := t.TempDir()
-	done, err := CreateAtomic(filepath.Join(dir, "done"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := done.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"a", "b"} {
-		f, err := CreateAtomic(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.WriteString("partial")
-	}
-	AbortPending()
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 || entries[0].Name() != "done" {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Errorf("after AbortPending: %v, want only the committed file", names)
-	}
-}

@@ -21,7 +21,10 @@
 // exactly the claim of the result; a search that stops early (its context
 // ends, its Timeout, its iteration limit) gives an Unknown result and
 // writes nothing; the checkpoint of a search that stopped unsolved holds
-// all it did.
+// all it did. The package owns the checkpoints (Checkpoint): it saves the
+// search as it runs and when a solve stops, and a search resumed from one
+// proves the same claim as one from nothing (prove_test.go holds these
+// promises on 0*5, 0*6 and 0*8).
 //
 // What it trusts: the search's values only as far as the checker derives
 // them from the rules. A checkpoint that a search was resumed from is

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
-	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
@@ -35,6 +34,11 @@ type Pipeline[P fmt.Stringer] struct {
 	// CertDir is where Prove writes certificates, as <address>.arrow; ""
 	// writes none.
 	CertDir string
+	// Version is the producer version the certificates record: the
+	// build of the command that made them ("" records
+	// certify.DevVersion). It is provenance, not content: the address
+	// does not depend on it.
+	Version string
 	// Verify is given to the checker that builds the certificate and
 	// verifies the written file (its progress, its limits, the library
 	// that finds the certificates a certificate cites).
@@ -46,8 +50,9 @@ type Pipeline[P fmt.Stringer] struct {
 	Pool *certify.Pool
 	// Checkpoint, if set, saves the search when a solve stops unsolved,
 	// so that a later run resumes all it did; with CheckpointSolved also
-	// when it stops solved.
-	Checkpoint       *checkpoint.Saver
+	// when it stops solved (so that the next question about the same
+	// position starts from what this one learnt).
+	Checkpoint       *Checkpoint
 	CheckpointSolved bool
 	// Stopped, if set, is called as soon as each solve stops, before the
 	// checkpoint is saved or anything certified (to clear a status line).
@@ -152,7 +157,7 @@ func (p *Pipeline[P]) Solve(ctx context.Context, root P, heap uint32) Result {
 		p.Stopped()
 	}
 	if p.Checkpoint != nil && (p.CheckpointSolved || !r.Outcome.Known()) {
-		p.Checkpoint.Save(solve.Progress{Iterations: after.Iterations})
+		p.Checkpoint.save(solve.Progress{Iterations: after.Iterations})
 	}
 	return r
 }
@@ -198,6 +203,11 @@ func (p *Pipeline[P]) Certify(root P, heap uint32, r *Result) error {
 		if cert, err = certify.BuildCiting(p.Game, p.Searcher.DB(), pool, claim, opt); err != nil {
 			return err
 		}
+	}
+	if p.Version != "" && cert.Version != p.Version {
+		stamped := *cert // the search's own certificate is left as it built it
+		stamped.Version = p.Version
+		cert = &stamped
 	}
 	path, res, err := certify.WriteCertificate(p.CertDir, cert, opt)
 	if err != nil {

@@ -3,7 +3,6 @@ package prove
 import (
 	"time"
 
-	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/solve"
 )
 
@@ -33,10 +32,11 @@ type Search struct {
 	// runs.
 	Progress      func(solve.Progress)
 	ProgressEvery time.Duration
-	// Saver, if set, saves a DFPN or PDFPN search (never a PNS) every
-	// SaveEvery while it runs; NewSearcher makes the search its Search.
-	Saver     *checkpoint.Saver
-	SaveEvery time.Duration
+	// Checkpoint, if set, saves a DFPN or PDFPN search (never a PNS)
+	// every SaveEvery while it runs (0: solve's default); NewSearcher
+	// makes the search the one it saves and resumes.
+	Checkpoint *Checkpoint
+	SaveEvery  time.Duration
 }
 
 // NewSearcher returns the search s describes for the game g, filling db
@@ -50,12 +50,15 @@ func NewSearcher[P any](g solve.Game[P], db *solve.NimberDB, s Search) solve.Sea
 	case PDFPN:
 		opt.Threads = s.Threads
 	}
-	if s.Saver != nil {
-		opt.Checkpoint, opt.CheckpointEvery = s.Saver.Save, s.SaveEvery
+	var d *solve.DFPN[P]
+	if s.Checkpoint != nil {
+		// The search calls the save, which reads the search: tied after.
+		var save func(solve.Progress)
+		opt.Checkpoint = func(p solve.Progress) { save(p) }
+		opt.CheckpointEvery = s.SaveEvery
+		d = solve.NewDFPN(g, db, opt)
+		save = s.Checkpoint.attach(d)
+		return d
 	}
-	d := solve.NewDFPN(g, db, opt)
-	if s.Saver != nil {
-		s.Saver.Search = d
-	}
-	return d
+	return solve.NewDFPN(g, db, opt)
 }

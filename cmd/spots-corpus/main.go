@@ -105,7 +105,7 @@
 // directory, unless --dir names another. Progress is shown on standard error
 // (a refreshing line on a terminal, a line every 10 s otherwise; with
 // --progress json a JSON object a line, every second; none with
-// --no-progress). Exit status: 0 when all is well, 1 when the corpus does
+// --progress none). Exit status: 0 when all is well, 1 when the corpus does
 // not check (a certificate missing or invalid, a disagreement, stale
 // generated files) or add could not solve or certify, 2 for bad usage or an
 // unreadable corpus, 130 when interrupted (SIGINT or SIGTERM; nothing is
@@ -117,7 +117,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -125,7 +124,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -133,13 +131,10 @@ import (
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/internal/buildinfo"
-	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
-	"github.com/spots-dev/spots/outcome"
-	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -179,7 +174,6 @@ func main() { os.Exit(runMain()) }
 // and signals, and returns its exit status (at least 1 if writing standard
 // output failed).
 func runMain() int {
-	certify.Version = buildinfo.Version()
 	ctx, stop := interrupt.Context() // a second signal ends the process at once
 	defer stop()
 	out := cmdout.New(os.Stdout)
@@ -216,12 +210,11 @@ func atOnce(run func(*env) int) func(*env) int {
 
 // options holds the flags of all commands.
 type options struct {
-	dir        string
-	json       bool
-	noProgress bool
-	progress   statusline.Mode // --progress (Off with --no-progress)
-	noVerify   bool            // status, regenerate --check
-	check      bool            // regenerate
+	dir      string
+	json     bool
+	progress statusline.Mode // --progress
+	noVerify bool            // status, regenerate --check
+	check    bool            // regenerate
 	// check
 	dirs     []string      // --dir as given
 	certDirs []string      // the directories of certificates kept elsewhere among them
@@ -303,8 +296,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		flags.StringVar(&e.opt.dir, "dir", "", "the corpus directory (default: corpus/ of the repository holding the working directory)")
 	}
-	flags.BoolVar(&e.opt.noProgress, "no-progress", false, "do not show progress on standard error")
-	_ = flags.MarkHidden("no-progress") // --progress none says it; kept for the scripts that use it
 	flags.Var(&e.opt.progress, "progress", statusline.FlagUsage)
 	cmd.flags(flags, &e.opt)
 	std := buildinfo.AddStd(flags)
@@ -323,7 +314,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	e.flags = flags
-	e.prog = e.opt.progress.Unless(e.opt.noProgress).New(stderr)
+	e.prog = e.opt.progress.New(stderr)
 	if status := e.sortDirs(); status >= 0 {
 		return status
 	}
@@ -340,20 +331,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		e.opt.dir = dir
 	}
 	return cmd.run(e)
-}
-
-func statusFlags(f *pflag.FlagSet, o *options) {
-	f.BoolVar(&o.json, "json", false, "print one JSON object per n")
-	f.BoolVar(&o.noVerify, "no-verify", false, "deprecated: status verifies nothing (spots-corpus check does)")
-	f.Lookup("no-verify").Hidden = true
-	f.StringVar(&o.state, "state-root", "", "where add keeps its checkpoints (`DIR`/0*N, DIR/gn(0*N)): each found is listed as an unfinished solve with its iterations (default: spots/corpus in the user's cache directory)")
-}
-
-func checkFlags(f *pflag.FlagSet, o *options) {
-	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
-	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (since HEAD when there is no tag); only find the others", corpus.SampleMaxN))
-	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never)")
-	f.BoolVar(&o.independent, "independent", false, "verify the Sprouts certificates with the second, independent implementation of the rules (spots-verify --independent); the Cram certificates are then only found")
 }
 
 // sortDirs sorts check's --dir values: the corpus directory (one holding
@@ -396,74 +373,6 @@ func isCorpus(dir string) bool {
 	return false
 }
 
-func regenerateFlags(f *pflag.FlagSet, o *options) {
-	f.BoolVar(&o.check, "check", false, "compare with the committed files instead of writing; exit 1 if they are stale")
-	f.BoolVar(&o.noVerify, "no-verify", false, "with --check: do not verify the certificates, only check that each is present as index.csv lists it (for use after spots-corpus check, which verifies them)")
-}
-
-func addFlags(f *pflag.FlagSet, o *options) {
-	f.IntSliceVar(&o.solves, "solve", nil, "solve the n-spot start 0*`N`; several N (--solve 34,35 or the flag again) are added one after another in one run, which checks what their certificates cite once")
-	f.BoolVar(&o.nimber, "nimber", false, "prove the Grundy value instead of the outcome")
-	f.StringVar(&o.algorithm, "algorithm", "dfpn", "search: dfpn or pns")
-	f.DurationVar(&o.timeout, "timeout", 0, "give up after this long (e.g. 10m; 0: never)")
-	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
-	f.BoolVar(&o.replace, "replace", false, "replace the corpus's certificate of the same kind for 0*N")
-	f.BoolVar(&o.noCommit, "no-commit", false, "list the certificate in the index as not committed and write it into --out, not the corpus")
-	f.StringVar(&o.out, "out", ".", fmt.Sprintf("where a certificate not committed goes (`DIR`): with --no-commit, or one over the size rule (%d MB, or more than takes the corpus to %d MB)", corpus.MaxCertBytes/1e6, corpus.MaxCorpusBytes/1e6))
-	f.StringVar(&o.state, "state", "", "dfpn: save the search to `DIR` every --state-every and when it stops, and resume from it: the same command run again after a crash, a Ctrl-C or --timeout goes on where it was (default: a directory per claim in the user's cache directory, removed once the certificate is added)")
-	f.DurationVar(&o.every, "state-every", solve.DefaultCheckpointEvery, "how often --state saves the search")
-	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
-	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")
-	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
-}
-
-// sofar describes, for the status line, the search over all its runs and
-// what is left of it when a previous solve's time (before) gives an
-// estimate.
-func sofar(saver *checkpoint.Saver, p solve.Progress, before float64) string {
-	its, secs := saver.Totals(p.Iterations)
-	text := ""
-	if saver.Base.Runs > 0 {
-		text = fmt.Sprintf("; in all %s, %d iterations over %d runs", time.Duration(secs*float64(time.Second)).Round(time.Second), its, saver.Base.Runs+1)
-	}
-	if before > secs {
-		text += fmt.Sprintf("; about %s left, if it takes as long as the certificate it replaces", time.Duration((before-secs)*float64(time.Second)).Round(time.Second))
-	}
-	return text
-}
-
-// stateDir returns the checkpoint directory of add, or "" for none.
-func stateDir(o options) (string, error) {
-	switch {
-	case o.noState || o.algorithm != "dfpn":
-		return "", nil
-	case o.state != "":
-		return o.state, nil
-	}
-	root, err := stateRoot("")
-	if err != nil {
-		return "", fmt.Errorf("no --state given and %w", err)
-	}
-	name := corpus.StartText(o.solve)
-	if o.nimber {
-		name = "gn(" + name + ")"
-	}
-	return filepath.Join(root, name), nil
-}
-
-// stateRoot returns the directory under which add keeps its checkpoints by
-// default (one directory per claim, 0*n or gn(0*n)), or root if given.
-func stateRoot(root string) (string, error) {
-	if root != "" {
-		return root, nil
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache directory for the checkpoints: %w", err)
-	}
-	return filepath.Join(cache, "spots", "corpus"), nil
-}
-
 // open reads the corpus; an unreadable one is exit status 2.
 func (e *env) open() (*corpus.Corpus, int) {
 	c, err := corpus.Open(e.opt.dir)
@@ -471,543 +380,6 @@ func (e *env) open() (*corpus.Corpus, int) {
 		return nil, e.fail(2, "%v", err)
 	}
 	return c, -1
-}
-
-// limits is the size rule the commands apply (the zero value: the
-// defaults of package corpus); tests make it small.
-var limits corpus.Limits
-
-// check verifies the corpus (with --no-verify: checks it without
-// verifying the certificates), showing progress. opt gives the rest of
-// the options (its NoVerify, Limits and Progress are set here).
-func (e *env) check(c *corpus.Corpus, opt corpus.CheckOptions) *corpus.Report {
-	opt.NoVerify, opt.Limits = e.opt.noVerify, limits
-	if e.prog != nil {
-		what := "verifying"
-		if opt.NoVerify {
-			what = "finding"
-		}
-		opt.Progress = func(i, total int, r corpus.Record) {
-			e.prog.Report(false, what, checkProgress{i, total, r.Claim.String()}, fmt.Sprintf("%s %d of %d: %s", what, i, total, r.Claim))
-		}
-		if e.opt.progress == statusline.Text {
-			// A line a certificate, kept: interrupted, the run shows
-			// what it had checked.
-			opt.Checked = func(done, total int, cc corpus.CertCheck) {
-				e.prog.Clear()
-				fmt.Fprintf(e.stderr, "spots-corpus: %d of %d: %s %s (%.2f s)\n", done, total, cc.Record.Claim, checkedWord(cc), cc.Elapsed.Seconds())
-			}
-		}
-	}
-	rep := c.Check(opt)
-	e.prog.Clear()
-	return rep
-}
-
-// checkedWord says how a certificate's check ended, in a word or two.
-func checkedWord(cc corpus.CertCheck) string {
-	switch {
-	case cc.Err != nil:
-		return "FAILED"
-	case cc.Trusted:
-		return "found"
-	}
-	return "verified"
-}
-
-// checkProgress are the figures of check's progress in --progress json.
-type checkProgress struct {
-	Certificate int    `json:"certificate"` // the number of the certificate begun, from 1
-	Of          int    `json:"of"`          // the certificates
-	Claim       string `json:"claim"`
-}
-
-func printProblems(w io.Writer, rep *corpus.Report) {
-	for _, p := range rep.Problems {
-		fmt.Fprintf(w, "PROBLEM   %s\n", p)
-	}
-	for _, p := range rep.Notes {
-		fmt.Fprintf(w, "note      %s\n", p)
-	}
-}
-
-// ---- check
-
-type certJSON struct {
-	N             int     `json:"n"`
-	Claim         string  `json:"claim"`
-	Address       string  `json:"address"`
-	Entries       int     `json:"entries"`
-	Bytes         int64   `json:"bytes"`
-	Algorithm     string  `json:"algorithm"`
-	SolveSeconds  float64 `json:"solve_seconds"`
-	VerifySeconds float64 `json:"verify_seconds"`
-	Added         string  `json:"added,omitempty"`
-	Committed     bool    `json:"committed"`
-	Command       string  `json:"command,omitempty"`
-	Iterations    uint64  `json:"iterations,omitempty"` // of the search, when index.csv records them
-	// Cites are the addresses of the certificates it cites (index.csv's
-	// cites; in check's report, the certificate's own when verified), and
-	// Cited the number it relies on, directly or not, as check verified
-	// them.
-	Cites   []string `json:"cites,omitempty"`
-	Cited   int      `json:"cited,omitempty"`
-	Status  string   `json:"status,omitempty"`
-	Path    string   `json:"path,omitempty"`
-	Seconds float64  `json:"seconds,omitempty"` // this check's time
-	Error   string   `json:"error,omitempty"`
-}
-
-type problemJSON struct {
-	N       int    `json:"n,omitempty"`
-	File    string `json:"path,omitempty"` // the file at fault
-	What    string `json:"what"`
-	OldFile string `json:"file,omitempty"` // deprecated: path's former key (docs/json.md)
-}
-
-type checkJSON struct {
-	Dir          string        `json:"dir"`
-	OK           bool          `json:"ok"`
-	Sample       string        `json:"sample,omitempty"` // what --sample verified, when it sampled
-	Bytes        int64         `json:"bytes"`            // the size of the corpus directory
-	Certificates []certJSON    `json:"certificates"`
-	Elsewhere    []certJSON    `json:"elsewhere,omitempty"` // with --dir DIR of certificates kept elsewhere
-	Cram         []cramJSON    `json:"cram"`                // the Cram table's certificates
-	Problems     []problemJSON `json:"problems"`
-	Notes        []problemJSON `json:"notes"`
-}
-
-// cramJSON is a Cram certificate in check's JSON.
-type cramJSON struct {
-	Board   string  `json:"board"`
-	Claim   string  `json:"claim"`
-	Address string  `json:"address"`
-	Path    string  `json:"path"`
-	Seconds float64 `json:"seconds"`
-	Status  string  `json:"status"` // as certJSON's: verified, found (not in the sample) or FAILED
-	Error   string  `json:"error,omitempty"`
-}
-
-// cramStatus returns the status of a Cram certificate in check's report.
-func cramStatus(cc corpus.CramCheck) string {
-	switch {
-	case cc.Err != nil:
-		return corpus.StatusFailed
-	case cc.Trusted:
-		return corpus.StatusFound
-	}
-	return corpus.StatusVerified
-}
-
-func recordJSON(r corpus.Record) certJSON {
-	return certJSON{N: r.N, Claim: r.Claim.String(), Address: r.Address, Entries: r.Entries, Bytes: r.Bytes,
-		Algorithm: r.Algorithm, SolveSeconds: r.SolveSeconds, VerifySeconds: r.VerifySeconds, Added: r.Added,
-		Committed: r.Committed, Command: r.Command, Iterations: r.Iterations, Cites: r.Cites}
-}
-
-func problemsJSON(ps []corpus.Problem) []problemJSON {
-	out := []problemJSON{}
-	for _, p := range ps {
-		out = append(out, problemJSON{N: p.N, File: p.File, What: p.What, OldFile: p.File})
-	}
-	return out
-}
-
-// certStatus returns the status of a certificate in check's report.
-func certStatus(cc corpus.CertCheck, elsewhere bool) string {
-	switch {
-	case cc.Missing:
-		return corpus.StatusMissing
-	case cc.Err != nil:
-		return corpus.StatusFailed
-	case cc.Trusted:
-		return corpus.StatusFound
-	case elsewhere:
-		return corpus.StatusElsewhere
-	}
-	return corpus.StatusVerified
-}
-
-func runCheck(e *env) int {
-	if e.opt.sample && e.opt.budget != 0 {
-		return e.fail(2, "--sample and --budget: give one (--budget samples only when the full check is over it)")
-	}
-	if e.opt.budget < 0 {
-		return e.fail(2, "--budget %v is negative", e.opt.budget)
-	}
-	c, status := e.open()
-	if c == nil {
-		return status
-	}
-	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs, Verify: verify.Options{Independent: e.opt.independent}}
-	sample := e.sample(c, &opt)
-	rep := e.check(c, opt)
-	if rep.SampleCited > 0 {
-		sample += fmt.Sprintf(", and the %s they cite, directly or not (a certificate verifies only with those it cites)", plural(rep.SampleCited, "certificate"))
-	}
-	if e.opt.json {
-		printCheckJSON(e.stdout, c, rep, sample)
-	} else {
-		e.printCheck(c, rep, opt, sample)
-	}
-	if !rep.OK() {
-		return 1
-	}
-	return 0
-}
-
-// sample sets opt.Sample to what check verifies, with --sample or when
-// the recorded verify times are over --budget, and returns a phrase
-// saying what that is ("" when check verifies every certificate).
-func (e *env) sample(c *corpus.Corpus, opt *corpus.CheckOptions) string {
-	recorded := c.VerifySeconds()
-	over := e.opt.budget > 0 && recorded > e.opt.budget.Seconds()
-	if !e.opt.sample && !over {
-		return ""
-	}
-	var sample string
-	opt.Sample, sample = sampleOf(c.Dir)
-	if over {
-		sample += fmt.Sprintf(" (the recorded verify times add up to %.0f s, over --budget %v)", recorded, e.opt.budget)
-	}
-	return sample
-}
-
-// printCheckJSON prints check's report as one JSON object.
-func printCheckJSON(w io.Writer, c *corpus.Corpus, rep *corpus.Report, sample string) {
-	out := checkJSON{Dir: c.Dir, OK: rep.OK(), Sample: sample, Bytes: rep.Bytes, Certificates: []certJSON{},
-		Cram: []cramJSON{}, Problems: problemsJSON(rep.Problems), Notes: problemsJSON(rep.Notes)}
-	for _, cc := range rep.Cram {
-		j := cramJSON{Board: cc.Record.Board, Claim: cc.Record.Claim.String(), Address: cc.Record.Address,
-			Path: cc.Path, Seconds: cc.Elapsed.Seconds(), Status: cramStatus(cc)}
-		if cc.Err != nil {
-			j.Error = cc.Err.Error()
-		}
-		out.Cram = append(out.Cram, j)
-	}
-	for _, cc := range rep.Certificates {
-		out.Certificates = append(out.Certificates, checkedJSON(cc, false))
-	}
-	for _, cc := range rep.Elsewhere {
-		out.Elsewhere = append(out.Elsewhere, checkedJSON(cc, true))
-	}
-	b, _ := json.Marshal(out)
-	fmt.Fprintf(w, "%s\n", b)
-}
-
-// checkedJSON is a certificate in check's JSON (elsewhere: one kept
-// outside the corpus).
-func checkedJSON(cc corpus.CertCheck, elsewhere bool) certJSON {
-	j := recordJSON(cc.Record)
-	j.Path, j.Seconds, j.Status = cc.Path, cc.Elapsed.Seconds(), certStatus(cc, elsewhere)
-	j.Cites, j.Cited = cc.Cites, cc.Result.Cited
-	if cc.Err != nil {
-		j.Error = cc.Err.Error()
-	}
-	return j
-}
-
-// checkTally counts what check did with the certificates.
-type checkTally struct {
-	verified, found, elsewhere, missing, cramVerified, cramFound int
-}
-
-// printCheck prints check's report for people: what it verifies, a line
-// per certificate, the problems and a summary.
-func (e *env) printCheck(c *corpus.Corpus, rep *corpus.Report, opt corpus.CheckOptions, sample string) {
-	if sample != "" {
-		rest := ""
-		if opt.Sample != nil {
-			rest = "; the others are only found (make corpus-check verifies all)"
-		}
-		fmt.Fprintf(e.stdout, "sample    verifying %s%s\n", sample, rest)
-	}
-	if e.opt.independent {
-		fmt.Fprintln(e.stdout, "rules     the independent implementation (verify/sprouts2), witnesses searched for; Cram certificates only found")
-	}
-	n := printCertLines(e.stdout, rep, opt.Elsewhere)
-	printProblems(e.stdout, rep)
-	printCheckSummary(e.stdout, c, rep, n, e.opt.independent)
-}
-
-// printCertLines prints a line per certificate verified, found or missing
-// (none for one that failed: its problem says why) and counts them.
-func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTally {
-	var n checkTally
-	for _, cc := range rep.Certificates {
-		switch {
-		case cc.Err != nil:
-		case cc.Trusted:
-			n.found++
-			fmt.Fprintf(w, "found     %s  %s  not verified (not in the sample)  %s\n", cc.Record.Claim, cc.Record.ShortAddress(), cc.Path)
-		default:
-			n.verified++
-			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s%s\n",
-				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path, citesNote(cc))
-		}
-	}
-	for _, cc := range rep.Elsewhere {
-		switch {
-		case cc.Missing:
-			n.missing++
-			fmt.Fprintf(w, "missing   %s  %s  kept elsewhere, in none of %s (%s makes it again)\n",
-				cc.Record.Claim, cc.Record.ShortAddress(), strings.Join(elsewhere, ", "), cc.Record.Command)
-		case cc.Err == nil:
-			n.elsewhere++
-			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s  (kept elsewhere)%s\n",
-				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path, citesNote(cc))
-		}
-	}
-	for _, cc := range rep.Cram {
-		switch {
-		case cc.Err != nil:
-		case cc.Trusted:
-			n.cramFound++
-		default:
-			n.cramVerified++
-			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s\n",
-				cc.Record.Claim, cc.Record.Address[:min(12, len(cc.Record.Address))], cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
-		}
-	}
-	return n
-}
-
-// citesNote ends the line of a verified certificate that cites others:
-// how many it cites and relies on in all, each verified once in this run
-// (its time is its own: those it cites are checked before it).
-func citesNote(cc corpus.CertCheck) string {
-	if len(cc.Cites) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("  cites %d (relies on %d in all, verified)", len(cc.Cites), cc.Result.Cited)
-}
-
-// printCheckSummary prints check's last line: what was verified and
-// found, the corpus's size and whether it checks.
-func printCheckSummary(w io.Writer, c *corpus.Corpus, rep *corpus.Report, n checkTally, independent bool) {
-	listed := len(c.Records) - len(rep.Certificates)
-	fmt.Fprintf(w, "%s: %d of %d committed certificates verified", c.Dir, n.verified, len(rep.Certificates))
-	if n.found > 0 {
-		fmt.Fprintf(w, " (%d more found, not in the sample)", n.found)
-	}
-	fmt.Fprintf(w, ", %d listed but not committed", listed)
-	if rep.Elsewhere != nil {
-		fmt.Fprintf(w, " (%d verified in --dir, %d missing)", n.elsewhere, n.missing)
-	}
-	if len(rep.Cram) > 0 {
-		fmt.Fprintf(w, ", Cram: %d of %d verified", n.cramVerified, len(rep.Cram))
-		switch {
-		case n.cramFound > 0 && independent:
-			fmt.Fprintf(w, " (%d more found: the independent check knows only Sprouts)", n.cramFound)
-		case n.cramFound > 0:
-			fmt.Fprintf(w, " (%d more found, not in the sample)", n.cramFound)
-		}
-	}
-	fmt.Fprintf(w, ", %d literature rows, %s; ", len(c.Literature), corpus.SizeText(rep.Bytes))
-	if rep.OK() {
-		fmt.Fprintln(w, "no problem")
-	} else {
-		fmt.Fprintln(w, plural(len(rep.Problems), "problem"))
-	}
-}
-
-// ---- regenerate
-
-func runRegenerate(e *env) int {
-	if e.opt.noVerify && !e.opt.check {
-		return e.fail(2, "--no-verify goes with --check (regenerate writes only what it verified)")
-	}
-	c, status := e.open()
-	if c == nil {
-		return status
-	}
-	return e.regenerate(c, e.opt.check, false)
-}
-
-// regenerate checks the corpus and writes (or with check compares) the
-// generated files. quiet prints nothing on success (for add --json, whose
-// standard output is one JSON object).
-func (e *env) regenerate(c *corpus.Corpus, check, quiet bool) int {
-	stdout := e.stdout
-	if quiet {
-		stdout = io.Discard
-	}
-	rep := e.check(c, corpus.CheckOptions{})
-	if !rep.OK() {
-		printProblems(e.stderr, rep)
-		return e.fail(1, "%s does not check (%s): not regenerating", c.Dir, plural(len(rep.Problems), "problem"))
-	}
-	gen, err := c.Generate(rep)
-	if err != nil {
-		return e.fail(1, "%v", err)
-	}
-	stale := c.Stale(gen)
-	if check {
-		if len(stale) > 0 {
-			return e.fail(1, "%s stale: run spots-corpus regenerate (or make corpus) and commit the result", strings.Join(stale, " and ")+map[bool]string{true: " is", false: " are"}[len(stale) == 1])
-		}
-		fmt.Fprintf(stdout, "%s and %s are up to date\n", c.Path(corpus.OutcomesFile), c.Path(corpus.PlotFile))
-		return 0
-	}
-	if len(stale) == 0 {
-		fmt.Fprintf(stdout, "%s and %s are up to date\n", c.Path(corpus.OutcomesFile), c.Path(corpus.PlotFile))
-		return 0
-	}
-	if err := c.Write(gen); err != nil {
-		return e.fail(2, "%v", err)
-	}
-	fmt.Fprintf(stdout, "wrote %s\n", strings.Join(stale, " and "))
-	return 0
-}
-
-// ---- status
-
-type rowJSON struct {
-	N                int             `json:"n"`
-	Outcome          outcome.Outcome `json:"outcome"`
-	Grundy           *uint32         `json:"grundy"`
-	Conjecture       outcome.Outcome `json:"conjecture"`
-	ConjectureGrundy uint32          `json:"conjecture_grundy"`
-	Literature       *literatureJSON `json:"literature"`
-	Certificates     []certJSON      `json:"certificates"`
-	Unfinished       []unfinished    `json:"unfinished,omitempty"`
-}
-
-// unfinished is a solve of add that stopped before its certificate, as its
-// checkpoint describes it.
-type unfinished struct {
-	Claim      string    `json:"claim"` // 0*n or gn(0*n): what the search is after
-	Checkpoint string    `json:"checkpoint"`
-	Seconds    float64   `json:"seconds"`
-	Iterations uint64    `json:"iterations"`
-	Nimbers    int       `json:"grundy_numbers"`
-	OldNimbers int       `json:"grundy_values"` // deprecated: grundy_numbers' former key (docs/json.md)
-	Runs       int       `json:"runs"`
-	Saved      time.Time `json:"saved"`
-}
-
-// unfinishedOf returns the checkpoints of add --solve n (with and without
-// --nimber) found in the state directories under root.
-func unfinishedOf(root string, n int) []unfinished {
-	if root == "" {
-		return nil
-	}
-	var out []unfinished
-	for _, nimber := range []bool{false, true} {
-		name := corpus.StartText(n)
-		if nimber {
-			name = "gn(" + name + ")"
-		}
-		dir := filepath.Join(root, name)
-		m, err := checkpoint.Load(dir)
-		if err != nil || m.Position != corpus.StartText(n) || m.Nimber != nimber {
-			continue
-		}
-		out = append(out, unfinished{Claim: name, Checkpoint: dir, Seconds: millis(m.Seconds), Iterations: m.Iterations,
-			Nimbers: m.Nimbers, OldNimbers: m.Nimbers, Runs: m.Runs, Saved: m.Saved})
-	}
-	return out
-}
-
-type literatureJSON struct {
-	Outcome       outcome.Outcome `json:"outcome"`
-	FirstSolvedBy string          `json:"first_solved_by"`
-	Who           string          `json:"who"`
-	Year          string          `json:"year"`
-	ProofSize     string          `json:"proof_size_grundy_numbers"`
-}
-
-func runStatus(e *env) int {
-	c, status := e.open()
-	if c == nil {
-		return status
-	}
-	// From the index: each certificate found, none verified (check does).
-	e.opt.noVerify = true
-	rep := e.check(c, corpus.CheckOptions{})
-	rows := foundRows(c.Table(rep))
-	root, err := stateRoot(e.opt.state)
-	if err != nil {
-		root = "" // no cache directory: no checkpoints to show
-	}
-	if e.opt.json {
-		for _, r := range rows {
-			j := rowJSON{N: r.N, Outcome: r.Outcome, Grundy: r.Grundy, Conjecture: r.ConjectureOutcome,
-				ConjectureGrundy: r.ConjectureGrundy, Certificates: []certJSON{}, Unfinished: unfinishedOf(root, r.N)}
-			if k := r.Known; k != nil {
-				who, year := k.Solver()
-				j.Literature = &literatureJSON{Outcome: k.Outcome, FirstSolvedBy: k.FirstSolvedBy, Who: who, Year: year, ProofSize: k.ProofSize}
-			}
-			for _, cert := range r.Certificates {
-				cj := recordJSON(cert.Record)
-				cj.Status = cert.Status
-				if cert.Committed {
-					cj.Path = c.CertPath(cert.Record)
-				}
-				j.Certificates = append(j.Certificates, cj)
-			}
-			b, _ := json.Marshal(j)
-			fmt.Fprintf(e.stdout, "%s\n", b)
-		}
-	} else {
-		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "n\toutcome\tGrundy\tconj.\tfirst solved by\tyear\tcertificate\tstatus\tentries\tsolve\tverify")
-		for _, r := range rows {
-			who, year := "", ""
-			if r.Known != nil {
-				who, year = r.Known.Solver()
-				if r.Known.Open() {
-					who = "open"
-				}
-			}
-			g := ""
-			if r.Grundy != nil {
-				g = strconv.FormatUint(uint64(*r.Grundy), 10)
-			}
-			lead := fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s", r.N, r.Outcome.Mark(), g, r.ConjectureOutcome.Mark(), who, year)
-			if len(r.Certificates) == 0 {
-				fmt.Fprintf(tw, "%s\t\t\t\t\t\n", lead)
-			}
-			for i, cert := range r.Certificates {
-				if i > 0 {
-					lead = "\t\t\t\t\t"
-				}
-				fmt.Fprintf(tw, "%s\t%s  %s\t%s\t%d\t%.2f s\t%.2f s\n", lead, cert.Claim, cert.ShortAddress(),
-					cert.Status, cert.Entries, cert.SolveSeconds, cert.VerifySeconds)
-			}
-			for _, u := range unfinishedOf(root, r.N) {
-				fmt.Fprintf(tw, "\t\t\t\t\t\t%s\tunfinished\t\t%.0f s\t\t%d iterations, %d Grundy values, %d run(s); checkpoint %s\n",
-					u.Claim, u.Seconds, u.Iterations, u.Nimbers, u.Runs, u.Checkpoint)
-			}
-		}
-		tw.Flush()
-		printFrontier(e.stdout, corpus.FrontierOf(rows))
-	}
-	if rep != nil && !rep.OK() {
-		printProblems(e.stderr, rep)
-		return e.fail(1, "%s does not check (%s)", c.Dir, plural(len(rep.Problems), "problem"))
-	}
-	return 0
-}
-
-// printFrontier prints, after status's table, how far the certified
-// outcomes reach: every n up to the frontier, those beyond it, and those
-// of corpus.GoalFrom … corpus.GoalTo certified and open.
-func printFrontier(w io.Writer, f corpus.Frontier) {
-	beyond := ""
-	if len(f.Beyond) > 0 {
-		beyond = "; certified beyond it: " + corpus.Spans(f.Beyond)
-	}
-	if f.Complete == 0 {
-		fmt.Fprintf(w, "frontier  the outcome of 0*1 is not certified%s\n", beyond)
-	} else {
-		fmt.Fprintf(w, "frontier  every outcome of 0*1 … 0*%d certified%s\n", f.Complete, beyond)
-	}
-	late := ""
-	if len(f.Late) > 0 {
-		late = fmt.Sprintf(" (GLOP 2010–2011 first solved %s)", corpus.Spans(f.Late))
-	}
-	fmt.Fprintf(w, "%d … %d   certified: %s; open: %s%s\n", corpus.GoalFrom, corpus.GoalTo, corpus.Spans(f.Goal), corpus.Spans(f.Open), late)
 }
 
 // plural returns "1 problem", "2 problems".

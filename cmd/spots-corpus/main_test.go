@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	if len(args) > 0 {
-		args = append(args, "--no-progress")
+		args = append(args, "--progress", "none")
 	}
 	return cmdtest.Run(t, func(args []string, stdout, stderr io.Writer) int {
 		return run(context.Background(), args, stdout, stderr)
@@ -414,7 +414,7 @@ func TestAddWhileAnotherAdds(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			other = run(context.Background(), []string{"add", "--solve", "6", "--dir", dir, "--no-state", "--no-progress"}, io.Discard, &otherErr)
+			other = run(context.Background(), []string{"add", "--solve", "6", "--dir", dir, "--no-state", "--progress", "none"}, io.Discard, &otherErr)
 		}()
 		for deadline := time.Now().Add(time.Minute); !strings.Contains(otherErr.String(), "waiting for another add into "+dir); {
 			if time.Now().After(deadline) {

@@ -67,7 +67,7 @@ func copyCorpus(dir string, maxN int) error {
 		return err
 	}
 	var out bytes.Buffer
-	if status := run(context.Background(), []string{"regenerate", "--no-progress", "--dir", dir}, io.Discard, &out); status != 0 {
+	if status := run(context.Background(), []string{"regenerate", "--progress", "none", "--dir", dir}, io.Discard, &out); status != 0 {
 		return fmt.Errorf("regenerate %s: status %d: %s", dir, status, out.String())
 	}
 	return nil

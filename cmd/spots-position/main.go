@@ -36,7 +36,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -218,105 +217,5 @@ func eachLine(r io.Reader, max int, fn func(n int, line string, whole bool)) err
 			}
 		}
 		fn(n, string(line), whole)
-	}
-}
-
-// describeSprouts is the report on a Sprouts position. Its children are
-// generated only within l: a position over a limit would take more memory
-// than the machine has (0*100000, or a few boundaries of many corners).
-func describeSprouts(cmd, input string, l verify.Limits) report {
-	p, err := sprouts.Parse(input)
-	if err != nil {
-		return report{Input: input, Error: cmdline.PositionError(sprouts.Game, input, err).Error()}
-	}
-	lives, terminal := p.Lives(), p.IsTerminal()
-	lands := texts(p.Lands())
-	r := report{Input: input, Canonical: p.String(), Lives: &lives, Terminal: &terminal, Lands: &lands,
-		Note: cmdline.PositionNote(sprouts.Game, input)}
-	if cmd == "children" {
-		if err := l.Check(p); err != nil {
-			return report{Input: input, Error: cmdline.LimitMessage(err)}
-		}
-		children := texts(p.Children())
-		slices.Sort(children)
-		r.Children = &children
-	}
-	return r
-}
-
-// describeCram is the report on a Cram position.
-func describeCram(cmd, input string) report {
-	p, err := cram.Parse(input)
-	if err != nil {
-		return report{Input: input, Error: cmdline.PositionError(cram.Game, input, err).Error()}
-	}
-	cells, terminal := p.Cells(), p.IsTerminal()
-	regions := texts(p.Regions())
-	r := report{Input: input, Canonical: p.String(), Cells: &cells, Terminal: &terminal, Regions: &regions}
-	if cmd == "children" {
-		children := texts(p.Children())
-		slices.Sort(children)
-		r.Children = &children
-	}
-	return r
-}
-
-// texts returns the text of each position, in order (never nil, so that
-// JSON shows an empty list as []).
-func texts[P fmt.Stringer](ps []P) []string {
-	out := make([]string, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, p.String())
-	}
-	return out
-}
-
-func writePretty(w io.Writer, cmd string, r report) {
-	if r.Error != "" {
-		fmt.Fprintf(w, "%s\n  error: %s\n", r.Input, r.Error)
-		return
-	}
-	if r.Cells != nil {
-		writePrettyCram(w, cmd, r)
-		return
-	}
-	state := "moves remain"
-	if *r.Terminal {
-		state = "terminal: the player to move loses"
-	}
-	fmt.Fprintf(w, "%s\n  canonical  %s\n  lives      %d\n  lands      %d (%s)\n", r.Input, r.Canonical, *r.Lives, len(*r.Lands), state)
-	if r.Note != "" {
-		fmt.Fprintf(w, "  note       %s\n", r.Note)
-	}
-	switch cmd {
-	case "lands":
-		for _, land := range *r.Lands {
-			fmt.Fprintf(w, "    %-30s %d lives\n", land, sprouts.MustParse(land).Lives())
-		}
-	case "children":
-		fmt.Fprintf(w, "  children   %d\n", len(*r.Children))
-		for _, c := range *r.Children {
-			fmt.Fprintf(w, "    %s\n", c)
-		}
-	}
-}
-
-// writePrettyCram is writePretty for a Cram position.
-func writePrettyCram(w io.Writer, cmd string, r report) {
-	state := "moves remain"
-	if *r.Terminal {
-		state = "terminal: the player to move loses"
-	}
-	fmt.Fprintf(w, "%s\n  canonical  %s\n  cells      %d\n  regions    %d (%s)\n", r.Input, r.Canonical, *r.Cells, len(*r.Regions), state)
-	switch cmd {
-	case "lands":
-		for _, region := range *r.Regions {
-			fmt.Fprintf(w, "    %-30s %d cells\n", region, cram.MustParse(region).Cells())
-		}
-	case "children":
-		fmt.Fprintf(w, "  children   %d\n", len(*r.Children))
-		for _, c := range *r.Children {
-			fmt.Fprintf(w, "    %s\n", c)
-		}
 	}
 }

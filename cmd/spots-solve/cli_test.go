@@ -16,7 +16,7 @@ import (
 // one object it printed.
 func solveJSON(t *testing.T, args ...string) (int, map[string]any, string) {
 	t.Helper()
-	status, stdout, stderr := runCmd(t, append([]string{"--json", "--no-progress"}, args...)...)
+	status, stdout, stderr := runCmd(t, append([]string{"--json", "--progress", "none"}, args...)...)
 	var r map[string]any
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("spots-solve %v: %q: %v (stderr %s)", args, stdout, err, stderr)
@@ -124,7 +124,7 @@ func TestWorkerJoinInterrupt(t *testing.T) {
 // --timeout at once (the search itself would run for ever, so the test
 // interrupts it); with --timeout there is no note.
 func TestNoteFarBeyond(t *testing.T) {
-	p := start(t, testKey, "--no-progress", "--algorithm", "dfpn", "0*200")
+	p := start(t, testKey, "--progress", "none", "--algorithm", "dfpn", "0*200")
 	waitFor(t, time.Minute, "the note", func() bool { return strings.Contains(p.Stderr.String(), "--timeout 10m") }, p)
 	p.Cmd.Process.Signal(syscall.SIGINT)
 	if status := p.Wait(t, 30*time.Second); status != statusInterrupted {
@@ -133,7 +133,7 @@ func TestNoteFarBeyond(t *testing.T) {
 	if e := p.Stderr.String(); !strings.Contains(e, "spots-solve: note: 0*200 has 600 lives, past the 141 of 0*47, the largest position ever solved") {
 		t.Errorf("stderr %q", e)
 	}
-	status, _, stderr := runCmd(t, "--no-progress", "--algorithm", "dfpn", "--max-iterations", "10", "0*200")
+	status, _, stderr := runCmd(t, "--progress", "none", "--algorithm", "dfpn", "--max-iterations", "10", "0*200")
 	if status != 1 || strings.Contains(stderr, "note") {
 		t.Errorf("with --max-iterations: exit %d, stderr %q; want 1 and no note", status, stderr)
 	}
@@ -146,7 +146,7 @@ func TestNoteFarBeyond(t *testing.T) {
 // every 32 expansions: --timeout 10s ran past 150 s, and the first SIGINT
 // went unheeded for a minute.
 func TestCramStopsAtOnce(t *testing.T) {
-	p := start(t, testKey, "--no-progress", "--game", "cram", "--algorithm", "dfpn", "--max-work", "-1", "--timeout", "1s", "64x64")
+	p := start(t, testKey, "--progress", "none", "--game", "cram", "--algorithm", "dfpn", "--max-work", "-1", "--timeout", "1s", "64x64")
 	if status := p.Wait(t, 20*time.Second); status != 1 {
 		t.Fatalf("exit %d, want 1\n%s", status, p.Stderr.String())
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"

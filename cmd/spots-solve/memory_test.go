@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
 	"github.com/spots-dev/spots/solve"
 )
 

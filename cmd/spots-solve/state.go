@@ -18,10 +18,10 @@ import (
 	"github.com/spots-dev/spots/verify"
 )
 
-// newStateSaver returns the saver of the one search of the command line
-// into --state (or, without it, back into --resume), or nil without
-// either. Its Search is set when the search is made.
-func newStateSaver(cfg config, root sprouts.Position, heap uint32, stderr io.Writer, prog *statusline.Line) *checkpoint.Saver {
+// newStateSaver returns the checkpoint of the one search of the command
+// line in --state (or, without it, back in --resume), or nil without
+// either. The search it saves is the one newSearcher makes with it.
+func newStateSaver(cfg config, root sprouts.Position, heap uint32, stderr io.Writer, prog *statusline.Line) *prove.Checkpoint {
 	dir := cfg.swarm.stateDir
 	if dir == "" {
 		dir = cfg.swarm.resumeDir // go on saving where the search came from
@@ -29,9 +29,9 @@ func newStateSaver(cfg config, root sprouts.Position, heap uint32, stderr io.Wri
 	if dir == "" {
 		return nil
 	}
-	base := checkpoint.Manifest{Position: root.String(), Heap: heap, Nimber: cfg.nimber,
+	q := prove.Question{Root: root.String(), Heap: heap, Nimber: cfg.nimber,
 		Algorithm: cfg.algorithm, Capacity: cfg.plan.Capacity, Version: buildinfo.Version()}
-	return checkpoint.NewSaver(dir, base, nil, func(line string) {
+	return prove.NewCheckpoint(dir, q, func(line string) {
 		prog.Clear()
 		fmt.Fprintf(stderr, "spots-solve: %s\n", line)
 	})
@@ -130,7 +130,7 @@ func moveAside(dir string) (string, error) {
 // aside if the search saves into its directory (so that it is neither
 // resumed again nor lost), and makes the search again with fresh values:
 // those of --db-in, read again, and no others.
-func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Position], saver *checkpoint.Saver, dir string,
+func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Position], saver *prove.Checkpoint, dir string,
 	prog *statusline.Line, stderr io.Writer) *prove.Resumed[sprouts.Position] {
 	say := func(format string, a ...any) {
 		prog.Clear()
@@ -138,7 +138,7 @@ func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Pos
 	}
 	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Restart: func(why error) solve.Searcher[sprouts.Position] {
 		aside := ""
-		if filepath.Clean(saver.Dir) == filepath.Clean(dir) {
+		if filepath.Clean(saver.Dir()) == filepath.Clean(dir) {
 			if to, err := moveAside(dir); err != nil {
 				aside = fmt.Sprintf(" (moving it aside failed: %v)", err)
 			} else {
@@ -165,7 +165,7 @@ func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Pos
 // checker has derived it from the rules with the search's values; if it
 // cannot, the search is made again without the database, says so, and
 // solves from nothing. Without --db-in it returns s.
-func dbInChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Position], saver *checkpoint.Saver,
+func dbInChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Position], saver *prove.Checkpoint,
 	prog *statusline.Line, stderr io.Writer) solve.Searcher[sprouts.Position] {
 	if cfg.dbIn == "" {
 		return s
@@ -187,7 +187,7 @@ func dbInChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Posit
 // --cert does not verify them again). If they do not back it, the position
 // is solved again without them.
 func reuseChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Position], pool *certify.Pool, lib *verify.Library,
-	saver *checkpoint.Saver, prog *statusline.Line, stderr io.Writer) solve.Searcher[sprouts.Position] {
+	saver *prove.Checkpoint, prog *statusline.Line, stderr io.Writer) solve.Searcher[sprouts.Position] {
 	if r, ok := s.(*prove.Resumed[sprouts.Position]); ok {
 		r.Pool, r.Library = pool, lib
 		return r

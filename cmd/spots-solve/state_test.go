@@ -47,7 +47,7 @@ func TestForgedCheckpoint(t *testing.T) {
 			if _, err := checkpoint.Save(state, checkpoint.Manifest{Position: root.String(), Nimber: nimber, Algorithm: "dfpn"}, search); err != nil {
 				t.Fatal(err)
 			}
-			args := append([]string{"--json", "--no-progress", "--resume", state}, tc.args...)
+			args := append([]string{"--json", "--progress", "none", "--resume", state}, tc.args...)
 			status, stdout, stderr := runCmd(t, append(args, "0*6")...)
 			if status != 0 || !strings.Contains(stdout, tc.want) {
 				t.Errorf("status %d, %s, want %s\nstderr %s", status, stdout, tc.want, stderr)
@@ -96,7 +96,7 @@ func outputsThroughLinks(t *testing.T) {
 	}
 	os.Mkdir(filepath.Join(dir, "real"), 0o755)
 	at := func(name string) string { return filepath.Join(dir, name) }
-	status, _, stderr := runCmd(t, "--no-progress", "--db-out", at("db.spr"), "--stats", at("stats.csv"), "--cpuprofile", at("cpu.prof"), "0*5")
+	status, _, stderr := runCmd(t, "--progress", "none", "--db-out", at("db.spr"), "--stats", at("stats.csv"), "--cpuprofile", at("cpu.prof"), "0*5")
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
@@ -124,7 +124,7 @@ func outputIntoPipe(t *testing.T, flag string) {
 	r, hold := openPipe(t, fifo)
 	got := make(chan string)
 	go func() { b, _ := io.ReadAll(r); got <- string(b) }()
-	status, _, stderr := runCmd(t, "--no-progress", flag, fifo, "0*5")
+	status, _, stderr := runCmd(t, "--progress", "none", flag, fifo, "0*5")
 	hold.Close()
 	text := <-got
 	r.Close()
@@ -143,7 +143,7 @@ func outputsIntoDevice(t *testing.T) {
 	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
 		t.Skipf("no device node (%v): that case is left out", err)
 	}
-	status, _, stderr := runCmd(t, "--no-progress", "--db-out", null, "--stats", null, "--cpuprofile", null, "0*5")
+	status, _, stderr := runCmd(t, "--progress", "none", "--db-out", null, "--stats", null, "--cpuprofile", null, "0*5")
 	if info, err := os.Lstat(null); status != 0 || err != nil || info.Mode()&fs.ModeCharDevice == 0 {
 		t.Errorf("device node: status %d, %v, mode %v; stderr %s", status, err, info.Mode(), stderr)
 	}
@@ -187,11 +187,11 @@ func openPipe(t *testing.T, path string) (r, hold *os.File) {
 // saves alternated, leaving the checkpoint damaged in 2 of 12 trials.)
 func TestStateDirLocked(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "s")
-	first := start(t, testKey, "--no-progress", "--algorithm", "dfpn", "--state", state, "--state-every", "100ms", "0*30")
+	first := start(t, testKey, "--progress", "none", "--algorithm", "dfpn", "--state", state, "--state-every", "100ms", "0*30")
 	lock := filepath.Join(state, stateLockFile)
 	waitFor(t, time.Minute, "the first to lock the directory", func() bool { b, _ := os.ReadFile(lock); return len(b) > 0 }, first)
 	for _, args := range [][]string{{"--resume", state}, {"--state", state, "--force"}} {
-		status, _, stderr := runCmd(t, append([]string{"--no-progress", "--algorithm", "dfpn"}, append(args, "0*30")...)...)
+		status, _, stderr := runCmd(t, append([]string{"--progress", "none", "--algorithm", "dfpn"}, append(args, "0*30")...)...)
 		want := fmt.Sprintf("%s %s: another spots-solve (process %d) is using it: wait for it to end (or stop it), or give another directory", args[0], state, first.Cmd.Process.Pid)
 		if status != 2 || !strings.Contains(stderr, want) {
 			t.Errorf("%v while the first runs: exit %d, stderr %q; want 2 and %q", args, status, stderr, want)
@@ -199,7 +199,7 @@ func TestStateDirLocked(t *testing.T) {
 	}
 	first.Cmd.Process.Signal(syscall.SIGKILL)
 	first.Wait(t, 30*time.Second)
-	status, _, stderr := runCmd(t, "--no-progress", "--algorithm", "dfpn", "--state", state, "--force", "--max-iterations", "10", "0*30")
+	status, _, stderr := runCmd(t, "--progress", "none", "--algorithm", "dfpn", "--state", state, "--force", "--max-iterations", "10", "0*30")
 	if status != 1 || strings.Contains(stderr, "is using it") {
 		t.Errorf("after the first was killed: exit %d, stderr %q; want 1 (unsolved in 10 iterations) and the directory free", status, stderr)
 	}

@@ -219,7 +219,7 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 		return 2
 	}
-	prof, err := cpuprofile.Start(wf.profile)
+	prof, err := cpuprofile.Start(wf.profile, format.CreateAtomic)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
 		return 2
@@ -319,7 +319,7 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 	}
 	logf("%s: waiting for a master at %s (up to %v)", name, wf.join, wf.wait)
 	member, err := swarm.StartMember(ctx, swarm.MemberConfig{Name: name, Bind: wf.gossip, Key: key, Join: []string{wf.join}, JoinWait: wf.wait,
-		Meta: swarm.Meta{Role: "worker", Grouping: wf.params.Grouping, Threads: wf.threads, Version: certify.Version}})
+		Meta: swarm.Meta{Role: "worker", Grouping: wf.params.Grouping, Threads: wf.threads, Version: buildinfo.Version()}})
 	if err != nil {
 		if ctx.Err() != nil {
 			logf("interrupted while waiting for a master")
@@ -504,7 +504,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	search := &masterSearch{m: m, start: time.Now(), supervise: func(ctx context.Context) (solve.Outcome, error) {
 		return superviseMaster(ctx, cfg, sf, root, m, member, stderr)
 	}}
-	p := &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Timeout: cfg.timeout, CertDir: cfg.certDir,
+	p := &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Timeout: cfg.timeout, CertDir: cfg.certDir, Version: buildinfo.Version(),
 		Stopped: func() {
 			if sf.stateDir != "" {
 				saveState(sf.stateDir, root, m, sf.params)
@@ -653,7 +653,7 @@ func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, st
 	}})
 	stopServing := serveMaster(sf, ln, m, key, status, stderr)
 	member, err := swarm.StartMember(context.Background(), swarm.MemberConfig{Name: "master-" + uuid.NewString()[:8], Bind: sf.gossip, Key: key,
-		Meta:   swarm.Meta{Role: "master", HTTP: ln.Addr().String(), Version: certify.Version},
+		Meta:   swarm.Meta{Role: "master", HTTP: ln.Addr().String(), Version: buildinfo.Version()},
 		OnDead: func(name string) { m.DropGroup(name) }})
 	if err != nil {
 		stopServing()

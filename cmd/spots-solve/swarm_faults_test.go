@@ -50,7 +50,7 @@ var workerNameRE = regexp.MustCompile(`(worker-\S+-(\d+)-[0-9a-f]{8}): waiting f
 // audits (exit 1).
 func TestSwarmOutcomeLiar(t *testing.T) {
 	certs := t.TempDir()
-	m, listen, gossip := master(t, "--cert", certs, "--no-progress", "--iterations", "500", "--updates", "500", "0*11")
+	m, listen, gossip := master(t, "--cert", certs, "--progress", "none", "--iterations", "500", "--updates", "500", "0*11")
 	key, _ := swarm.NewKey(testKey)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -120,7 +120,7 @@ func TestSwarmWorkerStoppedPastLease(t *testing.T) {
 	// Cycles of 50,000 iterations: the worker is stopped in the middle of
 	// them.
 	m := start(t, testKey, "--algorithm", "swarm", "--listen", listen, "--gossip", gossip, "--status-listen", status,
-		"--lease", "2s", "--iterations", "100000", "--updates", "50000", "--no-progress", "0*11")
+		"--lease", "2s", "--iterations", "100000", "--updates", "50000", "--progress", "none", "0*11")
 	w := start(t, testKey, "worker", "--join", gossip, "--grouping", "2")
 	var name string
 	waitFor(t, time.Minute, "the worker's first two jobs", func() bool {
@@ -170,7 +170,7 @@ func statusOf(t *testing.T, addr string) (swarm.StatusReport, bool) {
 // and the solve ends.
 func TestSwarmLocalWorkerRestarted(t *testing.T) {
 	certs := t.TempDir()
-	m, _, _ := master(t, "--workers-local", "2", "--cert", certs, "--no-progress", "0*11")
+	m, _, _ := master(t, "--workers-local", "2", "--cert", certs, "--progress", "none", "0*11")
 	var pid int
 	waitFor(t, time.Minute, "a local worker", func() bool {
 		sm := workerNameRE.FindStringSubmatch(m.Stderr.String())

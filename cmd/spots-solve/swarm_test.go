@@ -181,7 +181,7 @@ func savedRun(t *testing.T, dir string) string {
 // saves with --state are all right.
 func TestSwarmLyingWorker(t *testing.T) {
 	certs, state := t.TempDir(), t.TempDir()
-	m, _, gossip := master(t, "--cert", certs, "--state", state, "--iterations", "500", "--updates", "500", "--no-progress", "0*11")
+	m, _, gossip := master(t, "--cert", certs, "--state", state, "--iterations", "500", "--updates", "500", "--progress", "none", "0*11")
 	liar := start(t, testKey, "worker", "--join", gossip, "--test-lie-every", "2")
 	honest := []*cmdtest.Process{worker(t, gossip, testKey), worker(t, gossip, testKey)}
 	if status := m.Wait(t, 3*time.Minute); status != 0 {
@@ -236,7 +236,7 @@ func TestSwarmForgedReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := strings.TrimSuffix(filepath.Base(path), ".arrow")
-	m, _, _ := master(t, "--reuse", dir, "--cert", t.TempDir(), "--status-listen", "", "--no-progress", "0*10")
+	m, _, _ := master(t, "--reuse", dir, "--cert", t.TempDir(), "--status-listen", "", "--progress", "none", "0*10")
 	if status := m.Wait(t, time.Minute); status != 1 {
 		t.Fatalf("master exit %d, want 1: %s", status, m.Stderr.String())
 	}

@@ -56,7 +56,7 @@ func TestDumpAddressScript(t *testing.T) {
 // on the dump with its header made that of a certificate that cites none.
 func checkDumpScript(t *testing.T, python, path, address string, cites []string) {
 	t.Helper()
-	status, dump, stderr := cmdtest.Run(t, run, "--dump", "--no-progress", path)
+	status, dump, stderr := cmdtest.Run(t, run, "--dump", "--progress", "none", path)
 	if status != 0 {
 		t.Fatalf("--dump %s: status %d\n%s", path, status, stderr)
 	}

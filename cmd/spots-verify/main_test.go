@@ -26,7 +26,7 @@ var smallCert = filepath.Join("..", "..", "corpus", "certs", "de73f1d09b4181ec9d
 // (spots-verify is running, its handler installed), then reads no more,
 // so spots-verify cannot finish before the signal.
 func TestSignal(t *testing.T) {
-	args := []string{"--no-progress"}
+	args := []string{"--progress", "none"}
 	for range 2000 { // some 200 kB of verdicts: more than a pipe holds
 		args = append(args, smallCert)
 	}
@@ -62,7 +62,7 @@ func TestVerdictsStream(t *testing.T) {
 	}
 	out := &onFirstWrite{do: func() { os.WriteFile(second, data, 0o644) }}
 	var stderr strings.Builder
-	status := run([]string{"--no-progress", smallCert, second}, out, &stderr)
+	status := run([]string{"--progress", "none", smallCert, second}, out, &stderr)
 	if status != 0 || strings.Count(out.String(), "VALID ") != 2 {
 		t.Errorf("status %d\n%s%s", status, out.String(), stderr.String())
 	}

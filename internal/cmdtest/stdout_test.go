@@ -22,10 +22,10 @@ func TestStdoutFull(t *testing.T) {
 	corpus := filepath.Join(root, "corpus")
 	cert := filepath.Join(corpus, "certs", "de73f1d09b4181ec9d618d638d70757df26eecef038c5745c8bda9154c99a1b2.arrow")
 	for _, args := range [][]string{
-		{"spots-solve", "--no-progress", "0*5"},
-		{"spots-verify", "--no-progress", cert},
+		{"spots-solve", "--progress", "none", "0*5"},
+		{"spots-verify", "--progress", "none", cert},
 		{"spots-position", "canon", "0*5"},
-		{"spots-corpus", "status", "--no-verify", "--no-progress", "--dir", corpus},
+		{"spots-corpus", "status", "--no-verify", "--progress", "none", "--dir", corpus},
 		{"spots-play", "best", "0*5", "--corpus", corpus},
 	} {
 		cmd := exec.Command(filepath.Join(bin, args[0]), args[1:]...)

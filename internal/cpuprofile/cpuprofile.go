@@ -4,35 +4,46 @@ package cpuprofile
 
 import (
 	"fmt"
+	"io"
 	"runtime/pprof"
-
-	"github.com/spots-dev/spots/format"
 )
 
-// Profile records a CPU profile (for `go tool pprof`) from start to
-// stop, through a format.AtomicFile: a crashed run never leaves a
-// truncated profile under the name asked for, and an unwritable path fails
-// at start, before any work is done.
-type Profile struct {
-	path string
-	f    *format.AtomicFile
+// Output is a file the profile is written to as the run goes: Commit puts
+// it in place, complete, and Abort drops it, leaving whatever was at its
+// path. format.AtomicFile is one; the command chooses, so that this
+// package depends on no file format.
+type Output interface {
+	io.Writer
+	Commit() error
+	Abort()
 }
 
-// Start starts profiling for --cpuprofile path; "" profiles nothing and
-// returns nil, whose Stop does nothing.
-func Start(path string) (*Profile, error) {
+// Profile records a CPU profile (for `go tool pprof`) from start to
+// stop. Written through an Output that creates it atomically (as
+// format.CreateAtomic does), a crashed run never leaves a truncated
+// profile under the name asked for, and an unwritable path fails at
+// start, before any work is done.
+type Profile struct {
+	path string
+	out  Output
+}
+
+// Start starts profiling for --cpuprofile path into the Output create
+// makes of it (format.CreateAtomic); "" profiles nothing and returns nil,
+// whose Stop does nothing.
+func Start[O Output](path string, create func(path string) (O, error)) (*Profile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, err := format.CreateAtomic(path)
+	out, err := create(path)
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Abort()
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Abort()
 		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
 	}
-	return &Profile{path: path, f: f}, nil
+	return &Profile{path: path, out: out}, nil
 }
 
 // Stop ends profiling and puts the profile in place.
@@ -41,7 +52,7 @@ func (p *Profile) Stop() error {
 		return nil
 	}
 	pprof.StopCPUProfile()
-	if err := p.f.Commit(); err != nil {
+	if err := p.out.Commit(); err != nil {
 		return fmt.Errorf("--cpuprofile %s: %w", p.path, err)
 	}
 	return nil

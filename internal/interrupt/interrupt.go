@@ -5,6 +5,12 @@
 // those that wind one down (spots-solve, spots-corpus) are told through a
 // context, and a second signal ends them at once (Context); what such a
 // command does with nothing to wind down stops at the first (ExitWhenDone).
+//
+// Exiting at once leaves no partial file because the commands write every
+// output through a format.AtomicFile, whose temporary file is not an
+// output's until it is committed, and has no name at all where the system
+// allows (Linux): this package keeps no list of files to clean, and needs
+// none.
 package interrupt
 
 import (
@@ -14,16 +20,14 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/spots-dev/spots/format"
 )
 
 // Status is the exit status after SIGINT or SIGTERM.
 const Status = 130
 
-// ExitOnSignal makes SIGINT and SIGTERM abort the process's unfinished
-// atomic writes (format.AbortPending), print "NAME: interrupted" on
-// stderr and exit with Status. The returned func restores the default
+// ExitOnSignal makes SIGINT and SIGTERM print "NAME: interrupted" on
+// stderr and exit with Status, at once: an output being written is left
+// as it was (see the package comment). The returned func restores the default
 // handling; call it when the run is over.
 func ExitOnSignal(name string, stderr io.Writer) (stop func()) {
 	ch := make(chan os.Signal, 1)
@@ -42,10 +46,8 @@ func ExitOnSignal(name string, stderr io.Writer) (stop func()) {
 	}
 }
 
-// exit aborts the process's unfinished atomic writes, says that name was
-// interrupted and exits with Status.
+// exit says that name was interrupted and exits with Status.
 func exit(name string, stderr io.Writer) {
-	format.AbortPending()
 	fmt.Fprint(stderr, interrupted(name, stderr))
 	os.Exit(Status)
 }
@@ -65,11 +67,10 @@ func interrupted(name string, w io.Writer) string {
 }
 
 // ExitWhenDone makes the end of ctx, a context of Context, end the process
-// as ExitOnSignal does: unfinished atomic writes aborted, "NAME:
-// interrupted" on stderr, exit status Status. It is for the parts of a
-// winding-down command that have nothing to wind down, such as checking
-// files (spots-corpus check verifies for minutes): they stop at once, not
-// when the work is done. The returned func ends the watch (and waits for
+// as ExitOnSignal does: "NAME: interrupted" on stderr, exit status Status.
+// It is for the parts of a winding-down command that have nothing to wind
+// down, such as checking files (spots-corpus check verifies for minutes):
+// they stop at once, not when the work is done. The returned func ends the watch (and waits for
 // it, so that a context ended afterwards, by Context's stop, exits
 // nothing); call it before Context's stop.
 func ExitWhenDone(ctx context.Context, name string, stderr io.Writer) (stop func()) {

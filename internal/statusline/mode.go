@@ -58,14 +58,6 @@ func (m *Mode) Set(s string) error {
 // Type names the flag's value in --help.
 func (m *Mode) Type() string { return "text|json|none" }
 
-// Unless returns Off when off is set (--no-progress), else m.
-func (m Mode) Unless(off bool) Mode {
-	if off {
-		return Off
-	}
-	return m
-}
-
 // New returns a Line of mode m writing to w, or nil (which shows nothing)
 // for Off.
 func (m Mode) New(w io.Writer) *Line {

@@ -19,9 +19,6 @@ func TestModeFlag(t *testing.T) {
 			t.Errorf("Set(%q): %v, %v", tt.text, m, err)
 		}
 	}
-	if JSON.Unless(true) != Off || JSON.Unless(false) != JSON {
-		t.Error("Unless")
-	}
 	if Off.New(&bytes.Buffer{}) != nil {
 		t.Error("Off makes a line")
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // Line is a status line. A nil *Line shows nothing, so callers can pass
-// nil for --no-progress.
+// nil for --progress none.
 type Line struct {
 	w        io.Writer
 	terminal bool

@@ -132,7 +132,7 @@ func compareTable(bin, base, ref string, ns, algs []string, nimber bool, runs in
 
 func spotsArgv(bin string) func(alg, pos string, nimber bool) []string {
 	return func(alg, pos string, nimber bool) []string {
-		a := []string{bin, "--json", "--no-progress", "--algorithm", alg}
+		a := []string{bin, "--json", "--progress", "none", "--algorithm", alg}
 		if nimber {
 			a = append(a, "--nimber")
 		}

@@ -126,7 +126,7 @@ func main() {
 var certDir string
 
 func runOne(bin, alg string, n int, extra []string) (string, error) {
-	args := append([]string{"--json", "--no-progress", "--algorithm", alg}, extra...)
+	args := append([]string{"--json", "--progress", "none", "--algorithm", alg}, extra...)
 	if certDir != "" {
 		args = append(args, "--cert", certDir)
 	}
@@ -161,7 +161,7 @@ func runOne(bin, alg string, n int, extra []string) (string, error) {
 // the time the check took, against the time the solve took.
 func certRow(bin, alg string, n int, result outcome.Outcome, solveSec float64, path string) (string, error) {
 	verifier := filepath.Join(filepath.Dir(bin), "spots-verify")
-	cmd := exec.Command(verifier, "--json", "--no-progress", path)
+	cmd := exec.Command(verifier, "--json", "--progress", "none", path)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, os.Stderr
 	if err := cmd.Run(); err != nil {

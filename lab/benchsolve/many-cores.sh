@@ -33,7 +33,7 @@ if [ -n "$LARGE" ]; then
 	echo "# $LARGE, plain spots-solve (the default mode on $(nproc) CPUs), with its --stats row:"
 	stats=$(mktemp)
 	start=$(date +%s.%N)
-	"$bin/spots-solve" --no-progress --json --stats "$stats" "$LARGE"
+	"$bin/spots-solve" --progress none --json --stats "$stats" "$LARGE"
 	echo "# wall $(echo "$(date +%s.%N) - $start" | bc) s"
 	cat "$stats"
 	rm -f "$stats"

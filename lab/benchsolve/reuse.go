@@ -119,7 +119,7 @@ type solveRun struct {
 // timedSolve runs spots-solve on 0*n with alg, drawing on reuse if not
 // "", and times the whole process.
 func timedSolve(bin, alg string, n int, reuse string, workers int) (solveRun, error) {
-	args := []string{"--json", "--no-progress", "--algorithm", alg}
+	args := []string{"--json", "--progress", "none", "--algorithm", alg}
 	if alg == "swarm" {
 		args = append(args, "--workers-local", strconv.Itoa(workers))
 	}

@@ -222,7 +222,7 @@ func scaleRow(pos string, c, seq, busy scaleCell, cert bool) string {
 // certDir unless certDir is empty) and, with a certificate, checks it with
 // spots-verify in a separate process.
 func scaleOne(bin, verifier string, args []string, pos, certDir string) (scaleRun, error) {
-	args = append([]string{"--json", "--no-progress"}, args...)
+	args = append([]string{"--json", "--progress", "none"}, args...)
 	if certDir != "" {
 		if err := os.MkdirAll(certDir, 0o755); err != nil {
 			return scaleRun{}, err

@@ -14,7 +14,7 @@ import (
 // returns why it failed, or "" when it proves claim and has the address
 // spots-solve reported.
 func verifyCertificate(verifier, path, claim, address string) string {
-	cmd := exec.Command(verifier, "--json", "--no-progress", path)
+	cmd := exec.Command(verifier, "--json", "--progress", "none", path)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {

@@ -27,6 +27,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/lab/swarmlab"
 	"github.com/spots-dev/spots/solve"
@@ -77,7 +78,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	prof, err := cpuprofile.Start(*profPath)
+	prof, err := cpuprofile.Start(*profPath, format.CreateAtomic)
 	if err != nil {
 		fail(err)
 	}

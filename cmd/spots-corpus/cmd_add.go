@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/format"
@@ -47,7 +49,7 @@ type adder struct {
 	root     sprouts.Position
 	existing int    // the index of the record it replaces, or -1
 	stateAt  string // the checkpoint directory, or ""
-	saver    *checkpoint.Saver
+	saver    *prove.Checkpoint
 	pipeline *prove.Pipeline[sprouts.Position]
 	result   prove.Result
 	stats    solve.Stats // of the search over all its runs
@@ -135,8 +137,22 @@ func (e *env) checkAddFlags() int {
 		return e.fail(2, "--state-every %v: want a positive duration", o.every)
 	case slices.ContainsFunc(o.solves, func(n int) bool { return n < 1 || n > maxSolve }):
 		return e.fail(2, "--solve %v: want numbers of spots from 1 to %d", o.solves, maxSolve)
+	}
+	return e.notApplying()
+}
+
+// notApplying refuses a flag of add that this run would not read: ignored
+// without a word, it would leave the user believing it was used. It
+// returns the exit status of a refusal, or -1.
+func (e *env) notApplying() int {
+	o := e.opt
+	switch {
 	case o.state != "" && (o.noState || o.algorithm != prove.DFPN):
 		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
+	case e.flags.Changed("state-every") && (o.noState || o.algorithm != prove.DFPN):
+		return e.fail(2, "--state-every %v says how often a dfpn search is saved, and this one is not (--no-state or --algorithm %s): leave it out", o.every, o.algorithm)
+	case e.flags.Changed("capacity") && o.algorithm == prove.PNS:
+		return e.fail(2, "--capacity %d sizes dfpn's table, and pns has none (it keeps its whole DAG): leave it out, or use --algorithm dfpn", o.capacity)
 	}
 	return -1
 }
@@ -198,12 +214,12 @@ func (a *adder) solve() int {
 		s.ProgressEvery = a.prog.Every()
 	}
 	if a.stateAt != "" {
-		a.saver = checkpoint.NewSaver(a.stateAt, checkpoint.Manifest{Position: a.root.String(), Nimber: o.nimber,
-			Algorithm: o.algorithm, Capacity: o.capacity, Version: buildinfo.Version()}, nil, func(line string) {
+		a.saver = prove.NewCheckpoint(a.stateAt, prove.Question{Root: a.root.String(), Nimber: o.nimber,
+			Algorithm: o.algorithm, Capacity: o.capacity, Version: buildinfo.Version()}, func(line string) {
 			a.prog.Clear()
 			fmt.Fprintf(a.stderr, "spots-corpus: %s\n", line)
 		})
-		s.Saver, s.SaveEvery = a.saver, o.every
+		s.Checkpoint, s.SaveEvery = a.saver, o.every
 		if a.prog != nil {
 			var before float64 // a replaced certificate's solve time: an estimate of the whole
 			if a.existing >= 0 {
@@ -222,12 +238,12 @@ func (a *adder) solve() int {
 	pool.Preload(db)
 	search := prove.NewSearcher(sprouts.Rules{}, db, s)
 	if a.saver != nil {
-		if _, err := a.saver.Resume(a.ctx, a.stateAt); err != nil && !errors.Is(err, checkpoint.ErrNone) {
+		if err := a.saver.Resume(a.ctx, a.stateAt); err != nil && !errors.Is(err, prove.ErrNoCheckpoint) {
 			return a.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", a.stateAt, err)
 		}
 	}
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
-		Timeout: o.timeout, Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
+		Timeout: o.timeout, Version: buildinfo.Version(), Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
 	if pool != nil && pool == a.env.pool {
 		a.pipeline.Verify.Library = a.env.lib
 	}
@@ -275,7 +291,7 @@ func (a *adder) solved() int {
 	resume := ""
 	if a.saver != nil {
 		a.stats.Iterations, a.stats.Seconds = a.saver.Totals(a.stats.Iterations)
-		a.opt.runs = a.saver.Base.Runs + 1
+		a.opt.runs = a.saver.Runs() + 1
 		resume = fmt.Sprintf("; the search is saved in %s: run the same command again to go on", a.stateAt)
 	}
 	switch {
@@ -513,4 +529,67 @@ func producerOf(path string) (string, error) {
 	defer r.Close()
 	h := r.Header()
 	return strings.TrimSpace(h.Producer + " " + h.Version), nil
+}
+
+func addFlags(f *pflag.FlagSet, o *options) {
+	f.IntSliceVar(&o.solves, "solve", nil, "solve the n-spot start 0*`N`; several N (--solve 34,35 or the flag again) are added one after another in one run, which checks what their certificates cite once")
+	f.BoolVar(&o.nimber, "nimber", false, "prove the Grundy value instead of the outcome")
+	f.StringVar(&o.algorithm, "algorithm", "dfpn", "search: dfpn or pns")
+	f.DurationVar(&o.timeout, "timeout", 0, "give up after this long (e.g. 10m; 0: never)")
+	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
+	f.BoolVar(&o.replace, "replace", false, "replace the corpus's certificate of the same kind for 0*N")
+	f.BoolVar(&o.noCommit, "no-commit", false, "list the certificate in the index as not committed and write it into --out, not the corpus")
+	f.StringVar(&o.out, "out", ".", fmt.Sprintf("where a certificate not committed goes (`DIR`): with --no-commit, or one over the size rule (%d MB, or more than takes the corpus to %d MB)", corpus.MaxCertBytes/1e6, corpus.MaxCorpusBytes/1e6))
+	f.StringVar(&o.state, "state", "", "dfpn: save the search to `DIR` every --state-every and when it stops, and resume from it: the same command run again after a crash, a Ctrl-C or --timeout goes on where it was (default: a directory per claim in the user's cache directory, removed once the certificate is added)")
+	f.DurationVar(&o.every, "state-every", solve.DefaultCheckpointEvery, "how often --state saves the search")
+	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
+	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")
+	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
+}
+
+// sofar describes, for the status line, the search over all its runs and
+// what is left of it when a previous solve's time (before) gives an
+// estimate.
+func sofar(saver *prove.Checkpoint, p solve.Progress, before float64) string {
+	its, secs := saver.Totals(p.Iterations)
+	text := ""
+	if saver.Runs() > 0 {
+		text = fmt.Sprintf("; in all %s, %d iterations over %d runs", time.Duration(secs*float64(time.Second)).Round(time.Second), its, saver.Runs()+1)
+	}
+	if before > secs {
+		text += fmt.Sprintf("; about %s left, if it takes as long as the certificate it replaces", time.Duration((before-secs)*float64(time.Second)).Round(time.Second))
+	}
+	return text
+}
+
+// stateDir returns the checkpoint directory of add, or "" for none.
+func stateDir(o options) (string, error) {
+	switch {
+	case o.noState || o.algorithm != "dfpn":
+		return "", nil
+	case o.state != "":
+		return o.state, nil
+	}
+	root, err := stateRoot("")
+	if err != nil {
+		return "", fmt.Errorf("no --state given and %w", err)
+	}
+	name := corpus.StartText(o.solve)
+	if o.nimber {
+		name = "gn(" + name + ")"
+	}
+	return filepath.Join(root, name), nil
+}
+
+// stateRoot returns the directory under which add keeps its checkpoints by
+// default (one directory per claim, 0*n or gn(0*n)), or root if given.
+func stateRoot(root string) (string, error) {
+	if root != "" {
+		return root, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for the checkpoints: %w", err)
+	}
+	return filepath.Join(cache, "spots", "corpus"), nil
 }

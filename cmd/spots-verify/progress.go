@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/verify"
+)
+
+// showProgress returns the status line of mode (nil for none) and makes
+// opt.Progress show on it how many entries are checked.
+func showProgress(mode statusline.Mode, stderr io.Writer, opt *verify.Options) *statusline.Line {
+	prog := mode.New(stderr)
+	if prog != nil {
+		opt.Progress = func(done, total int) {
+			of := ""
+			if total > 0 {
+				of = fmt.Sprintf(" of %d", total)
+			}
+			prog.Report(false, "verifying", progressFigures{Entries: int64(done), Of: int64(total)}, fmt.Sprintf("%d%s entries checked", done, of))
+		}
+	}
+	return prog
+}
+
+// progressFigures are the figures of --progress json: entries checked
+// (verifying) or bytes read (reading a database), of how many.
+type progressFigures struct {
+	Entries int64 `json:"entries,omitempty"`
+	Bytes   int64 `json:"bytes,omitempty"`
+	Of      int64 `json:"of,omitempty"`
+}
+
+// readProgress passes the reads of a database through, showing on prog
+// how much of its size has been read: reading a large one takes minutes.
+type readProgress struct {
+	r          io.Reader
+	path       string
+	done, size int64
+	prog       *statusline.Line
+}
+
+func (rp *readProgress) Read(b []byte) (int, error) {
+	n, err := rp.r.Read(b)
+	rp.done += int64(n)
+	rp.prog.Report(false, "reading", progressFigures{Bytes: rp.done, Of: rp.size},
+		fmt.Sprintf("reading %s: %.1f of %.1f MB", rp.path, float64(rp.done)/1e6, float64(rp.size)/1e6))
+	return n, err
+}

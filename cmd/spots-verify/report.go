@@ -1,0 +1,115 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/verify"
+)
+
+// report is what is printed for one input.
+type report struct {
+	Input     string  `json:"path"`  // the file, as given
+	OldInput  string  `json:"input"` // deprecated: path's former key (docs/json.md)
+	Valid     bool    `json:"valid"`
+	Claim     string  `json:"claim,omitempty"`
+	Address   string  `json:"address,omitempty"`
+	Entries   int     `json:"entries,omitempty"`
+	Seconds   float64 `json:"seconds"`
+	Converted string  `json:"converted,omitempty"`
+	Error     string  `json:"error,omitempty"`
+	Row       int     `json:"row,omitempty"`
+	Position  string  `json:"position,omitempty"`
+	Rule      string  `json:"rule,omitempty"`
+	Refused   bool    `json:"refused,omitempty"` // a limit refused the input: neither valid nor invalid
+	Limit     string  `json:"limit,omitempty"`   // the limit, e.g. "lives"
+	// Independent: checked with the second implementation of the rules
+	// (--independent); for a database, Entries counts those read and
+	// Valid those found valid.
+	Independent bool `json:"independent,omitempty"`
+	ValidCount  int  `json:"valid_entries,omitempty"`
+	// Cites is the number of certificates the certificate cites, Cited
+	// the number it relies on, directly or not: all were checked, valid.
+	Cites int `json:"cites,omitempty"`
+	Cited int `json:"cited,omitempty"`
+
+	unreadable  bool
+	unsupported bool // --independent and a game it does not know
+}
+
+// printer prints each verdict as soon as it is known (a long run shows
+// its results as it goes) and keeps the exit status they make.
+type printer struct {
+	w      io.Writer
+	json   bool
+	prog   *statusline.Line
+	status int
+}
+
+func (p *printer) emit(r report) {
+	p.prog.Clear()
+	print(p.w, r, p.json)
+	switch {
+	case r.unreadable:
+		p.status = 2
+	case !r.Valid && p.status == 0:
+		p.status = 1
+	}
+}
+
+// finish records the verdict: valid, invalid (with the failing row), or an
+// input that could not be read.
+func finish(r report, err error) report {
+	if err == nil {
+		r.Valid = true
+		return r
+	}
+	r.Error = err.Error()
+	var f *verify.Failure
+	if errors.As(err, &f) {
+		r.Row, r.Position, r.Rule = f.Row, f.Position, f.Rule
+	}
+	var l *verify.LimitError
+	if errors.As(err, &l) {
+		r.Refused, r.Limit, r.Row, r.Position = true, l.Limit, l.Row, l.Position
+		r.Error += fmt.Sprintf(" (raise it with --max-%s)", l.Limit)
+	}
+	if !verify.IsInvalid(err) {
+		r.unreadable = true
+	}
+	r.unsupported = errors.Is(err, verify.ErrUnsupported)
+	return r
+}
+
+func print(w io.Writer, r report, asJSON bool) {
+	if asJSON {
+		r.OldInput = r.Input
+		b, _ := json.Marshal(r)
+		fmt.Fprintf(w, "%s\n", b)
+		return
+	}
+	switch {
+	case r.Valid && r.Independent && r.Address == "":
+		fmt.Fprintf(w, "VALID    %s  %d entries (%d valid)  %.2f s  %s  (independent rules)\n", r.Claim, r.Entries, r.ValidCount, r.Seconds, r.Input)
+	case r.Valid && r.Independent:
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s  (independent rules)%s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input, citesNote(r))
+	case r.Valid:
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s%s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input, citesNote(r))
+		if r.Converted != "" {
+			fmt.Fprintf(w, "         written as %s\n", r.Converted)
+		}
+	case r.unsupported:
+		fmt.Fprintf(w, "UNSUPPORTED  %s: %s\n", r.Input, r.Error)
+	case r.Refused:
+		fmt.Fprintf(w, "REFUSED  %s: %s\n", r.Input, r.Error)
+	case r.unreadable:
+		// The reader's error may already begin with the path.
+		fmt.Fprintf(w, "UNREADABLE  %s: %s\n", r.Input, strings.TrimPrefix(r.Error, r.Input+": "))
+	default:
+		fmt.Fprintf(w, "INVALID  %s: %s\n", r.Input, r.Error)
+	}
+}
