@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
@@ -31,6 +33,12 @@ type Pipeline[P fmt.Stringer] struct {
 	Nimber bool
 	// Timeout stops each solve after this long (0: never).
 	Timeout time.Duration
+	// Memory is the bytes the process may hold while a solve runs (the
+	// budget of --memory, or what the machine lets it use): past them, the
+	// solve stops with MemoryLimit and its checkpoint is saved, where the
+	// Go runtime would otherwise die of an allocation the system refuses,
+	// its work lost. 0 watches nothing.
+	Memory uint64
 	// CertDir is where Prove writes certificates, as <address>.arrow; ""
 	// writes none.
 	CertDir string
@@ -76,6 +84,9 @@ type Result struct {
 	Grundy *uint32
 	// Stop says why the outcome is Unknown.
 	Stop Stop
+	// StopCause, for a MemoryLimit, says how much the process held against
+	// what budget (a *memguard.OverBudgetError); nil otherwise.
+	StopCause error
 	// Spent is this solve's share of the search's counters: the counts of
 	// work (iterations, expansions, Grundy numbers added, seconds, table
 	// lookups and hits, lock waits, per-thread iterations) as the
@@ -106,6 +117,7 @@ const (
 	Interrupted    Stop = "interrupted"     // the caller's context ended
 	TimedOut       Stop = "timeout"         // the pipeline's Timeout
 	IterationLimit Stop = "iteration limit" // the search's own limit (Search.MaxIterations)
+	MemoryLimit    Stop = "memory limit"    // the process held more than the pipeline's Memory
 )
 
 // Certified is a search that builds, as it proves its result, the
@@ -139,6 +151,11 @@ func (p *Pipeline[P]) Solve(ctx context.Context, root P, heap uint32) Result {
 		limited, cancel = context.WithTimeout(ctx, p.Timeout)
 		defer cancel()
 	}
+	if p.Memory > 0 {
+		var guard *memguard.Guard
+		limited, guard = memguard.Watch(limited, p.Memory, memoryCheckEvery)
+		defer guard.Stop()
+	}
 	before := p.Searcher.Stats()
 	var r Result
 	if p.Nimber {
@@ -152,6 +169,9 @@ func (p *Pipeline[P]) Solve(ctx context.Context, root P, heap uint32) Result {
 	r.Spent = spent(before, after)
 	if !r.Outcome.Known() {
 		r.Stop = StopOf(ctx, limited)
+		if r.Stop == MemoryLimit {
+			r.StopCause = context.Cause(limited)
+		}
 	}
 	if p.Stopped != nil {
 		p.Stopped()
@@ -162,13 +182,21 @@ func (p *Pipeline[P]) Solve(ctx context.Context, root P, heap uint32) Result {
 	return r
 }
 
+// memoryCheckEvery is how often a solve with a Memory budget measures
+// the process: often enough that a search growing by its fastest (a PNS
+// DAG, tens of MB a second) passes the budget by little.
+const memoryCheckEvery = 100 * time.Millisecond
+
 // StopOf says why a search stopped unsolved: ctx is the caller's (its end
-// interrupts), limited the search's (its deadline is a timeout); when
-// neither ended, the search's own limit stopped it.
+// interrupts), limited the search's (its deadline is a timeout, a cause of
+// memguard.ErrOverBudget the memory limit); when neither ended, the
+// search's own limit stopped it.
 func StopOf(ctx, limited context.Context) Stop {
 	switch {
 	case ctx.Err() != nil:
 		return Interrupted
+	case errors.Is(context.Cause(limited), memguard.ErrOverBudget):
+		return MemoryLimit
 	case limited.Err() != nil:
 		return TimedOut
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
@@ -101,10 +102,14 @@ func TestStoppedWritesNothing(t *testing.T) {
 		{"iteration limit", context.Background(), Search{Algorithm: DFPN, MaxIterations: 20}, IterationLimit},
 		{"interrupted", cancelled, Search{Algorithm: DFPN}, Interrupted},
 		{"timeout", context.Background(), Search{Algorithm: PNS}, TimedOut},
+		{"memory", context.Background(), Search{Algorithm: PNS}, MemoryLimit},
 	} {
 		p := pipeline(t, tc.s)
-		if tc.want == TimedOut {
+		switch tc.want {
+		case TimedOut:
 			p.Timeout = 1 // a nanosecond
+		case MemoryLimit:
+			p.Memory = 1 // a byte: over at the first check
 		}
 		r, err := p.Prove(tc.ctx, big, 0)
 		if err != nil || r.Outcome.Known() || r.Stop != tc.want || r.Certificate != nil {
@@ -112,6 +117,9 @@ func TestStoppedWritesNothing(t *testing.T) {
 		}
 		if names, _ := os.ReadDir(p.CertDir); len(names) != 0 {
 			t.Errorf("%s: %d files written into %s", tc.name, len(names), p.CertDir)
+		}
+		if over := errors.Is(r.StopCause, memguard.ErrOverBudget); over != (tc.want == MemoryLimit) {
+			t.Errorf("%s: stop cause %v", tc.name, r.StopCause)
 		}
 	}
 }

@@ -16,8 +16,8 @@ import (
 )
 
 // memoryFlagHelp is the help text of --memory.
-const memoryFlagHelp = "memory for the transposition table, every cache and the values drawn on with --reuse together, e.g. 90MB, 512MiB, 2GiB (dfpn, pdfpn; pns keeps its whole DAG beyond it); " +
-	"without it, what a table of --capacity entries asks for (about 90 MB for 10⁶ entries, as the reference solver uses)"
+const memoryFlagHelp = "memory for the whole process, e.g. 90MB, 512MiB, 2GiB: the transposition table, every cache and the values drawn on with --reuse are sized to it, and a search that grows past it (pns's DAG, the Grundy values found) stops, saving its --state; " +
+	"without it, what a table of --capacity entries asks for (about 90 MB for 10⁶ entries, as the reference solver uses), and a search stops before it outgrows what the machine lets the process use"
 
 // parseSize reads a memory size: a number of bytes, or a number with one of
 // the units kB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of
@@ -101,4 +101,29 @@ func applyMemory(plan solve.MemoryPlan, algorithm string) {
 	if algorithm == "dfpn" || algorithm == "pdfpn" {
 		debug.SetMemoryLimit(plan.Limit)
 	}
+}
+
+// memoryGuard returns the bytes past which a solve stops (the pipeline's
+// Memory): the whole of --memory when it is given, else what the process
+// may use (the least of the machine's memory, the cgroup's limit and the
+// rlimits; 0 where none is known), so that a search that outgrows the
+// machine stops with its checkpoint saved instead of crashing the runtime.
+func memoryGuard(cfg config) uint64 {
+	if cfg.memory != "" {
+		if budget, err := parseSize(cfg.memory); err == nil && budget > 0 {
+			return uint64(budget)
+		}
+	}
+	usable, _ := swarm.UsableMemory()
+	return usable
+}
+
+// memoryLimitWhat names the limit memoryGuard set, for the message of a
+// search it stopped.
+func memoryLimitWhat(cfg config) string {
+	if cfg.memory != "" {
+		return "--memory " + cfg.memory
+	}
+	_, what := swarm.UsableMemory()
+	return "what this process may use: " + what
 }

@@ -247,7 +247,7 @@ func (r *runner) startProgress() {
 // pipeline returns the pipeline of the run's positions of game, solved by
 // s: --nimber, --timeout and --cert.
 func pipeline[P fmt.Stringer](r *runner, game string, s solve.Searcher[P]) *prove.Pipeline[P] {
-	return &prove.Pipeline[P]{Game: game, Searcher: s, Nimber: r.cfg.nimber, Timeout: r.cfg.timeout,
+	return &prove.Pipeline[P]{Game: game, Searcher: s, Nimber: r.cfg.nimber, Timeout: r.cfg.timeout, Memory: memoryGuard(r.cfg),
 		CertDir: r.cfg.certDir, Version: buildinfo.Version(), Stopped: r.prog.Clear, Certifying: atOnce(r.ctx, r.stderr)}
 }
 
@@ -337,6 +337,10 @@ func solveEach[P fmt.Stringer](r *runner, p *prove.Pipeline[P], inputs []string,
 		results = append(results, res)
 		if !pr.Outcome.Known() {
 			status = 1
+		}
+		if pr.Stop == prove.MemoryLimit {
+			fmt.Fprintf(r.stderr, "spots-solve: %s: stopped at the memory limit (%s): %s; give more --memory, or --algorithm dfpn, whose table is bounded (with --state DIR a later run resumes)\n",
+				inputs[i], memoryLimitWhat(r.cfg), pr.StopCause)
 		}
 		printResult(r.stdout, r.cfg, res)
 	}
