@@ -265,14 +265,7 @@ func (s *DFPN[P]) Solve(ctx context.Context, pos P, n uint32) Outcome {
 // Grundy returns the Grundy value of pos: the first n for which pos + *n is
 // a Loss. ok is false if the search stopped first.
 func (s *DFPN[P]) Grundy(ctx context.Context, pos P) (g uint32, ok bool) {
-	for n := uint32(0); ; n++ {
-		switch s.Solve(ctx, pos, n) {
-		case Loss:
-			return n, true
-		case Unknown:
-			return 0, false
-		}
-	}
+	return grundyBySolving(ctx, pos, s.Solve)
 }
 
 func outcome(pn, dn uint64) Outcome {
