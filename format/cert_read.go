@@ -128,7 +128,7 @@ func (r *CertReader) open(size int64) error {
 	if err != nil {
 		return err
 	}
-	opts := []ipc.Option{ipc.WithAllocator(newBudgetAllocator(readBudget))}
+	opts := []ipc.Option{ipc.WithAllocator(NewBudgetAllocator(readBudget))}
 	err = guard("footer", func() (err error) {
 		r.fr, err = ipc.NewFileReader(io.NewSectionReader(r.src, 0, size), opts...)
 		return err
