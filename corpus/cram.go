@@ -56,26 +56,20 @@ func (r CramRecord) FileName() string { return r.Address + ".arrow" }
 // ReadCramIndex reads cram.csv. A malformed row is an error naming its
 // line and field.
 func ReadCramIndex(r io.Reader) ([]CramRecord, error) {
-	return readIndex(r, cramHeader, func(line int, f []string) (CramRecord, error) {
-		rc, err := parseCramRecord(f)
-		rc.Line = line
-		return rc, err
-	})
+	return readIndex(r, cramHeader, parseCramRecord)
 }
 
-func parseCramRecord(f []string) (CramRecord, error) {
-	var r CramRecord
-	var err error
-	field := func(i int, what string) error {
-		return fmt.Errorf("%s %q: %w", cramHeader[i], f[i], errors.New(what))
+// parseCramRecord makes the record of a row of cram.csv.
+func parseCramRecord(row indexRow) (CramRecord, error) {
+	f, field := row.f, row.bad
+	claim, err := row.claim()
+	if err != nil {
+		return CramRecord{}, err
 	}
-	if r.Claim, err = format.ParseClaim(f[1]); err != nil {
-		return r, fmt.Errorf("claim: %w", err)
-	}
+	r := CramRecord{Board: f[0], Claim: claim, Line: row.line}
 	if r.Claim.Kind != format.ClaimGrundy && r.Claim.N != 0 {
 		return r, field(1, "has a heap: the table lists boards alone")
 	}
-	r.Board = f[0]
 	p, err := cram.Parse(r.Board)
 	switch {
 	case err != nil:
@@ -86,13 +80,13 @@ func parseCramRecord(f []string) (CramRecord, error) {
 		return r, field(0, fmt.Sprintf("is not the root of the claim %s", r.Claim))
 	}
 	r.Rows, r.Cols = rectangle(r.Board)
-	m, err := parseMade(f, cramHeader, "dfpn", "pdfpn", "pns")
+	m, err := row.made("dfpn", "pdfpn", "pns")
 	if err != nil {
 		return r, err
 	}
-	r.Address, r.Entries, r.Bytes, r.Algorithm = m.address, m.entries, m.bytes, m.algorithm
+	r.Address, r.Entries, r.Bytes, r.Algorithm, r.Producer, r.Machine = m.address, m.entries, m.bytes, m.algorithm, m.producer, m.machine
 	r.SolveSeconds, r.VerifySeconds, r.Added = m.solve, m.verify, m.added
-	r.Producer, r.Machine, r.Command = f[9], f[10], f[11]
+	r.Command = f[11]
 	return r, nil
 }
 

@@ -108,21 +108,17 @@ func kindOrder(c format.Claim) int {
 // ReadIndex reads index.csv. A malformed row is an error naming its line
 // and field; the rows need not be in order (WriteIndex sorts them).
 func ReadIndex(r io.Reader) ([]Record, error) {
-	return readIndex(r, indexHeader, func(line int, f []string) (Record, error) {
-		rc, err := parseRecord(f)
-		rc.Line = line
-		return rc, err
-	}, olderIndexHeaders...)
+	return readIndex(r, indexHeader, parseRecord, olderIndexHeaders...)
 }
 
 // readIndex reads an index of the corpus (index.csv, cram.csv): the
 // header (or one of the older headers, see readCSV), then a record a row,
-// which parse makes from the row's fields and its 1-based line. A
+// which parse makes from the row (its fields and its 1-based line). A
 // malformed row is an error naming its line; so is an empty file.
-func readIndex[R any](r io.Reader, header []string, parse func(line int, f []string) (R, error), older ...[]string) ([]R, error) {
+func readIndex[R any](r io.Reader, header []string, parse func(indexRow) (R, error), older ...[]string) ([]R, error) {
 	var rs []R
 	empty, err := readCSV(r, header, func(line int, f []string) error {
-		rc, err := parse(line, f)
+		rc, err := parse(indexRow{f: f, header: header, line: line})
 		rs = append(rs, rc)
 		return err
 	}, older...)
@@ -135,15 +131,14 @@ func readIndex[R any](r io.Reader, header []string, parse func(line int, f []str
 	return rs, nil
 }
 
-func parseRecord(f []string) (Record, error) {
-	var r Record
-	var err error
-	field := func(i int, what string) error {
-		return fmt.Errorf("%s %q: %w", indexHeader[i], f[i], errors.New(what))
+// parseRecord makes the record of a row of index.csv.
+func parseRecord(row indexRow) (Record, error) {
+	f, field := row.f, row.bad
+	claim, err := row.claim()
+	if err != nil {
+		return Record{}, err
 	}
-	if r.Claim, err = format.ParseClaim(f[1]); err != nil {
-		return r, fmt.Errorf("claim: %w", err)
-	}
+	r := Record{Claim: claim, Line: row.line}
 	if r.N, err = ClaimSpots(r.Claim); err != nil {
 		return r, err
 	}
@@ -153,13 +148,12 @@ func parseRecord(f []string) (Record, error) {
 	if f[0] != strconv.Itoa(r.N) {
 		return r, field(0, fmt.Sprintf("does not match the claim %s, which is about n = %d", r.Claim, r.N))
 	}
-	m, err := parseMade(f, indexHeader, "dfpn", "pns")
+	m, err := row.made("dfpn", "pns")
 	if err != nil {
 		return r, err
 	}
-	r.Address, r.Entries, r.Bytes, r.Algorithm = m.address, m.entries, m.bytes, m.algorithm
+	r.Address, r.Entries, r.Bytes, r.Algorithm, r.Producer, r.Machine = m.address, m.entries, m.bytes, m.algorithm, m.producer, m.machine
 	r.SolveSeconds, r.VerifySeconds, r.Added = m.solve, m.verify, m.added
-	r.Producer, r.Machine = f[9], f[10]
 	switch f[11] {
 	case "yes":
 		r.Committed = true
@@ -220,26 +214,49 @@ func cutField(s string) string {
 }
 
 // made is what both indexes (index.csv, cram.csv) say of how a
-// certificate was made, in their columns 2 … 8.
+// certificate was made, in their columns 2 … 10.
 type made struct {
-	address       string
-	entries       int
-	bytes         int64
-	algorithm     string
-	solve, verify float64
-	added         string
+	address           string
+	entries           int
+	bytes             int64
+	algorithm         string
+	solve, verify     float64
+	added             string
+	producer, machine string
 }
 
-// parseMade reads columns 2 … 8 of a row f of an index whose header is
-// header: address, entries, bytes, algorithm (one of algorithms), solve
-// and verify seconds, and the date added (may be empty). A malformed
-// field is an error naming its column and value.
-func parseMade(f, header []string, algorithms ...string) (made, error) {
+// indexRow is one row of an index (index.csv, cram.csv) as it is parsed:
+// its fields, the header whose names its errors quote, and its 1-based
+// line. Both indexes hold the claim in column 1 and how the certificate
+// was made in columns 2 … 10, which its methods read.
+type indexRow struct {
+	f, header []string
+	line      int
+}
+
+// bad returns the error of field i: its column's name, its value and
+// what is wrong with it.
+func (row indexRow) bad(i int, what string) error {
+	return fmt.Errorf("%s %q: %w", row.header[i], row.f[i], errors.New(what))
+}
+
+// claim reads column 1, the claim, as format.ParseClaim does.
+func (row indexRow) claim() (format.Claim, error) {
+	c, err := format.ParseClaim(row.f[1])
+	if err != nil {
+		return c, fmt.Errorf("claim: %w", err)
+	}
+	return c, nil
+}
+
+// made reads columns 2 … 10: address, entries, bytes, algorithm (one of
+// algorithms), solve and verify seconds, the date added (may be empty),
+// producer and machine (free text). A malformed field is an error naming
+// its column and value.
+func (row indexRow) made(algorithms ...string) (made, error) {
 	var m made
 	var err error
-	field := func(i int, what string) error {
-		return fmt.Errorf("%s %q: %w", header[i], f[i], errors.New(what))
-	}
+	f, field := row.f, row.bad
 	if m.address = f[2]; !format.IsAddress(m.address) {
 		return m, field(2, "is not a content address (64 lowercase hexadecimal digits)")
 	}
@@ -263,6 +280,7 @@ func parseMade(f, header []string, algorithms ...string) (made, error) {
 			return m, field(8, "is not a date YYYY-MM-DD")
 		}
 	}
+	m.producer, m.machine = f[9], f[10]
 	return m, nil
 }
 

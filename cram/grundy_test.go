@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/cram/cramtest"
 	"github.com/spots-dev/spots/solve"
 )
 
 // The checks of this file need nobody's word: Grundy values computed three
 // ways that share no code — a plain mex over raw boards (no regions, no
-// canonical form), a mex over this package's Children and Regions, and
-// the solver — must agree, and 1×n must be Dawson's Kayles.
+// canonical form), a mex over this package's Children and Regions
+// (cramtest.Values), and the solver — must agree, and 1×n must be
+// Dawson's Kayles.
 
 // plain computes Grundy values of subsets of an h×w board by the plain
 // mex recursion: a move clears two adjacent set bits. It knows nothing of
@@ -67,29 +69,6 @@ func text(h, w int, mask uint64) string {
 	return b.String()
 }
 
-// byRules computes Grundy values with this package's rules: a region's
-// value is the mex of its children's, a sum's the xor of its regions'.
-type byRules map[string]uint32
-
-func (m byRules) grundy(p cram.Position) uint32 {
-	x := uint32(0)
-	for _, r := range p.Regions() {
-		g, ok := m[r.Key()]
-		if !ok {
-			seen := map[uint32]bool{}
-			for _, c := range r.Children() {
-				seen[m.grundy(c)] = true
-			}
-			for seen[g] {
-				g++
-			}
-			m[r.Key()] = g
-		}
-		x ^= g
-	}
-	return x
-}
-
 // solverGrundy returns the solver's Grundy value of text.
 func solverGrundy(t *testing.T, s *solve.DFPN[cram.Position], text string) uint32 {
 	t.Helper()
@@ -109,7 +88,7 @@ func newSolver() *solve.DFPN[cram.Position] {
 // 4×4), and with the solver on a sample of them (all of them without
 // -short).
 func TestGrundyEveryBoardUpTo4x4(t *testing.T) {
-	pl, rules, s := newPlain(4, 4), byRules{}, newSolver()
+	pl, rules, s := newPlain(4, 4), cramtest.Values{}, newSolver()
 	step := uint64(97)
 	if !testing.Short() {
 		step = 1
@@ -121,7 +100,7 @@ func TestGrundyEveryBoardUpTo4x4(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := rules.grundy(p); got != want {
+		if got := rules.Grundy(p); got != want {
 			t.Fatalf("%s (%s): rules' mex %d, plain mex %d", tx, p, got, want)
 		}
 		if mask%step == 0 {
@@ -153,11 +132,11 @@ func TestGrundyStrips(t *testing.T) {
 	for n := 5; n <= maxTwo; n++ {
 		boards = append(boards, board{2, n})
 	}
-	rules, s := byRules{}, newSolver()
+	rules, s := cramtest.Values{}, newSolver()
 	for _, b := range boards {
 		name := fmt.Sprintf("%dx%d", b.h, b.w)
 		want := uint32(newPlain(b.h, b.w).grundy(1<<(b.h*b.w) - 1))
-		if got := rules.grundy(cram.MustParse(name)); got != want {
+		if got := rules.Grundy(cram.MustParse(name)); got != want {
 			t.Errorf("%s: rules' mex %d, plain mex %d", name, got, want)
 		}
 		if got := solverGrundy(t, s, name); got != want {
@@ -213,10 +192,10 @@ func TestDawsonsKayles(t *testing.T) {
 			t.Errorf("Dawson's Kayles: G(%d) = %d but G(%d) = %d: not periodic", n, want[n], n+34, want[n+34])
 		}
 	}
-	rules, s := byRules{}, newSolver()
+	rules, s := cramtest.Values{}, newSolver()
 	for n := 1; n <= maxN; n++ {
 		name := fmt.Sprintf("1x%d", n)
-		if got := rules.grundy(cram.MustParse(name)); got != want[n] {
+		if got := rules.Grundy(cram.MustParse(name)); got != want[n] {
 			t.Errorf("%s: rules' mex %d, Dawson's Kayles %d", name, got, want[n])
 		}
 		if got := solverGrundy(t, s, name); got != want[n] {

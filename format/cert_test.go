@@ -467,7 +467,7 @@ func TestReadCertificateChecksTheName(t *testing.T) {
 func rawFile(t *testing.T, schema *arrow.Schema, opts []ipc.Option, recs ...arrow.Record) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	fw, err := ipc.NewFileWriter(&offsetWriter{w: &buf}, append([]ipc.Option{ipc.WithSchema(schema)}, opts...)...)
+	fw, err := ipc.NewFileWriter(newOffsetWriter(&buf), append([]ipc.Option{ipc.WithSchema(schema)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -797,23 +797,23 @@ func TestReadHostileSizes(t *testing.T) {
 }
 
 func TestBudgetAllocator(t *testing.T) {
-	a := newBudgetAllocator(1000)
+	a := NewBudgetAllocator(1000)
 	b := a.Allocate(600)
 	b = a.Reallocate(900, b)
 	b = a.Reallocate(100, b)
 	c := a.Allocate(900)
 	a.Free(b)
 	a.Free(c)
-	if a.used != 0 {
-		t.Errorf("%d bytes in use after freeing all", a.used)
+	if a.InUse() != 0 {
+		t.Errorf("%d bytes in use after freeing all", a.InUse())
 	}
 	for name, f := range map[string]func(){
 		"over":     func() { a.Allocate(1001) },
 		"negative": func() { a.Allocate(-1) },
 		"grow":     func() { a.Reallocate(2000, a.Allocate(10)) },
 	} {
-		if err := guard(name, func() error { f(); return nil }); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("%s: %v", name, err)
+		if err := guard(name, func() error { f(); return nil }); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "refusing to allocate") {
+			t.Errorf("%s: %v, want ErrCorrupt refusing to allocate", name, err)
 		}
 	}
 }

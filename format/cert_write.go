@@ -208,7 +208,7 @@ func EncodeCertificate(w io.Writer, c *Certificate, opt WriteOptions) error {
 	}
 	schema := certSchema(certMetadata(c))
 	mem := memory.NewGoAllocator()
-	fw, err := ipc.NewFileWriter(&offsetWriter{w: w}, ipc.WithSchema(schema), ipc.WithZstd(), ipc.WithAllocator(mem))
+	fw, err := ipc.NewFileWriter(newOffsetWriter(w), ipc.WithSchema(schema), ipc.WithZstd(), ipc.WithAllocator(mem))
 	if err != nil {
 		return fmt.Errorf("encode certificate: %w", err)
 	}
@@ -325,20 +325,15 @@ func writeBatch(fw *ipc.FileWriter, schema *arrow.Schema, mem memory.Allocator, 
 
 // offsetWriter gives an io.Writer the one Seek that Arrow's file writer
 // makes, to learn the current offset, counted from the first byte written.
-type offsetWriter struct {
-	w io.Writer
-	n int64
-}
+type offsetWriter struct{ CountingWriter }
 
-func (o *offsetWriter) Write(p []byte) (int, error) {
-	n, err := o.w.Write(p)
-	o.n += int64(n)
-	return n, err
+func newOffsetWriter(w io.Writer) *offsetWriter {
+	return &offsetWriter{CountingWriter{W: w}}
 }
 
 func (o *offsetWriter) Seek(offset int64, whence int) (int64, error) {
 	if offset != 0 || whence != io.SeekCurrent {
 		return 0, errors.New("certificate writer: cannot seek")
 	}
-	return o.n, nil
+	return o.N, nil
 }

@@ -194,7 +194,7 @@ func FuzzCheckIPCStream(f *testing.F) {
 		if CheckIPCStream(data, 0, 1<<20) != nil {
 			return
 		}
-		mem := newBudgetAllocator(4*len(data) + 1<<16)
+		mem := NewBudgetAllocator(4*len(data) + 1<<16)
 		guard("stream", func() error {
 			r, err := ipc.NewReader(bytes.NewReader(data), ipc.WithAllocator(mem))
 			if err != nil {

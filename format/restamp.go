@@ -61,7 +61,7 @@ func Restamp(path, producer, version string, created time.Time) (changed bool, e
 // against the file's declared address and name, and reads a back.
 func restampTo(a *AtomicFile, r *CertReader, path string, want *Certificate) error {
 	schema := restampedSchema(r.fr.Schema(), want)
-	fw, err := ipc.NewFileWriter(&offsetWriter{w: a}, ipc.WithSchema(schema), ipc.WithZstd(), ipc.WithAllocator(memory.NewGoAllocator()))
+	fw, err := ipc.NewFileWriter(newOffsetWriter(a), ipc.WithSchema(schema), ipc.WithZstd(), ipc.WithAllocator(memory.NewGoAllocator()))
 	if err != nil {
 		return err
 	}

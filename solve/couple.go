@@ -58,7 +58,7 @@ func (b *base[P]) children(c *couple[P], stop func(P) bool) (kids []P, complete 
 // safely and at worst misses an entry, which only costs making the children
 // again.
 type childCache[P any] struct {
-	tables  [childShards]atomic.Pointer[childTable[P]]
+	tables  [childShards]atomic.Pointer[probeTable[[]P]]
 	_       [64]byte
 	writers [childShards]childWriter
 	max     int64 // bytes per shard
@@ -71,16 +71,6 @@ const (
 	childMinSlots   = 64
 	childEntryBytes = 64 // an entry beyond its children: the entry, the slice header, rounding
 )
-
-type childTable[P any] struct {
-	slots []atomic.Pointer[childEntry[P]]
-}
-
-type childEntry[P any] struct {
-	hash uint64
-	key  string
-	kids []P
-}
 
 // childWriter serialises the writers of one shard and keeps its books.
 type childWriter struct {
@@ -95,7 +85,7 @@ func newChildCache[P any](bytes int64, size func(P) int) *childCache[P] {
 	}
 	c := &childCache[P]{max: max(1, bytes/childShards), size: size}
 	for i := range c.tables {
-		c.tables[i].Store(&childTable[P]{slots: make([]atomic.Pointer[childEntry[P]], childMinSlots)})
+		c.tables[i].Store(newProbeTable[[]P](childMinSlots))
 	}
 	return c
 }
@@ -105,32 +95,10 @@ func (c *childCache[P]) locate(key string) (int, uint64) {
 	return int(h >> (64 - childShardBits)), h
 }
 
-func (t *childTable[P]) find(key string, h uint64) *childEntry[P] {
-	mask := uint64(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		e := t.slots[i].Load()
-		if e == nil {
-			return nil
-		}
-		if e.hash == h && e.key == key {
-			return e
-		}
-	}
-}
-
-func (t *childTable[P]) insert(e *childEntry[P]) {
-	mask := uint64(len(t.slots) - 1)
-	i := e.hash & mask
-	for t.slots[i].Load() != nil {
-		i = (i + 1) & mask
-	}
-	t.slots[i].Store(e)
-}
-
 func (c *childCache[P]) get(key string) ([]P, bool) {
 	i, h := c.locate(key)
 	if e := c.tables[i].Load().find(key, h); e != nil {
-		return e.kids, true
+		return e.val, true
 	}
 	return nil, false
 }
@@ -166,16 +134,10 @@ func (c *childCache[P]) put(key string, kids []P) {
 		}
 		w.n, w.bytes = 0, 0
 	case grow:
-		grown := &childTable[P]{slots: make([]atomic.Pointer[childEntry[P]], 2*len(t.slots))}
-		for j := range t.slots {
-			if e := t.slots[j].Load(); e != nil {
-				grown.insert(e)
-			}
-		}
-		c.tables[i].Store(grown)
-		t = grown
+		t = t.grown()
+		c.tables[i].Store(t)
 	}
-	t.insert(&childEntry[P]{hash: h, key: key, kids: kids})
+	t.insert(&probeEntry[[]P]{hash: h, key: key, val: kids})
 	w.n++
 	w.bytes += cost
 }
@@ -187,7 +149,7 @@ func (c *childCache[P]) clear() {
 	for i := range c.writers {
 		w := &c.writers[i]
 		w.mu.Lock()
-		c.tables[i].Store(&childTable[P]{slots: make([]atomic.Pointer[childEntry[P]], childMinSlots)})
+		c.tables[i].Store(newProbeTable[[]P](childMinSlots))
 		w.n, w.bytes = 0, 0
 		w.mu.Unlock()
 	}

@@ -14,9 +14,9 @@ import (
 //
 // Every thread of a search asks it about every child it makes, so a lookup
 // writes no memory that another thread reads: each shard is an
-// open-addressing table of pointers to immutable entries, which writers
-// (serialised by the shard's lock) fill slot by slot and replace by a
-// larger copy when it is half full. A lookup that runs while a value is
+// open-addressing table of pointers to immutable entries (a probeTable),
+// which writers (serialised by the shard's lock) fill slot by slot and
+// replace by a larger copy when it is half full. A lookup that runs while a value is
 // being added may miss it, as it would had it come a moment earlier; once
 // Put has returned, every lookup sees the value.
 type NimberDB struct {
@@ -24,7 +24,7 @@ type NimberDB struct {
 	// tables are what lookups read, written only when a shard grows; the
 	// locks and counts that writers change are kept apart from them, so
 	// that adding an entry does not take a line every lookup reads.
-	tables  [nimberShards]atomic.Pointer[nimberTable]
+	tables  [nimberShards]atomic.Pointer[probeTable[uint32]]
 	_       [64]byte
 	writers [nimberShards]nimberWriter
 
@@ -53,29 +53,13 @@ type nimberWriter struct {
 	n  int // entries, under mu
 }
 
-// nimberTable is an open-addressing table with linear probing; a slot, once
-// set, is never changed.
-type nimberTable struct {
-	slots []atomic.Pointer[nimberSlot]
-}
-
-type nimberSlot struct {
-	hash uint64
-	key  string
-	g    uint32
-}
-
 // NewNimberDB returns an empty database.
 func NewNimberDB() *NimberDB {
 	db := &NimberDB{seed: maphash.MakeSeed()}
 	for i := range db.tables {
-		db.tables[i].Store(newNimberTable(nimberMinSlots))
+		db.tables[i].Store(newProbeTable[uint32](nimberMinSlots))
 	}
 	return db
-}
-
-func newNimberTable(slots int) *nimberTable {
-	return &nimberTable{slots: make([]atomic.Pointer[nimberSlot], slots)}
 }
 
 // locate returns the shard of key and its hash.
@@ -84,36 +68,11 @@ func (db *NimberDB) locate(key string) (int, uint64) {
 	return int(h >> (64 - nimberShardBits)), h
 }
 
-// find returns the entry of key in t, or nil.
-func (t *nimberTable) find(key string, h uint64) *nimberSlot {
-	mask := uint64(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		e := t.slots[i].Load()
-		if e == nil {
-			return nil
-		}
-		if e.hash == h && e.key == key {
-			return e
-		}
-	}
-}
-
-// insert puts e in the first free slot of its probe sequence; the caller
-// holds the shard's lock and has made room.
-func (t *nimberTable) insert(e *nimberSlot) {
-	mask := uint64(len(t.slots) - 1)
-	i := e.hash & mask
-	for t.slots[i].Load() != nil {
-		i = (i + 1) & mask
-	}
-	t.slots[i].Store(e)
-}
-
 // Get returns the Grundy value of the atomic position with the given key.
 func (db *NimberDB) Get(key string) (uint32, bool) {
 	i, h := db.locate(key)
 	if e := db.tables[i].Load().find(key, h); e != nil {
-		return e.g, true
+		return e.val, true
 	}
 	return 0, false
 }
@@ -148,19 +107,13 @@ func (db *NimberDB) add(key string, g uint32) bool {
 	if 2*(s.n+1) > len(t.slots) {
 		// Readers go on with the old table, which stays valid; the
 		// entry is added to the new one only.
-		grown := newNimberTable(2 * len(t.slots))
-		for i := range t.slots {
-			if e := t.slots[i].Load(); e != nil {
-				grown.insert(e)
-			}
-		}
-		db.tables[i].Store(grown)
-		t = grown
+		t = t.grown()
+		db.tables[i].Store(t)
 	}
 	// A key may share its bytes with the rest of a block (a game may make
 	// the keys of all children of a position in one): a copy keeps only
 	// itself alive for as long as the database lives.
-	t.insert(&nimberSlot{hash: h, key: strings.Clone(key), g: g})
+	t.insert(&probeEntry[uint32]{hash: h, key: strings.Clone(key), val: g})
 	s.n++
 	return true
 }
@@ -198,7 +151,7 @@ func (db *NimberDB) Range(f func(key string, g uint32) bool) {
 	for i := range db.tables {
 		t := db.tables[i].Load()
 		for j := range t.slots {
-			if e := t.slots[j].Load(); e != nil && !f(e.key, e.g) {
+			if e := t.slots[j].Load(); e != nil && !f(e.key, e.val) {
 				return
 			}
 		}
@@ -210,7 +163,7 @@ func (db *NimberDB) Clear() {
 	for i := range db.writers {
 		s := &db.writers[i]
 		s.mu.Lock()
-		db.tables[i].Store(newNimberTable(nimberMinSlots))
+		db.tables[i].Store(newProbeTable[uint32](nimberMinSlots))
 		s.n = 0
 		s.mu.Unlock()
 	}

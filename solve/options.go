@@ -195,3 +195,17 @@ var (
 	_ Searcher[int] = (*DFPN[int])(nil)
 	_ Searcher[int] = (*PNS[int])(nil)
 )
+
+// grundyBySolving is Searcher.Grundy for a search that offers Solve: the
+// first n for which pos + *n is a Loss, solved in turn from n = 0. ok is
+// false if solve stopped (returned Unknown) first.
+func grundyBySolving[P any](ctx context.Context, pos P, solve func(context.Context, P, uint32) Outcome) (g uint32, ok bool) {
+	for n := uint32(0); ; n++ {
+		switch solve(ctx, pos, n) {
+		case Loss:
+			return n, true
+		case Unknown:
+			return 0, false
+		}
+	}
+}

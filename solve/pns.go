@@ -142,14 +142,7 @@ func (s *PNS[P]) Solve(ctx context.Context, pos P, n uint32) Outcome {
 // Grundy returns the Grundy value of pos; ok is false if the search stopped
 // first.
 func (s *PNS[P]) Grundy(ctx context.Context, pos P) (g uint32, ok bool) {
-	for n := uint32(0); ; n++ {
-		switch s.Solve(ctx, pos, n) {
-		case Loss:
-			return n, true
-		case Unknown:
-			return 0, false
-		}
-	}
+	return grundyBySolving(ctx, pos, s.Solve)
 }
 
 func (s *PNS[P]) stopped() bool {

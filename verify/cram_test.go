@@ -12,33 +12,9 @@ import (
 	"testing"
 
 	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/cram/cramtest"
 	"github.com/spots-dev/spots/format"
 )
-
-// cramValues computes Grundy values of Cram regions by a memoised mex over
-// package cram's rules: a region's value is the mex of its children's, a
-// sum's the xor of its regions'. It is how the tests make Cram databases
-// without the solver.
-type cramValues map[string]uint32
-
-func (m cramValues) of(p cram.Position) uint32 {
-	x := uint32(0)
-	for _, r := range p.Regions() {
-		g, ok := m[r.Key()]
-		if !ok {
-			seen := map[uint32]bool{}
-			for _, c := range r.Children() {
-				seen[m.of(c)] = true
-			}
-			for seen[g] {
-				g++
-			}
-			m[r.Key()] = g
-		}
-		x ^= g
-	}
-	return x
-}
 
 // cramClaims are the claims of the test certificates: outcomes, Grundy
 // values, heaps, boards with holes, sums, and the empty position (the
@@ -49,7 +25,7 @@ var cramClaims = []string{"4x4", "3x5", "gn(3x4)", "gn(1x30)", "2x5+*1", "gn(.#.
 var cramShortClaims = []string{"gn(.#../..../....)", "2x3+1x7", "3x3+*2"}
 
 // cramCertificates writes the certificates of cramClaims, proved from a
-// database of cramValues, into a temporary directory and returns their
+// database of cramtest.Values, into a temporary directory and returns their
 // paths.
 func cramCertificates(t *testing.T, claims ...string) []string {
 	t.Helper()
@@ -57,7 +33,7 @@ func cramCertificates(t *testing.T, claims ...string) []string {
 		claims = cramClaims
 	}
 	dir := t.TempDir()
-	vals := cramValues{}
+	vals := cramtest.Values{}
 	var files []string
 	for _, text := range claims {
 		root, n, grundy := text, uint32(0), false
@@ -69,7 +45,7 @@ func cramCertificates(t *testing.T, claims ...string) []string {
 			fmt.Sscan(h, &n)
 		}
 		p := cram.MustParse(root)
-		g := vals.of(p)
+		g := vals.Grundy(p)
 		c := format.Claim{Root: p.String(), Kind: format.ClaimWin, N: n}
 		switch {
 		case grundy:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/cram/cramtest"
 	"github.com/spots-dev/spots/format"
 )
 
@@ -18,8 +19,8 @@ import (
 func TestInvalidNamesUnderivedEntries(t *testing.T) {
 	for _, root := range []string{"2x5", "3x4", "2x6"} {
 		p := cram.MustParse(root)
-		vals := cramValues{}
-		g := vals.of(p)
+		vals := cramtest.Values{}
+		g := vals.Grundy(p)
 		c := format.Claim{Root: p.String(), Kind: format.ClaimGrundy, N: g}
 		without := func(skip string) *Database {
 			db, err := FromValuesOf(cram.Game, func(yield func(string, uint32) bool) {

@@ -159,7 +159,7 @@ func writeFile(dir, name string, write func(io.Writer) error) (File, error) {
 	f := File{Name: name}
 	h := blake3.New()
 	err := format.WriteFileAtomic(filepath.Join(dir, name), func(w io.Writer) error {
-		cw := &countingWriter{w: io.MultiWriter(w, h)}
+		cw := &format.CountingWriter{W: io.MultiWriter(w, h)}
 		z, err := zstd.NewWriter(cw, zstd.WithEncoderLevel(zstd.SpeedFastest))
 		if err != nil {
 			return err
@@ -171,22 +171,11 @@ func writeFile(dir, name string, write func(io.Writer) error) (File, error) {
 		if err := z.Close(); err != nil {
 			return err
 		}
-		f.Bytes = cw.n
+		f.Bytes = cw.N
 		return nil
 	})
 	f.BLAKE3 = hex.EncodeToString(h.Sum(nil))
 	return f, err
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // DBEntries lists the database in the text form of spots-solve --db-out,

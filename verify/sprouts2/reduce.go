@@ -12,9 +12,21 @@ func reduce(regions [][][]int32, letters int, died []int32) []*Land {
 	for _, s := range died {
 		isDead[s-letter0] = 1
 	}
-	// Dead corners go; a letter whose two corners are then neighbours
-	// keeps one of them (it becomes a 2 below, with one corner). The
-	// corners of the result are copied into one array.
+	live := dropDeadCorners(regions, isDead)
+	live = dropStuckRegions(live, stamp)
+	loneLettersToTwos(live, count)
+	mergeFewLives(live, stamp, here)
+	return split(live, letters, tables[4*letters:])
+}
+
+// dropDeadCorners returns the regions without their dead corners (a 1 set
+// to dead, or a letter marked in isDead) and without the boundaries left
+// empty; a letter whose two corners are then neighbours keeps one of them
+// (it becomes a 2 below, with one corner). The corners of the result are
+// copied into one array, a region's boundaries one after the other, and
+// the capacity of each boundary runs on over the rest of its region (and
+// beyond), which mergeFewLives relies on.
+func dropDeadCorners(regions [][][]int32, isDead []int32) [][][]int32 {
 	total, bounds := 0, 0
 	for _, r := range regions {
 		bounds += len(r)
@@ -34,28 +46,41 @@ func reduce(regions [][][]int32, letters int, died []int32) []*Land {
 					buf = append(buf, s)
 				}
 			}
-			nb := buf[start:]
-			if n := len(nb); n == 2 && nb[0] >= letter0 && nb[0] == nb[1] {
-				nb = nb[:1]
-			} else if n > 2 {
-				kept := nb[:0]
-				for i, s := range nb {
-					if s < letter0 || s != nb[(i+1)%n] {
-						kept = append(kept, s)
-					}
-				}
-				nb = kept
-			}
+			nb := joinNeighbourCorners(buf[start:])
 			buf = buf[:start+len(nb)]
 			if len(nb) > 0 {
-				heads = append(heads, nb) // its capacity runs on over the rest of its region: see below
+				heads = append(heads, nb) // its capacity runs on over the rest of its region: see asOneBoundary
 			}
 		}
 		live = append(live, heads[first:len(heads):len(heads)])
 	}
+	return live
+}
 
-	// Regions in which no move is possible go: a move needs a spot with
-	// two lives (a 0 or a 1) or two distinct spots with a life.
+// joinNeighbourCorners rewrites, in place, a cyclic boundary nb from which
+// dead corners went: a letter whose two corners are neighbours (next to
+// each other, or the two corners of a boundary of two) keeps one of them.
+// It returns the boundary, a prefix of nb.
+func joinNeighbourCorners(nb []int32) []int32 {
+	if n := len(nb); n == 2 && nb[0] >= letter0 && nb[0] == nb[1] {
+		nb = nb[:1]
+	} else if n > 2 {
+		kept := nb[:0]
+		for i, s := range nb {
+			if s < letter0 || s != nb[(i+1)%n] {
+				kept = append(kept, s)
+			}
+		}
+		nb = kept
+	}
+	return nb
+}
+
+// dropStuckRegions returns the regions of live in which a move is
+// possible, in place: a move needs a spot with two lives (a 0 or a 1) or
+// two distinct spots with a life. stamp (by letter, all below 1 on entry)
+// marks the letters met in region ri with ri+1.
+func dropStuckRegions(live [][][]int32, stamp []int32) [][][]int32 {
 	kept := live[:0]
 	for ri, r := range live {
 		distinct, alive := 0, false
@@ -76,9 +101,12 @@ func reduce(regions [][][]int32, letters int, died []int32) []*Land {
 			kept = append(kept, r)
 		}
 	}
-	live = kept
+	return kept
+}
 
-	// A letter left with one corner is a 2.
+// loneLettersToTwos writes a 2 for every letter left with one corner in
+// live; count (by letter, zeros on entry) counts each letter's corners.
+func loneLettersToTwos(live [][][]int32, count []int32) {
 	for _, r := range live {
 		for _, b := range r {
 			for _, s := range b {
@@ -97,57 +125,76 @@ func reduce(regions [][][]int32, letters int, died []int32) []*Land {
 			}
 		}
 	}
+}
 
-	// A region with two or three lives becomes one boundary: its 0s, 1s
-	// and shared letters in the order met, then a 2 for each other spot.
-	// here counts the corners of a letter in region ri.
+// mergeFewLives rewrites, in place, each region of live with two or three
+// lives as one boundary: its 0s, 1s and shared letters in the order met,
+// then a 2 for each other spot. stamp (by letter, no value below 0 on
+// entry) and here are the tables regionLives uses.
+func mergeFewLives(live [][][]int32, stamp, here []int32) {
 	for ri, r := range live {
-		lives := 0
-		for _, b := range r {
-			for _, s := range b {
-				switch {
-				case s == zero:
-					lives += 3
-				case s == one:
-					lives += 2
-				case s == two:
-					lives++
-				case stamp[s-letter0] != int32(-(ri + 1)):
-					stamp[s-letter0] = int32(-(ri + 1))
-					here[s-letter0] = 1
-					lives++
-				default:
-					here[s-letter0]++
-				}
-			}
-		}
-		if lives != 2 && lives != 3 {
+		if lives := regionLives(r, ri, stamp, here); lives != 2 && lives != 3 {
 			continue
 		}
-		// The boundaries of r lie one after the other in buf, and the new
-		// boundary is no longer than they are together: it is written over
-		// them, each corner no later than where it is read.
-		nb := r[0][:0:cap(r[0])]
-		twos := 0
-		for _, b := range r {
-			for _, s := range b {
-				switch {
-				case s == two:
-					twos += 2
-				case s >= letter0 && here[s-letter0] == 2:
-					twos++ // a letter with both corners here: one 2 for the two
-				default:
-					nb = append(nb, s)
-				}
+		nb := asOneBoundary(r, here)
+		live[ri] = r[:1]
+		live[ri][0] = nb
+	}
+}
+
+// regionLives returns the lives of region r, the ri-th, and counts in here
+// the corners each of its letters has in it (a letter with two counts one
+// life). It marks the letters met with -(ri+1) in stamp, whose values must
+// differ from those of every other region's call.
+func regionLives(r [][]int32, ri int, stamp, here []int32) int {
+	lives := 0
+	for _, b := range r {
+		for _, s := range b {
+			switch {
+			case s == zero:
+				lives += 3
+			case s == one:
+				lives += 2
+			case s == two:
+				lives++
+			case stamp[s-letter0] != int32(-(ri + 1)):
+				stamp[s-letter0] = int32(-(ri + 1))
+				here[s-letter0] = 1
+				lives++
+			default:
+				here[s-letter0]++
 			}
 		}
-		for range twos / 2 {
-			nb = append(nb, two)
-		}
-		live[ri] = r[:1]
-		live[ri][0] = nb[:len(nb):len(nb)]
 	}
-	return split(live, letters, tables[4*letters:])
+	return lives
+}
+
+// asOneBoundary returns region r written as one boundary: its 0s, 1s and
+// the letters it shares with other regions in the order met, then one 2
+// for each other spot (a 2, or a letter with both corners in r, as here
+// counts them). The boundaries of r lie one after the other in one array
+// (see dropDeadCorners), and the new boundary is no longer than they are
+// together: it is written over them, each corner no later than where it
+// is read.
+func asOneBoundary(r [][]int32, here []int32) []int32 {
+	nb := r[0][:0:cap(r[0])]
+	twos := 0
+	for _, b := range r {
+		for _, s := range b {
+			switch {
+			case s == two:
+				twos += 2
+			case s >= letter0 && here[s-letter0] == 2:
+				twos++ // a letter with both corners here: one 2 for the two
+			default:
+				nb = append(nb, s)
+			}
+		}
+	}
+	for range twos / 2 {
+		nb = append(nb, two)
+	}
+	return nb[:len(nb):len(nb)]
 }
 
 // split divides the regions into lands: regions sharing a letter are in
