@@ -17,7 +17,8 @@ import (
 // Grundy values: the master no longer talks to it.
 var ErrBanned = errors.New("swarm: banned by the master")
 
-// AuditResult is what Audit found.
+// AuditResult is what an audit or a check of the master found
+// (Master.Supervise reports each).
 type AuditResult struct {
 	// Proved: the master's values prove the root's outcome (a certificate
 	// built from them verifies).
@@ -25,9 +26,11 @@ type AuditResult struct {
 	// Unproved says why they do not, when they do not.
 	Unproved error
 	// Wrong are the values the master found wrong by solving their
-	// positions itself ("gn(0.1a2)=3"), Banned the groups that sent them,
-	// Dropped the number of values dropped: the wrong ones, every value of
-	// their senders and every value that may rest on theirs.
+	// positions itself ("gn(0.1a2)=3"), Banned the groups blamed for
+	// them (every sender that could not have taken its wrong value from
+	// another's; see blame), Dropped the number of values dropped: the
+	// wrong ones, every value of those banned and every value that may
+	// rest on theirs.
 	Wrong   []string
 	Banned  []string
 	Dropped int
@@ -53,7 +56,7 @@ const (
 	maxRechecks = 400
 )
 
-// Audit checks the solved root's outcome against the master's values with
+// audit checks the solved root's outcome against the master's values with
 // the verifier. When they do not prove it, the master looks for the values
 // that are wrong: those that contradict the values of their positions'
 // children, then those whose children are not all known, smallest first,
@@ -66,11 +69,11 @@ const (
 // (each lacks a value it rests on) and rebuilds the DAG from the rest.
 //
 // The values of the master's pool (WithPool) are cited, not derived: the
-// certificate Audit builds cites those its proof relies on, and the
+// certificate audit builds cites those its proof relies on, and the
 // outcome is proved only once every certificate it cites has been checked.
-// Audit returns an error when ctx ends, and one wrapping ErrCited when a
+// audit returns an error when ctx ends, and one wrapping ErrCited when a
 // certificate drawn on does not hold.
-func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
+func (m *Master) audit(ctx context.Context) (AuditResult, error) {
 	m.mu.Lock()
 	out := m.outcome()
 	snapshot := map[string]uint32{}
@@ -102,10 +105,11 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	res.Unproved = err
 	// Even when the values prove the outcome, those that contradict others
 	// are looked into: the database is saved and shared.
-	wrong, refuted, err := m.findWrong(ctx, snapshot, !proved, disputes)
+	found, err := m.findWrong(ctx, snapshot, !proved, disputes)
 	if err != nil {
 		return res, err
 	}
+	wrong, refuted := found.wrong, found.refuted
 	var liars map[string]claimFault
 	if !proved || len(wrong)+len(refuted) > 0 {
 		// The DAG settled its root from the claims too: one the values
@@ -126,15 +130,14 @@ func (m *Master) Audit(ctx context.Context) (AuditResult, error) {
 	if proved {
 		res.Unproved = fmt.Errorf("the values prove %s but %d of them are wrong, and %d values sent against them are", claim, len(wrong), len(refuted))
 	}
-	var unsupported map[string]bool
 	if !proved && len(wrong) == 0 && len(refuted) == 0 && len(liars) == 0 {
-		unsupported = m.underived(db, claim)
+		found.underived = m.underived(db, claim)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res.Banned, res.Dropped = m.drop(wrong, unsupported, refuted, liars)
+	res.Banned, res.Dropped = m.drop(found, liars)
 	res.Wrong, res.Refuted, res.Claims = describe(wrong, snapshot), describeRefuted(refuted), describeClaims(liars)
-	res.Underived = len(unsupported)
+	res.Underived = len(found.underived)
 	return res, nil
 }
 
@@ -159,16 +162,16 @@ func (m *Master) underived(db *solve.NimberDB, claim format.Claim) map[string]bo
 	return out
 }
 
-// Check looks for wrong values while the solve goes on: values that
+// check looks for wrong values while the solve goes on: values that
 // contradict the values of their positions' children, solved again by the
 // master itself, and outcomes reported by jobs that the values do not
 // back (claims.go). It drops what it finds wrong (and what may rest on
-// it) as Audit does, bans the senders and starts a new epoch; it does
+// it) as audit does, bans the senders and starts a new epoch; it does
 // nothing if it finds nothing. Run now and then, it catches a lying group before its
 // values spread (and before they can stall the groups' searches). It
 // returns an error when ctx ends, and one wrapping ErrCited when it found
 // that a certificate drawn on does not hold.
-func (m *Master) Check(ctx context.Context) (AuditResult, error) {
+func (m *Master) check(ctx context.Context) (AuditResult, error) {
 	m.mu.Lock()
 	snapshot := map[string]uint32{}
 	m.db.Range(func(k string, g uint32) bool {
@@ -178,19 +181,19 @@ func (m *Master) Check(ctx context.Context) (AuditResult, error) {
 	disputes := m.takeDisputes()
 	claims := m.takeClaims(maxClaimChecks, m.disputers(disputes))
 	m.mu.Unlock()
-	wrong, refuted, err := m.findWrong(ctx, snapshot, false, disputes)
+	found, err := m.findWrong(ctx, snapshot, false, disputes)
 	if err != nil {
 		return AuditResult{}, err
 	}
 	liars, err := m.checkClaims(ctx, claims, snapshot)
-	if err != nil || len(wrong) == 0 && len(refuted) == 0 && len(liars) == 0 {
+	if err != nil || len(found.wrong) == 0 && len(found.refuted) == 0 && len(liars) == 0 {
 		return AuditResult{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var res AuditResult
-	res.Banned, res.Dropped = m.drop(wrong, nil, refuted, liars)
-	res.Wrong, res.Refuted, res.Claims = describe(wrong, snapshot), describeRefuted(refuted), describeClaims(liars)
+	res.Banned, res.Dropped = m.drop(found, liars)
+	res.Wrong, res.Refuted, res.Claims = describe(found.wrong, snapshot), describeRefuted(found.refuted), describeClaims(liars)
 	return res, nil
 }
 

@@ -91,7 +91,7 @@ func TestLiarSentFirst(t *testing.T) {
 				}
 			}
 			m.mu.Lock()
-			banned, _ := m.drop(map[string]bool{lie.Key: true}, nil, nil, nil)
+			banned, _ := m.drop(findings{wrong: map[string]bool{lie.Key: true}}, nil)
 			m.mu.Unlock()
 			if !slices.Equal(banned, []string{"liar"}) {
 				t.Errorf("banned %v, want the liar", banned)
@@ -156,7 +156,7 @@ func TestAuditDropsUnderived(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := m.Audit(ctx)
+	res, err := m.audit(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestAuditDropsUnderived(t *testing.T) {
 	if !m.Outcome().Known() {
 		t.Fatal("the groups did not settle the root again")
 	}
-	if res, err := m.Audit(ctx); err != nil || !res.Proved {
+	if res, err := m.audit(ctx); err != nil || !res.Proved {
 		t.Fatalf("second audit: %+v, %v", res, err)
 	}
 }
@@ -186,10 +186,10 @@ func solveWith(t *testing.T, ctx context.Context, m *Master, p Params, groups in
 		if err != nil {
 			t.Fatal(err)
 		}
-		go func() { done <- g.Run(ctx, LocalLink{m}) }()
+		go func() { done <- g.Run(ctx, localLink{m}) }()
 	}
 	select {
-	case <-m.Done():
+	case <-m.solved():
 	case <-ctx.Done():
 	}
 	cancel()
@@ -235,7 +235,7 @@ func TestDisputedValues(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res, err := m.Check(context.Background())
+			res, err := m.check(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -287,9 +287,9 @@ func TestScanAgainOnceComplete(t *testing.T) {
 	lie := all[key] + 1
 	m := smallMaster(t, "0*6")
 	ctx := context.Background()
-	wrong, _, err := m.findWrong(ctx, map[string]uint32{key: lie}, false, nil)
-	if err != nil || len(wrong) != 0 {
-		t.Fatalf("alone (children unknown): wrong %v, %v; want none", wrong, err)
+	found, err := m.findWrong(ctx, map[string]uint32{key: lie}, false, nil)
+	if wrong := found.wrong; err != nil || len(wrong) != 0 {
+		t.Fatalf("alone (children unknown): wrong %v, %v; want none", found.wrong, err)
 	}
 	// The value and its children's lands' values, not those of its
 	// parents, which would name it too.
@@ -299,9 +299,9 @@ func TestScanAgainOnceComplete(t *testing.T) {
 			vals[l.Key()] = all[l.Key()]
 		}
 	}
-	wrong, _, err = m.findWrong(ctx, vals, false, nil)
-	if err != nil || !wrong[key] {
-		t.Fatalf("with its children's values: wrong %v, %v; want %s among them", wrong, err, key)
+	found, err = m.findWrong(ctx, vals, false, nil)
+	if err != nil || !found.wrong[key] {
+		t.Fatalf("with its children's values: wrong %v, %v; want %s among them", found.wrong, err, key)
 	}
 }
 
@@ -324,7 +324,7 @@ func TestProvedValues(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	solveWith(t, ctx, m, p, 2)
-	res, err := m.Audit(ctx)
+	res, err := m.audit(ctx)
 	if err != nil || !res.Proved {
 		t.Fatalf("audit: %+v, %v", res, err)
 	}
@@ -380,7 +380,7 @@ func TestManyLiars(t *testing.T) {
 	}
 	exchange(ExchangeRequest{Group: "honest", Slots: 1, Nimbers: values[half+3*(len(values)-half)/3:]})
 	m.mu.Lock()
-	banned, _ := m.drop(lies, nil, nil, nil)
+	banned, _ := m.drop(findings{wrong: lies}, nil)
 	m.mu.Unlock()
 	if !slices.Equal(banned, []string{"liar1", "liar2", "liar3"}) {
 		t.Errorf("banned %v, want every liar", banned)

@@ -18,7 +18,7 @@ import (
 type Key struct {
 	mac    []byte // HMAC key
 	gossip []byte // memberlist's AES-256 key
-	status []byte // the bearer token of the status pages (StatusToken)
+	status []byte // the bearer token of the status pages (statusToken)
 }
 
 // NewKey derives the swarm's keys from a passphrase.
@@ -32,10 +32,10 @@ func NewKey(passphrase string) (Key, error) {
 	return Key{mac: mac[:], gossip: gossip[:], status: status[:]}, nil
 }
 
-// statusTokenPrefix is what StatusToken hashes before the passphrase.
+// statusTokenPrefix is what statusToken hashes before the passphrase.
 const statusTokenPrefix = "spots-swarm-status\x00"
 
-// StatusToken returns the token that opens the master's status pages on
+// statusToken returns the token that opens the master's status pages on
 // its job port (HTTP Bearer, or Basic with any user name and the token as
 // password): the hexadecimal SHA-256 of "spots-swarm-status", a zero byte
 // and the passphrase, which a shell computes as
@@ -45,7 +45,7 @@ const statusTokenPrefix = "spots-swarm-status\x00"
 // It opens only the read-only status pages. Like the signatures on the
 // wire, it reveals nothing of a key that cannot be guessed: not the key,
 // nor the keys that sign jobs and encrypt gossip.
-func (k Key) StatusToken() string { return hex.EncodeToString(k.status) }
+func (k Key) statusToken() string { return hex.EncodeToString(k.status) }
 
 // Limits on what the master reads from a worker and a worker from the
 // master.

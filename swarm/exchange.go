@@ -64,7 +64,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	// load it stands for once its job goes on at the present pace.
 	var paced float64
 	defer func() {
-		busy := m.clock.Since(now)
+		busy := m.since(now)
 		m.stats.BusySeconds += busy.Seconds()
 		m.pace.observe(now, busy, len(req.Completed), paced, paceShape{jobs: len(m.jobs), maxStretch: m.maxStretch(), grouped: m.slotCount > len(m.groups)})
 	}()
@@ -87,7 +87,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	if g == nil {
 		g = &groupState{jobs: map[string]*job{}, cursor: len(m.shared)}
 		m.groups[req.Group] = g
-		m.record(EventJoin, req.Group, 0, "%s of %s", plural(slots, "solver"), plural(max(req.Threads, 1), "thread"))
+		m.record(eventJoin, req.Group, 0, "%s of %s", plural(slots, "solver"), plural(max(req.Threads, 1), "thread"))
 		for id, j := range m.jobs {
 			// Jobs of a group forgotten while it held them.
 			if j.group == req.Group {
@@ -176,11 +176,11 @@ func (m *Master) resync(req ExchangeRequest, g *groupState) (drop []string) {
 	}
 	switch {
 	case len(drop) > 0 && lost > 0:
-		m.record(EventResync, req.Group, len(drop)+lost, "it runs %s the master had taken back, which it drops, and lacks %s it was sent, taken back", plural(len(drop), "job"), plural(lost, "job"))
+		m.record(eventResync, req.Group, len(drop)+lost, "it runs %s the master had taken back, which it drops, and lacks %s it was sent, taken back", plural(len(drop), "job"), plural(lost, "job"))
 	case len(drop) > 0:
-		m.record(EventResync, req.Group, len(drop), "it runs %s the master had taken back (its lease ran out), which it drops", plural(len(drop), "job"))
+		m.record(eventResync, req.Group, len(drop), "it runs %s the master had taken back (its lease ran out), which it drops", plural(len(drop), "job"))
 	case lost > 0:
-		m.record(EventResync, req.Group, lost, "it lacks %s it was sent (a reply lost), taken back", plural(lost, "job"))
+		m.record(eventResync, req.Group, lost, "it lacks %s it was sent (a reply lost), taken back", plural(lost, "job"))
 	}
 	return drop
 }
@@ -255,7 +255,7 @@ func (m *Master) outbox(group string, g *groupState) outbox {
 // group's own derivation, on which that group's later values rest, and
 // the audit keeps it if any of its senders is trusted (see drop). Sent
 // with another value, one of the two is wrong: it records a dispute, which
-// the next Check or Audit settles by solving the position.
+// the next check or audit settles by solving the position.
 func (m *Master) noteKnown(group string, entries []solve.NimberEntry) {
 	for _, e := range entries {
 		o, ok := m.origin[e.Key]

@@ -66,7 +66,7 @@ type MasterStats struct {
 	// Expansions counts the master's own expansions of its DAG's top
 	// (before the first job, and again after an audit dropped values).
 	Expansions int `json:"m_expansions"`
-	// Events counts the master's events by kind (EventKinds: "join",
+	// Events counts the master's events by kind (eventKinds: "join",
 	// "expire", "loss", "resync", "ban"), since it started.
 	Events map[string]int `json:"events"`
 	// Claims counts the outcomes reported by jobs that settled their
@@ -143,7 +143,7 @@ type dispute struct {
 }
 
 // maxDisputes bounds the disputes waiting to be settled: past it, a group
-// that contradicts the master is not heard until the next Check.
+// that contradicts the master is not heard until the next check.
 const maxDisputes = 64
 
 // savedOrigin marks values the master started with (--resume, --db-in).
@@ -177,18 +177,19 @@ type Master struct {
 	db     *solve.NimberDB
 	jobs   map[string]*job
 	groups map[string]*groupState
-	clock  Clock
+	clock  Clock    // nil: the wall clock
 	watch  Observer // nil: nobody watches
 	stats  MasterStats
 	done   chan struct{}
 	id     string // this master process
-	// The audit trail of the values (see Audit): each value's origin, the
+	// The audit trail of the values (see audit): each value's origin, the
 	// exchange clock, what each group was sent, the groups caught lying,
 	// and the epoch, which changes whenever values are dropped.
 	origin     map[string]valueOrigin
 	resent     map[string][]valueOrigin
 	disputes   []dispute
 	seq        uint64
+	epochSeq   uint64 // the last exchange before the epoch began
 	deliveries map[string][]delivery
 	banned     map[string]bool
 	epoch      int
@@ -259,7 +260,7 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB, opts ..
 		db = solve.NewNimberDB()
 	}
 	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
-		clock: wallClock{}, done: make(chan struct{}), id: uuid.NewString(), pace: pace{cfg: params.Pace},
+		done: make(chan struct{}), id: uuid.NewString(), pace: pace{cfg: params.Pace},
 		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{},
 		firstClaim: map[string]uint64{}, overflow: map[string]bool{}}
 	for _, o := range opts {
@@ -307,18 +308,18 @@ func (m *Master) checkDone() {
 	}
 }
 
-// Done is closed once the root is solved. The root's outcome is then to be
-// checked by Audit, which may find it unproved and go on solving with a new
-// Done channel: call Done again after each Audit.
-func (m *Master) Done() <-chan struct{} {
+// solved is closed once the root is solved. The root's outcome is then
+// to be checked by audit, which may find it unproved and go on solving
+// with a new channel: call solved again after each audit.
+func (m *Master) solved() <-chan struct{} {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.done
 }
 
-// Finish tells the groups, at their next exchange, that the solve is over
-// (call it once Audit has found the root's outcome proved).
-func (m *Master) Finish() {
+// finish tells the groups, at their next exchange, that the solve is over
+// (call it once audit has found the root's outcome proved).
+func (m *Master) finish() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.finished = true
@@ -327,7 +328,7 @@ func (m *Master) Finish() {
 
 // Run returns the master's run: a random UUID of this master process,
 // new at every start (a master resumed from saved state too). Requests
-// over HTTP are signed for it (Handler), and ExchangeReply.Master names
+// over HTTP are signed for it (HandlerWithStatus), and ExchangeReply.Master names
 // it.
 func (m *Master) Run() string { return m.id }
 
@@ -338,9 +339,9 @@ func (m *Master) Outcome() solve.Outcome {
 	return m.outcome()
 }
 
-// Unheard returns the number of groups not yet told, since Finish, that
+// unheard returns the number of groups not yet told, since finish, that
 // the solve is over.
-func (m *Master) Unheard() int {
+func (m *Master) unheard() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := 0
@@ -352,7 +353,7 @@ func (m *Master) Unheard() int {
 	return n
 }
 
-// DB returns the master's nimber database (a new one after an Audit that
+// DB returns the master's nimber database (a new one after an audit that
 // dropped values).
 func (m *Master) DB() *solve.NimberDB {
 	m.mu.Lock()
@@ -379,12 +380,12 @@ func (m *Master) Stats() MasterStats {
 	return st
 }
 
-// Expire takes the jobs away from groups that have been silent longer than
+// expire takes the jobs away from groups that have been silent longer than
 // the lease: their leaves are unlocked and handed out again. Such groups,
 // and those that hold no job and have been silent as long, are forgotten
-// (their slots and pending values with them), each with an EventExpire.
+// (their slots and pending values with them), each with an eventExpire.
 // It returns the number of jobs taken away.
-func (m *Master) Expire() int {
+func (m *Master) expire() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
@@ -404,21 +405,21 @@ func (m *Master) Expire() int {
 	}
 	for name, g := range m.groups {
 		if taken[name] > 0 || now.Sub(g.lastSeen) > m.params.Lease && !holding[name] {
-			m.record(EventExpire, name, taken[name], "silent for %v, longer than its lease of %v; %s taken back", now.Sub(g.lastSeen).Round(time.Millisecond), m.params.Lease, plural(taken[name], "job"))
+			m.record(eventExpire, name, taken[name], "silent for %v, longer than its lease of %v; %s taken back", now.Sub(g.lastSeen).Round(time.Millisecond), m.params.Lease, plural(taken[name], "job"))
 			delete(taken, name)
 			m.forget(name)
 		}
 	}
 	for name, k := range taken { // jobs of groups forgotten already
-		m.record(EventExpire, name, k, "its lease of %v ran out; %s taken back", m.params.Lease, plural(k, "job"))
+		m.record(eventExpire, name, k, "its lease of %v ran out; %s taken back", m.params.Lease, plural(k, "job"))
 	}
 	m.feedParked(now)
 	return n
 }
 
 // DropGroup takes every job away from a group that left (its process died
-// or the membership layer declared it dead), and forgets it: an EventLoss
-// if the master knew it, while the solve goes on (not once Finish said it
+// or the membership layer declared it dead), and forgets it: an eventLoss
+// if the master knew it, while the solve goes on (not once finish said it
 // is over).
 func (m *Master) DropGroup(group string) int {
 	m.mu.Lock()
@@ -435,9 +436,9 @@ func (m *Master) DropGroup(group string) int {
 	case m.finished:
 		// The solve is over: groups leave.
 	case n > 0:
-		m.record(EventLoss, group, n, "the gossip says it left or died; %s taken back", plural(n, "job"))
+		m.record(eventLoss, group, n, "the gossip says it left or died; %s taken back", plural(n, "job"))
 	case g != nil:
-		m.record(EventLoss, group, 0, "the gossip says it left or died")
+		m.record(eventLoss, group, 0, "the gossip says it left or died")
 	}
 	m.forget(group)
 	m.feedParked(m.now())
@@ -445,7 +446,20 @@ func (m *Master) DropGroup(group string) int {
 }
 
 // now is the time on the master's clock.
-func (m *Master) now() time.Time { return m.clock.Now() }
+func (m *Master) now() time.Time {
+	if m.clock == nil {
+		return time.Now()
+	}
+	return m.clock.Now()
+}
+
+// since is the time since start on the master's clock.
+func (m *Master) since(start time.Time) time.Duration {
+	if m.clock == nil {
+		return time.Since(start)
+	}
+	return m.clock.Since(start)
+}
 
 // account adds the time since its last call to the utilisation
 // integrals, with the jobs and groups as they were during that time (no

@@ -23,7 +23,30 @@ type suspect struct {
 // value it did not prove, and the disputes whose value is wrong (the
 // value of vals they disputed is right). A wrong value that follows from
 // the pool's values is an error wrapping ErrCited (blamePool).
-func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incompleteToo bool, disputes []dispute) (wrong map[string]bool, refuted []dispute, err error) {
+func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incompleteToo bool, disputes []dispute) (findings, error) {
+	wrong, refuted, inconsistent, err := m.solveSuspects(ctx, vals, incompleteToo, disputes)
+	if err != nil {
+		return findings{}, err
+	}
+	// Only the wrong values matter to blame among the inconsistent.
+	for k := range inconsistent {
+		if !wrong[k] {
+			delete(inconsistent, k)
+		}
+	}
+	disputed := map[string]map[string]bool{}
+	for _, d := range disputes {
+		if disputed[d.group] == nil {
+			disputed[d.group] = map[string]bool{}
+		}
+		disputed[d.group][d.key] = true
+	}
+	return findings{wrong: wrong, refuted: refuted, inconsistent: inconsistent, disputed: disputed}, nil
+}
+
+// solveSuspects is findWrong, with the values found inconsistent with
+// their children's values (see findings) beside.
+func (m *Master) solveSuspects(ctx context.Context, vals map[string]uint32, incompleteToo bool, disputes []dispute) (wrong map[string]bool, refuted []dispute, inconsistent map[string][]string, err error) {
 	// Suspects: values that contradict a child whose lands all have values
 	// (the child has the same value, or the children's values are all
 	// known and their mex differs), with those lands; then values with a
@@ -44,9 +67,9 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 		}
 	}
 	m.scanMu.Unlock()
-	contradicting, incomplete, err := scanValues(ctx, vals, keys)
+	contradicting, incomplete, inconsistent, err := scanValues(ctx, vals, keys)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	m.scanMu.Lock()
 	if m.scanned == nil || m.scannedEpoch != epoch {
@@ -108,12 +131,12 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 			disputer[d.group] = true
 		case solve.Win:
 			if err := m.blamePool(ctx, p, g, solve.Loss); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			wrong[d.key] = true
 		default:
 			if err := ctx.Err(); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 	}
@@ -127,16 +150,16 @@ func (m *Master) findWrong(ctx context.Context, vals map[string]uint32, incomple
 			// Wrong, unless the pool's values make it so: then the pool
 			// is at fault, not the group that derived it from them.
 			if err := m.blamePool(ctx, s.pos, vals[s.key], solve.Loss); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			wrong[s.key] = true
 		default:
 			if err := ctx.Err(); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 	}
-	return wrong, refuted, nil
+	return wrong, refuted, inconsistent, nil
 }
 
 // forgetScans makes the next checks scan every value again: values were
@@ -153,8 +176,9 @@ func (m *Master) forgetScans() {
 // whose lands all have values has its value, or when every child has a
 // value and their mex is not it (the lands of such a child are
 // contradicting too); it is incomplete when some child's lands lack a
-// value. A key that is not a position is contradicting.
-func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (contradicting, incomplete map[string]bool, err error) {
+// value. A key that is not a position is contradicting. A value with a
+// child of the same value is inconsistent too, with that child's lands.
+func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (contradicting, incomplete map[string]bool, inconsistent map[string][]string, err error) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(keys)/16))
 	var next atomic.Int64
 	results := make([][]scanVerdict, workers)
@@ -174,9 +198,9 @@ func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (con
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	contradicting, incomplete = map[string]bool{}, map[string]bool{}
+	contradicting, incomplete, inconsistent = map[string]bool{}, map[string]bool{}, map[string][]string{}
 	for _, rs := range results {
 		for _, r := range rs {
 			for _, k := range r.bad {
@@ -185,9 +209,12 @@ func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (con
 			if r.incomplete {
 				incomplete[r.key] = true
 			}
+			if r.against != nil {
+				inconsistent[r.key] = r.against
+			}
 		}
 	}
-	return contradicting, incomplete, nil
+	return contradicting, incomplete, inconsistent, nil
 }
 
 // scanVerdict is what scanValue found of one value.
@@ -195,6 +222,8 @@ type scanVerdict struct {
 	key        string
 	bad        []string // contradicting keys found
 	incomplete bool
+	against    []string // the lands of a child of the same value
+
 }
 
 // scanValue is scanValues for one key.
@@ -207,7 +236,7 @@ func scanValue(vals map[string]uint32, k string) (v scanVerdict) {
 		return v
 	}
 	seen := map[uint32]bool{}
-	complete := true
+	complete, first := true, true
 	for _, c := range p.Children() {
 		x, ok := uint32(0), true
 		for _, l := range c.Lands() {
@@ -227,7 +256,11 @@ func scanValue(vals map[string]uint32, k string) (v scanVerdict) {
 			v.bad = append(v.bad, k)
 			for _, l := range c.Lands() {
 				v.bad = append(v.bad, l.Key())
+				if first {
+					v.against = append(v.against, l.Key())
+				}
 			}
+			first = false
 		}
 	}
 	mex := uint32(0)

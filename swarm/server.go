@@ -11,14 +11,13 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// ServerConfig bounds what the master's HTTP server spends on its
-// clients. Zero fields take the defaults of DefaultServerConfig.
-type ServerConfig struct {
+// serverConfig bounds what the master's HTTP server spends on its
+// clients. Zero fields take the defaults of defaultServerConfig.
+type serverConfig struct {
 	ReadHeaderTimeout time.Duration // to read a request's headers
 	ReadTimeout       time.Duration // to read a whole request, body included
 	WriteTimeout      time.Duration // to write a reply
@@ -31,16 +30,16 @@ type ServerConfig struct {
 	MaxConns int
 }
 
-// DefaultServerConfig is the master's: a few seconds for headers, a minute
+// defaultServerConfig is the master's: a few seconds for headers, a minute
 // for a body of up to 64 MB, 4,096 connections (groups), each a goroutine
 // and its buffers, some tens of kB.
-func DefaultServerConfig() ServerConfig {
-	return ServerConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: time.Minute, WriteTimeout: time.Minute,
+func defaultServerConfig() serverConfig {
+	return serverConfig{ReadHeaderTimeout: 5 * time.Second, ReadTimeout: time.Minute, WriteTimeout: time.Minute,
 		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10, MaxConns: 4096}
 }
 
-func (c ServerConfig) withDefaults() ServerConfig {
-	d := DefaultServerConfig()
+func (c serverConfig) withDefaults() serverConfig {
+	d := defaultServerConfig()
 	if c.ReadHeaderTimeout <= 0 {
 		c.ReadHeaderTimeout = d.ReadHeaderTimeout
 	}
@@ -62,25 +61,29 @@ func (c ServerConfig) withDefaults() ServerConfig {
 	return c
 }
 
-// Serve serves the master's HTTP side (Handler) on ln, within the bounds
-// of cfg, until ctx ends; then it closes the server and its connections
-// and returns once the server has stopped.
-func Serve(ctx context.Context, ln net.Listener, m *Master, key Key, cfg ServerConfig) error {
-	return serve(ctx, ln, Handler(m, key), cfg)
+// serveMaster serves the master's HTTP side (newHandler) on ln, within
+// the bounds of cfg, until ctx ends; then it closes the server and its
+// connections and returns once the server has stopped.
+func serveMaster(ctx context.Context, ln net.Listener, m *Master, key Key, cfg serverConfig) error {
+	return serve(ctx, ln, newHandler(m, key), cfg)
 }
 
-// ServeHandler serves h on ln within the bounds of cfg until ctx ends, as
-// Serve does (for the status pages on a listener of their own).
-func ServeHandler(ctx context.Context, ln net.Listener, h http.Handler, cfg ServerConfig) error {
-	return serve(ctx, ln, h, cfg)
+// ServeHandler serves h on ln until ctx ends, keeping at most maxConns
+// connections open at once (0: 4096) and bounding the time a request may
+// take to arrive and its reply to go, so that slow or idle clients cannot
+// hold the process's descriptors; then it closes the server and its
+// connections and returns once the server has stopped.
+func ServeHandler(ctx context.Context, ln net.Listener, h http.Handler, maxConns int) error {
+	return serve(ctx, ln, h, serverConfig{MaxConns: maxConns})
 }
 
-func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg ServerConfig) error {
+func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg serverConfig) error {
 	cfg = cfg.withDefaults()
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: cfg.ReadHeaderTimeout, ReadTimeout: cfg.ReadTimeout,
-		WriteTimeout: cfg.WriteTimeout, IdleTimeout: cfg.IdleTimeout, MaxHeaderBytes: cfg.MaxHeaderBytes}
+		WriteTimeout: cfg.WriteTimeout, IdleTimeout: cfg.IdleTimeout, MaxHeaderBytes: cfg.MaxHeaderBytes,
+		ConnState: connLimit(cfg.MaxConns)}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(LimitListener(ln, cfg.MaxConns)) }()
+	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
@@ -93,60 +96,40 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg ServerConfi
 	}
 }
 
-// LimitListener returns a listener that keeps at most n of the connections
-// it accepted open at once: a connection beyond them is closed at once
-// (its client sees a reset and tries again later), so that slow or idle
-// clients cannot hold more than n of the process's descriptors.
-func LimitListener(ln net.Listener, n int) net.Listener {
-	return &limitListener{Listener: ln, slots: make(chan struct{}, n)}
-}
-
-type limitListener struct {
-	net.Listener
-	slots   chan struct{}
-	refused atomic.Int64
-}
-
-func (l *limitListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		select {
-		case l.slots <- struct{}{}:
-			return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
-		default:
-			l.refused.Add(1)
-			c.Close()
+// connLimit returns a connection-state hook that keeps at most n of the
+// connections a server accepted open at once: one beyond them is closed
+// as soon as it is accepted (its client sees a reset and tries again
+// later), so that slow or idle clients cannot hold more than n of the
+// process's descriptors. The server calls the hook in the order it
+// accepts connections, before it reads from them.
+func connLimit(n int) func(net.Conn, http.ConnState) {
+	var open atomic.Int64
+	return func(c net.Conn, state http.ConnState) {
+		switch state {
+		case http.StateNew:
+			if open.Add(1) > int64(n) {
+				c.Close() // the server then reports it closed, which counts it out
+			}
+		case http.StateHijacked, http.StateClosed:
+			open.Add(-1)
 		}
 	}
 }
 
-type limitConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-func (c *limitConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}
-
-// Handler serves the master's side of the exchange over HTTP: POST
+// newHandler serves the master's side of the exchange over HTTP: POST
 // /v1/exchange, signed with the swarm key both ways, and GET /v1/status.
 // A request is authenticated by its headers before any of its body is read;
 // a signed request is accepted once (its nonce is remembered), and only by
 // the master run it was signed for (Master.Run).
-func Handler(m *Master, key Key) http.Handler {
+func newHandler(m *Master, key Key) http.Handler {
 	return handler(m, key, newReplayGuard(maxNonces), time.Now, nil)
 }
 
-// HandlerWithStatus is Handler and, when st is not nil, the status pages
-// of st (GET /status, /status.json and /metrics) for clients that show
-// key.StatusToken(); others are refused (401) before anything is read from
+// HandlerWithStatus serves the master's side of the exchange (newHandler)
+// and, when st is not nil, the status pages of st (GET /status,
+// /status.json and /metrics) for clients that show the status token (the
+// hexadecimal SHA-256 of "spots-swarm-status", a zero byte and the
+// passphrase); others are refused (401) before anything is read from
 // the master. The status pages answer GET and HEAD only (other methods:
 // 405) and change nothing.
 func HandlerWithStatus(m *Master, key Key, st *Status) http.Handler {
@@ -170,7 +153,7 @@ func handler(m *Master, key Key, guard *replayGuard, now func() time.Time, st *S
 			return
 		}
 		req.Nimbers = nimbers
-		reply, err := m.ExchangeWait(r.Context(), req, parkFor)
+		reply, err := m.exchangeWait(r.Context(), req, parkFor)
 		if errors.Is(err, ErrBanned) {
 			http.Error(w, err.Error(), http.StatusForbidden)
 			return

@@ -30,12 +30,12 @@ type Report struct {
 	FoldedN    uint32        `json:"folded_n,omitempty"`
 	Sum        bool          `json:"sum,omitempty"`
 	Merged     uint32        `json:"merged,omitempty"`
-	Children   []ChildReport `json:"children,omitempty"`
+	Children   []childReport `json:"children,omitempty"`
 	Iterations uint64        `json:"iterations"`
 }
 
-// ChildReport is one child couple of a Report.
-type ChildReport struct {
+// childReport is one child couple of a Report.
+type childReport struct {
 	Position string `json:"position"`
 	N        uint32 `json:"n"`
 	PN       uint64 `json:"pn"`

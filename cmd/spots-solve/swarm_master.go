@@ -208,9 +208,9 @@ func superviseMaster(ctx context.Context, cfg config, sf swarmFlags, root sprout
 			saveState(sf.stateDir, root, m, sf.params)
 			lastSave = time.Now()
 		}
-		prog.Report(false, "swarm", swarmFigures(st, member.Workers(), m.DB().Len()),
+		prog.Report(false, "swarm", swarmFigures(st, countWorkers(member), m.DB().Len()),
 			fmt.Sprintf("jobs %d out, %d done  workers %d  util %.0f%%  nimbers %d (shared %d)  T-It %d  root pn/dn %s/%s",
-				st.Open, st.Expanded, member.Workers(), 100*st.Utilisation,
+				st.Open, st.Expanded, countWorkers(member), 100*st.Utilisation,
 				m.DB().Len(), st.NimbersShared, st.Iterations, searchstatus.Num(st.RootPN), searchstatus.Num(st.RootDN)))
 		return true
 	}
@@ -292,4 +292,16 @@ func reportWrong(stderr io.Writer, res swarm.AuditResult) {
 		banned = "banned " + strings.Join(res.Banned, ", ")
 	}
 	fmt.Fprintf(stderr, "spots-solve: %s; %s; dropped %d values; solving on\n", strings.Join(found, " and "), banned, res.Dropped)
+}
+
+// countWorkers counts the workers the gossip of member holds alive or
+// suspect.
+func countWorkers(member *swarm.Member) int {
+	k := 0
+	for _, n := range member.Members() {
+		if n.Role == "worker" {
+			k++
+		}
+	}
+	return k
 }

@@ -25,7 +25,6 @@ type workerFlags struct {
 	swarmFlags
 	threads, capacity int
 	profile           string
-	lieEvery          int // the hidden test hook --test-lie-every
 }
 
 // runWorker is `spots-solve worker`: one worker group that joins the swarm
@@ -73,8 +72,6 @@ func parseWorkerFlags(args []string, stdout, stderr io.Writer) (workerFlags, int
 	// A test hook, hidden from --help: the worker sends every k-th of its
 	// Grundy values (of those ≥ 1) one less than it found, so the tests can
 	// check that a lying worker cannot poison a solve.
-	flags.IntVar(&wf.lieEvery, "test-lie-every", 0, "test hook: send every k-th Grundy value wrong")
-	flags.MarkHidden("test-lie-every")
 	std := buildinfo.AddStd(flags)
 	flags.Usage = func() { buildinfo.Usage(stderr, workerUsage, flags, workerExitCodes) }
 	if err := flags.Parse(args); err != nil {
@@ -114,6 +111,11 @@ func checkWorkerFlags(wf workerFlags) error {
 	return nil
 }
 
+// wrapLink, when set, wraps a worker's link to the master. Only the tests
+// set it (to make a worker that lies, and show that the master catches
+// it); no flag or variable of the command reaches it.
+var wrapLink func(swarm.Link) swarm.Link
+
 // runGroup joins the swarm as one worker group and runs it until the
 // master says the solve is over; it returns the exit status.
 func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writer) int {
@@ -135,9 +137,6 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 		return 2
 	}
 	g.Log = logf
-	if wf.lieEvery > 0 {
-		g.Lie = lyingHook(wf.lieEvery)
-	}
 	logf("%s: waiting for a master at %s (up to %v)", name, wf.join, wf.wait)
 	member, err := swarm.StartMember(ctx, swarm.MemberConfig{Name: name, Bind: wf.gossip, Key: key, Join: []string{wf.join}, JoinWait: wf.wait,
 		Meta: swarm.Meta{Role: "worker", Grouping: wf.params.Grouping, Threads: wf.threads, Version: certify.Version}})
@@ -146,7 +145,7 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 			logf("interrupted while waiting for a master")
 			return statusInterrupted
 		}
-		if strings.Contains(err.Error(), "nothing answers") {
+		if errors.Is(err, swarm.ErrNoMaster) {
 			logf("no master at %s after %v (--wait): %v", wf.join, wf.wait, err)
 			return 1
 		}
@@ -154,7 +153,11 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 		return 2
 	}
 	defer member.Leave()
-	err = g.Run(ctx, &loggingLink{link: masterLink(member, key, wf.swarmFlags, logf), logf: logf})
+	var link swarm.Link = &loggingLink{link: masterLink(member, key, wf.swarmFlags, logf), logf: logf}
+	if wrapLink != nil {
+		link = wrapLink(link)
+	}
+	err = g.Run(ctx, link)
 	switch {
 	case err == nil:
 		logf("the master says the solve is over")
@@ -193,7 +196,7 @@ func masterLink(member *swarm.Member, key swarm.Key, sf swarmFlags, logf func(st
 	resolved := ""
 	return &swarm.HTTPLink{Key: key, Resolve: func(ctx context.Context) (string, error) {
 		for {
-			if meta, ok := member.Master(); ok {
+			if meta, ok := liveMaster(member); ok {
 				if meta.HTTP != resolved {
 					resolved = meta.HTTP
 					logf("joined the swarm: master at %s (jobs over http://%s)", sf.join, meta.HTTP)
@@ -272,18 +275,13 @@ func (l *loggingLink) Exchange(ctx context.Context, req swarm.ExchangeRequest) (
 	return reply, nil
 }
 
-// lyingHook is the test hook of --test-lie-every: every k-th value of at
-// least 1 is sent one less.
-func lyingHook(k int) func([]solve.NimberEntry) []solve.NimberEntry {
-	n := 0
-	return func(es []solve.NimberEntry) []solve.NimberEntry {
-		for i := range es {
-			if es[i].G > 0 {
-				if n++; n%k == 0 {
-					es[i].G--
-				}
-			}
+// liveMaster returns the meta of a live master, if the gossip of member
+// knows one.
+func liveMaster(member *swarm.Member) (swarm.Meta, bool) {
+	for _, n := range member.Members() {
+		if n.Role == "master" && n.State == "alive" {
+			return n.Meta, true
 		}
-		return es
 	}
+	return swarm.Meta{}, false
 }
