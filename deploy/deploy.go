@@ -7,15 +7,15 @@ package deploy
 
 import "embed"
 
-// Files are the deployment files, by their paths under deploy/:
+// files are the deployment files, by their paths under deploy/:
 // systemd/*.service, systemd/spots.env, k8s/*.yaml, slurm/*.sbatch,
 // Dockerfile, and README.md, which documents them.
 //
 //go:embed systemd/*.service systemd/spots.env k8s/*.yaml slurm/*.sbatch Dockerfile README.md
-var Files embed.FS
+var files embed.FS
 
 // File returns the content of the deployment file at path (e.g.
 // "systemd/spots-master.service").
 func File(path string) ([]byte, error) {
-	return Files.ReadFile(path)
+	return files.ReadFile(path)
 }

@@ -15,33 +15,33 @@ import (
 // Object is one Kubernetes object of a manifest, with the fields the
 // swarm's manifests use (others are ignored).
 type Object struct {
-	APIVersion string   `yaml:"apiVersion"`
-	Kind       string   `yaml:"kind"`
-	Metadata   Metadata `yaml:"metadata"`
-	Spec       Spec     `yaml:"spec"`
+	APIVersion string     `yaml:"apiVersion"`
+	Kind       string     `yaml:"kind"`
+	Metadata   metadata   `yaml:"metadata"`
+	Spec       objectSpec `yaml:"spec"`
 	// Kustomization's fields.
 	Resources       []string          `yaml:"resources"`
-	SecretGenerator []SecretGenerator `yaml:"secretGenerator"`
+	SecretGenerator []secretGenerator `yaml:"secretGenerator"`
 	// File is the manifest the object came from.
 	File string `yaml:"-"`
 }
 
-// Metadata is an object's metadata.
-type Metadata struct {
+// metadata is an object's metadata.
+type metadata struct {
 	Name        string            `yaml:"name"`
 	Labels      map[string]string `yaml:"labels"`
 	Annotations map[string]string `yaml:"annotations"`
 }
 
-// Spec is the spec of a Deployment, StatefulSet, Service or
+// objectSpec is the spec of a Deployment, StatefulSet, Service or
 // PersistentVolumeClaim (each uses its own fields).
-type Spec struct {
+type objectSpec struct {
 	Replicas    *int          `yaml:"replicas"`
 	Selector    yaml.Node     `yaml:"selector"` // a LabelSelector (workloads) or a map (Services)
-	Template    PodTemplate   `yaml:"template"`
+	Template    podTemplate   `yaml:"template"`
 	ServiceName string        `yaml:"serviceName"`
 	ClusterIP   string        `yaml:"clusterIP"`
-	Ports       []ServicePort `yaml:"ports"`
+	Ports       []servicePort `yaml:"ports"`
 	// PublishNotReadyAddresses lets a headless Service resolve to pods
 	// before they are ready.
 	PublishNotReadyAddresses bool `yaml:"publishNotReadyAddresses"`
@@ -51,8 +51,8 @@ type Spec struct {
 	AccessModes []string `yaml:"accessModes"`
 }
 
-// WorkloadSelector returns the matchLabels of a workload's selector.
-func (s Spec) WorkloadSelector() (map[string]string, error) {
+// workloadSelector returns the matchLabels of a workload's selector.
+func (s objectSpec) workloadSelector() (map[string]string, error) {
 	var sel struct {
 		MatchLabels map[string]string `yaml:"matchLabels"`
 	}
@@ -65,8 +65,8 @@ func (s Spec) WorkloadSelector() (map[string]string, error) {
 	return sel.MatchLabels, nil
 }
 
-// ServiceSelector returns a Service's selector.
-func (s Spec) ServiceSelector() (map[string]string, error) {
+// serviceSelector returns a Service's selector.
+func (s objectSpec) serviceSelector() (map[string]string, error) {
 	var sel map[string]string
 	if s.Selector.Kind == 0 {
 		return nil, nil
@@ -77,24 +77,24 @@ func (s Spec) ServiceSelector() (map[string]string, error) {
 	return sel, nil
 }
 
-// ServicePort is a port of a Service.
-type ServicePort struct {
+// servicePort is a port of a Service.
+type servicePort struct {
 	Name       string `yaml:"name"`
 	Port       int    `yaml:"port"`
 	TargetPort string `yaml:"targetPort"` // a number or a container port's name
 	Protocol   string `yaml:"protocol"`
 }
 
-// PodTemplate is a workload's pod template.
-type PodTemplate struct {
-	Metadata Metadata `yaml:"metadata"`
-	Spec     PodSpec  `yaml:"spec"`
+// podTemplate is a workload's pod template.
+type podTemplate struct {
+	Metadata metadata `yaml:"metadata"`
+	Spec     podSpec  `yaml:"spec"`
 }
 
-// PodSpec is the part of a pod's spec the manifests use.
-type PodSpec struct {
-	Containers []Container `yaml:"containers"`
-	Volumes    []Volume    `yaml:"volumes"`
+// podSpec is the part of a pod's spec the manifests use.
+type podSpec struct {
+	Containers []container `yaml:"containers"`
+	Volumes    []volume    `yaml:"volumes"`
 	Affinity   yaml.Node   `yaml:"affinity"`
 	// Tolerations are kept as their keys.
 	Tolerations []struct {
@@ -103,23 +103,23 @@ type PodSpec struct {
 	TerminationGracePeriodSeconds *int `yaml:"terminationGracePeriodSeconds"`
 }
 
-// Container is a container of a pod.
-type Container struct {
+// container is a container of a pod.
+type container struct {
 	Name      string          `yaml:"name"`
 	Image     string          `yaml:"image"`
 	Command   []string        `yaml:"command"`
 	Args      []string        `yaml:"args"`
 	Env       []EnvVar        `yaml:"env"`
-	Ports     []ContainerPort `yaml:"ports"`
+	Ports     []containerPort `yaml:"ports"`
 	Resources struct {
 		Requests map[string]string `yaml:"requests"`
 		Limits   map[string]string `yaml:"limits"`
 	} `yaml:"resources"`
-	VolumeMounts []VolumeMount `yaml:"volumeMounts"`
+	VolumeMounts []volumeMount `yaml:"volumeMounts"`
 }
 
-// ContainerPort is a port of a container.
-type ContainerPort struct {
+// containerPort is a port of a container.
+type containerPort struct {
 	Name          string `yaml:"name"`
 	ContainerPort int    `yaml:"containerPort"`
 	Protocol      string `yaml:"protocol"`
@@ -141,15 +141,15 @@ type EnvVar struct {
 	} `yaml:"valueFrom"`
 }
 
-// VolumeMount mounts a volume of the pod in a container.
-type VolumeMount struct {
+// volumeMount mounts a volume of the pod in a container.
+type volumeMount struct {
 	Name      string `yaml:"name"`
 	MountPath string `yaml:"mountPath"`
 	ReadOnly  bool   `yaml:"readOnly"`
 }
 
-// Volume is a volume of a pod: a Secret's keys as files, or a claim.
-type Volume struct {
+// volume is a volume of a pod: a Secret's keys as files, or a claim.
+type volume struct {
 	Name   string `yaml:"name"`
 	Secret *struct {
 		SecretName  string `yaml:"secretName"`
@@ -161,14 +161,14 @@ type Volume struct {
 	EmptyDir *struct{} `yaml:"emptyDir"`
 }
 
-// SecretGenerator is a Secret a Kustomization makes from files.
-type SecretGenerator struct {
+// secretGenerator is a Secret a Kustomization makes from files.
+type secretGenerator struct {
 	Name  string   `yaml:"name"`
 	Files []string `yaml:"files"` // KEY=PATH or PATH (the key is the file's name)
 }
 
-// Keys returns the keys of the generated Secret.
-func (g SecretGenerator) Keys() []string {
+// keys returns the keys of the generated Secret.
+func (g secretGenerator) keys() []string {
 	var keys []string
 	for _, f := range g.Files {
 		key, _, ok := strings.Cut(f, "=")
@@ -186,21 +186,21 @@ func (g SecretGenerator) Keys() []string {
 // not in the kustomization, so that kubectl kustomize renders the
 // manifests without it.
 func KeySecret() (name, key string, err error) {
-	data, err := Files.ReadFile("k8s/kustomization.yaml")
+	data, err := files.ReadFile("k8s/kustomization.yaml")
 	if err != nil {
 		return "", "", err
 	}
-	name, key, ok := SecretCommand(string(data))
+	name, key, ok := secretCommand(string(data))
 	if !ok {
 		return "", "", errors.New("k8s/kustomization.yaml: no kubectl create secret generic NAME --from-file=KEY=FILE")
 	}
 	return name, key, nil
 }
 
-// SecretCommand finds in text the first command "kubectl create secret
+// secretCommand finds in text the first command "kubectl create secret
 // generic NAME --from-file=KEY=FILE" (or --from-file=FILE, whose key is
 // the file's name) and returns NAME and KEY.
-func SecretCommand(text string) (name, key string, ok bool) {
+func secretCommand(text string) (name, key string, ok bool) {
 	for _, line := range strings.Split(text, "\n") {
 		f := strings.Fields(line)
 		i := slices.Index(f, "kubectl")
@@ -210,16 +210,16 @@ func SecretCommand(text string) (name, key string, ok bool) {
 		name = f[i+4]
 		for _, a := range f[i+5:] {
 			if v, found := strings.CutPrefix(a, "--from-file="); found {
-				return name, SecretGenerator{Files: []string{v}}.Keys()[0], true
+				return name, secretGenerator{Files: []string{v}}.keys()[0], true
 			}
 		}
 	}
 	return "", "", false
 }
 
-// ParseManifest reads the objects of a YAML manifest (documents separated
+// parseManifest reads the objects of a YAML manifest (documents separated
 // by ---; empty ones are skipped). file names it in errors.
-func ParseManifest(file string, data []byte) ([]Object, error) {
+func parseManifest(file string, data []byte) ([]Object, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []Object
 	for i := 1; ; i++ {
@@ -243,9 +243,9 @@ func ParseManifest(file string, data []byte) ([]Object, error) {
 	}
 }
 
-// Manifests reads every k8s/*.yaml file of Files.
+// Manifests reads every k8s/*.yaml file of the embedded files.
 func Manifests() ([]Object, error) {
-	entries, err := Files.ReadDir("k8s")
+	entries, err := files.ReadDir("k8s")
 	if err != nil {
 		return nil, err
 	}
@@ -255,11 +255,11 @@ func Manifests() ([]Object, error) {
 			continue
 		}
 		path := "k8s/" + e.Name()
-		data, err := Files.ReadFile(path)
+		data, err := files.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
-		objs, err := ParseManifest(path, data)
+		objs, err := parseManifest(path, data)
 		if err != nil {
 			return nil, err
 		}

@@ -102,7 +102,7 @@ func TestManifestWiring(t *testing.T) {
 		switch o.Kind {
 		case "Kustomization":
 			for _, g := range o.SecretGenerator {
-				secrets[g.Name] = g.Keys()
+				secrets[g.Name] = g.keys()
 			}
 		case "PersistentVolumeClaim":
 			claims[o.Metadata.Name] = true
@@ -114,55 +114,71 @@ func TestManifestWiring(t *testing.T) {
 			continue
 		}
 		pods = append(pods, o)
-		sel, err := o.Spec.WorkloadSelector()
+		sel, err := o.Spec.workloadSelector()
 		if err != nil || !subset(sel, o.Spec.Template.Metadata.Labels) {
 			t.Errorf("%s %s: selector %v does not match its pods' labels %v (%v)", o.Kind, o.Metadata.Name, sel, o.Spec.Template.Metadata.Labels, err)
 		}
-		mounted := map[string]bool{}
-		for _, c := range o.Spec.Template.Spec.Containers {
-			for _, r := range []string{"cpu", "memory"} {
-				if c.Resources.Requests[r] == "" {
-					t.Errorf("%s/%s: no %s request", o.Metadata.Name, c.Name, r)
-				}
-			}
-			if c.Resources.Limits["memory"] == "" {
-				t.Errorf("%s/%s: no memory limit", o.Metadata.Name, c.Name)
-			}
-			if c.Image == "" {
-				t.Errorf("%s/%s: no image", o.Metadata.Name, c.Name)
-			}
-			for _, m := range c.VolumeMounts {
-				mounted[m.Name] = true
-			}
-			if !slices.ContainsFunc(c.Args, func(a string) bool { return strings.HasPrefix(a, "--key-file=") }) {
-				t.Errorf("%s/%s: the key does not come from a file (--key-file=)", o.Metadata.Name, c.Name)
+		checkPods(t, o, secrets, claims)
+	}
+	checkServices(t, objs, pods)
+	checkWorkersJoin(t, objs)
+}
+
+// checkPods checks the pods of workload o: every container sets requests,
+// a memory limit and an image and takes the key from a file, and every
+// volume is mounted and made by the manifests (secrets, claims).
+func checkPods(t *testing.T, o Object, secrets map[string][]string, claims map[string]bool) {
+	t.Helper()
+	mounted := map[string]bool{}
+	for _, c := range o.Spec.Template.Spec.Containers {
+		for _, r := range []string{"cpu", "memory"} {
+			if c.Resources.Requests[r] == "" {
+				t.Errorf("%s/%s: no %s request", o.Metadata.Name, c.Name, r)
 			}
 		}
-		for _, v := range o.Spec.Template.Spec.Volumes {
-			if !mounted[v.Name] {
-				t.Errorf("%s: volume %s is not mounted", o.Metadata.Name, v.Name)
+		if c.Resources.Limits["memory"] == "" {
+			t.Errorf("%s/%s: no memory limit", o.Metadata.Name, c.Name)
+		}
+		if c.Image == "" {
+			t.Errorf("%s/%s: no image", o.Metadata.Name, c.Name)
+		}
+		for _, m := range c.VolumeMounts {
+			mounted[m.Name] = true
+		}
+		if !slices.ContainsFunc(c.Args, func(a string) bool { return strings.HasPrefix(a, "--key-file=") }) {
+			t.Errorf("%s/%s: the key does not come from a file (--key-file=)", o.Metadata.Name, c.Name)
+		}
+	}
+	for _, v := range o.Spec.Template.Spec.Volumes {
+		if !mounted[v.Name] {
+			t.Errorf("%s: volume %s is not mounted", o.Metadata.Name, v.Name)
+		}
+		switch {
+		case v.Secret != nil:
+			if _, ok := secrets[v.Secret.SecretName]; !ok {
+				t.Errorf("%s: volume %s: no Secret %q is made by k8s/kustomization.yaml or its kubectl create secret", o.Metadata.Name, v.Name, v.Secret.SecretName)
 			}
-			switch {
-			case v.Secret != nil:
-				if _, ok := secrets[v.Secret.SecretName]; !ok {
-					t.Errorf("%s: volume %s: no Secret %q is made by k8s/kustomization.yaml or its kubectl create secret", o.Metadata.Name, v.Name, v.Secret.SecretName)
-				}
-				if m := v.Secret.DefaultMode; m == nil || *m&0o007 != 0 {
-					t.Errorf("%s: the key's files are readable by others (defaultMode %v)", o.Metadata.Name, m)
-				}
-			case v.PersistentVolumeClaim != nil:
-				if !claims[v.PersistentVolumeClaim.ClaimName] {
-					t.Errorf("%s: volume %s: no claim %q", o.Metadata.Name, v.Name, v.PersistentVolumeClaim.ClaimName)
-				}
+			if m := v.Secret.DefaultMode; m == nil || *m&0o007 != 0 {
+				t.Errorf("%s: the key's files are readable by others (defaultMode %v)", o.Metadata.Name, m)
+			}
+		case v.PersistentVolumeClaim != nil:
+			if !claims[v.PersistentVolumeClaim.ClaimName] {
+				t.Errorf("%s: volume %s: no claim %q", o.Metadata.Name, v.Name, v.PersistentVolumeClaim.ClaimName)
 			}
 		}
 	}
+}
+
+// checkServices checks that each Service selects some of pods and targets
+// ports their containers have, and that the gossip's is headless.
+func checkServices(t *testing.T, objs, pods []Object) {
+	t.Helper()
 	headless := 0
 	for _, svc := range objs {
 		if svc.Kind != "Service" {
 			continue
 		}
-		sel, err := svc.Spec.ServiceSelector()
+		sel, err := svc.Spec.serviceSelector()
 		if err != nil {
 			t.Errorf("Service %s: %v", svc.Metadata.Name, err)
 		}
@@ -192,6 +208,12 @@ func TestManifestWiring(t *testing.T) {
 	if headless == 0 {
 		t.Error("no headless Service (clusterIP: None) for the gossip")
 	}
+}
+
+// checkWorkersJoin checks that the workers join the gossip through the
+// headless Service.
+func checkWorkersJoin(t *testing.T, objs []Object) {
+	t.Helper()
 	// The workers join the gossip through the headless Service.
 	w, _ := Find(objs, "Deployment", "spots-worker")
 	joins := false
@@ -200,7 +222,7 @@ func TestManifestWiring(t *testing.T) {
 			if host, ok := strings.CutPrefix(a, "--join="); ok {
 				name, port, _ := strings.Cut(host, ":")
 				svc, ok := Find(objs, "Service", name)
-				joins = ok && svc.Spec.ClusterIP == "None" && slices.ContainsFunc(svc.Spec.Ports, func(p ServicePort) bool { return strconv.Itoa(p.Port) == port })
+				joins = ok && svc.Spec.ClusterIP == "None" && slices.ContainsFunc(svc.Spec.Ports, func(p servicePort) bool { return strconv.Itoa(p.Port) == port })
 			}
 		}
 	}
@@ -211,7 +233,7 @@ func TestManifestWiring(t *testing.T) {
 
 // servesPort reports whether a container of the workload has the port a
 // Service port targets (by name or number, same protocol).
-func servesPort(o Object, sp ServicePort) bool {
+func servesPort(o Object, sp servicePort) bool {
 	proto := sp.Protocol
 	if proto == "" {
 		proto = "TCP"
@@ -332,7 +354,7 @@ func TestKustomizationNeedsNoKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, k, ok := SecretCommand(string(readme)); !ok || n != name || k != key {
+	if n, k, ok := secretCommand(string(readme)); !ok || n != name || k != key {
 		t.Errorf("README.md makes the Secret %q with key %q (found: %v), kustomization.yaml %q with %q", n, k, ok, name, key)
 	}
 	for _, o := range objs {
@@ -374,7 +396,7 @@ func TestSecretCommand(t *testing.T) {
 		{"kubectl create secret generic k --from-literal=a=b", "", "", false},
 		{"nothing", "", "", false},
 	} {
-		name, key, ok := SecretCommand(tc.text)
+		name, key, ok := secretCommand(tc.text)
 		if name != tc.name || key != tc.key || ok != tc.ok {
 			t.Errorf("SecretCommand(%q) = %q, %q, %v; want %q, %q, %v", tc.text, name, key, ok, tc.name, tc.key, tc.ok)
 		}
@@ -398,7 +420,7 @@ func TestManifestMetrics(t *testing.T) {
 		if a["prometheus.io/path"] != "/metrics" {
 			t.Errorf("Service %s: prometheus.io/path %q, want /metrics", svc.Metadata.Name, a["prometheus.io/path"])
 		}
-		var sp *ServicePort
+		var sp *servicePort
 		for i, p := range svc.Spec.Ports {
 			if strconv.Itoa(p.Port) == a["prometheus.io/port"] {
 				sp = &svc.Spec.Ports[i]
@@ -408,7 +430,7 @@ func TestManifestMetrics(t *testing.T) {
 			t.Errorf("Service %s: prometheus.io/port %q is none of its ports", svc.Metadata.Name, a["prometheus.io/port"])
 			continue
 		}
-		sel, _ := svc.Spec.ServiceSelector()
+		sel, _ := svc.Spec.serviceSelector()
 		for _, o := range objs {
 			if !isWorkload(o) || !subset(sel, o.Spec.Template.Metadata.Labels) {
 				continue

@@ -11,11 +11,11 @@ import (
 // (a directive given twice keeps both values).
 type Unit struct {
 	Name     string
-	Sections map[string][]Directive
+	Sections map[string][]directive
 }
 
-// Directive is one "Key=Value" line of a unit.
-type Directive struct {
+// directive is one "Key=Value" line of a unit.
+type directive struct {
 	Key, Value string
 	Line       int
 }
@@ -24,7 +24,7 @@ type Directive struct {
 // skipped; a line ending in a backslash goes on on the next. A line
 // outside a section or without "=" is an error naming it.
 func ParseUnit(name string, data []byte) (Unit, error) {
-	u := Unit{Name: name, Sections: map[string][]Directive{}}
+	u := Unit{Name: name, Sections: map[string][]directive{}}
 	section := ""
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	var pending strings.Builder
@@ -55,7 +55,7 @@ func ParseUnit(name string, data []byte) (Unit, error) {
 		case section == "":
 			return Unit{}, fmt.Errorf("%s:%d: %q is outside a section", name, start, line)
 		}
-		u.Sections[section] = append(u.Sections[section], Directive{Key: strings.TrimSpace(key), Value: strings.TrimSpace(value), Line: start})
+		u.Sections[section] = append(u.Sections[section], directive{Key: strings.TrimSpace(key), Value: strings.TrimSpace(value), Line: start})
 	}
 	if err := sc.Err(); err != nil {
 		return Unit{}, fmt.Errorf("%s: %w", name, err)

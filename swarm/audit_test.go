@@ -91,7 +91,7 @@ func TestLiarSentFirst(t *testing.T) {
 				}
 			}
 			m.mu.Lock()
-			banned, _ := m.drop(map[string]bool{lie.Key: true}, nil, nil, nil)
+			banned, _ := m.drop(findings{wrong: map[string]bool{lie.Key: true}}, nil)
 			m.mu.Unlock()
 			if !slices.Equal(banned, []string{"liar"}) {
 				t.Errorf("banned %v, want the liar", banned)
@@ -156,7 +156,7 @@ func TestAuditDropsUnderived(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := m.Audit(ctx)
+	res, err := m.audit(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestAuditDropsUnderived(t *testing.T) {
 	if !m.Outcome().Known() {
 		t.Fatal("the groups did not settle the root again")
 	}
-	if res, err := m.Audit(ctx); err != nil || !res.Proved {
+	if res, err := m.audit(ctx); err != nil || !res.Proved {
 		t.Fatalf("second audit: %+v, %v", res, err)
 	}
 }
@@ -186,10 +186,10 @@ func solveWith(t *testing.T, ctx context.Context, m *Master, p Params, groups in
 		if err != nil {
 			t.Fatal(err)
 		}
-		go func() { done <- g.Run(ctx, LocalLink{m}) }()
+		go func() { done <- g.Run(ctx, localLink{m}) }()
 	}
 	select {
-	case <-m.Done():
+	case <-m.solved():
 	case <-ctx.Done():
 	}
 	cancel()
@@ -235,7 +235,7 @@ func TestDisputedValues(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res, err := m.Check(context.Background())
+			res, err := m.check(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -287,9 +287,9 @@ func TestScanAgainOnceComplete(t *testing.T) {
 	lie := all[key] + 1
 	m := smallMaster(t, "0*6")
 	ctx := context.Background()
-	wrong, _, err := m.findWrong(ctx, map[string]uint32{key: lie}, false, nil)
-	if err != nil || len(wrong) != 0 {
-		t.Fatalf("alone (children unknown): wrong %v, %v; want none", wrong, err)
+	found, err := m.findWrong(ctx, map[string]uint32{key: lie}, false, nil)
+	if wrong := found.wrong; err != nil || len(wrong) != 0 {
+		t.Fatalf("alone (children unknown): wrong %v, %v; want none", found.wrong, err)
 	}
 	// The value and its children's lands' values, not those of its
 	// parents, which would name it too.
@@ -299,9 +299,9 @@ func TestScanAgainOnceComplete(t *testing.T) {
 			vals[l.Key()] = all[l.Key()]
 		}
 	}
-	wrong, _, err = m.findWrong(ctx, vals, false, nil)
-	if err != nil || !wrong[key] {
-		t.Fatalf("with its children's values: wrong %v, %v; want %s among them", wrong, err, key)
+	found, err = m.findWrong(ctx, vals, false, nil)
+	if err != nil || !found.wrong[key] {
+		t.Fatalf("with its children's values: wrong %v, %v; want %s among them", found.wrong, err, key)
 	}
 }
 
@@ -324,7 +324,7 @@ func TestProvedValues(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	solveWith(t, ctx, m, p, 2)
-	res, err := m.Audit(ctx)
+	res, err := m.audit(ctx)
 	if err != nil || !res.Proved {
 		t.Fatalf("audit: %+v, %v", res, err)
 	}
@@ -380,7 +380,7 @@ func TestManyLiars(t *testing.T) {
 	}
 	exchange(ExchangeRequest{Group: "honest", Slots: 1, Nimbers: values[half+3*(len(values)-half)/3:]})
 	m.mu.Lock()
-	banned, _ := m.drop(lies, nil, nil, nil)
+	banned, _ := m.drop(findings{wrong: lies}, nil)
 	m.mu.Unlock()
 	if !slices.Equal(banned, []string{"liar1", "liar2", "liar3"}) {
 		t.Errorf("banned %v, want every liar", banned)
@@ -398,4 +398,106 @@ func TestManyLiars(t *testing.T) {
 	if err := proves(m); err != nil {
 		t.Errorf("the values left do not prove %s: %v", root, err)
 	}
+}
+
+// TestLiarsOneCheck (N36): liars join one after another, each sent the
+// values the master holds (the lies before it among them), then each
+// sends a lie of more lives than the last: the value of one of its
+// position's children, whose lands' values it was sent. The lies are of
+// more lives than those their liars were sent, so they could rest on
+// them by lives alone; what each liar knew shows they do not. One check
+// bans all three, drops the lies and keeps every honest value.
+func TestLiarsOneCheck(t *testing.T) {
+	const root = "0*6"
+	values := trueValues(t, root)
+	all := map[string]uint32{}
+	for _, e := range values {
+		all[e.Key] = e.G
+	}
+	lies := liesOfMoreLives(t, all, 3)
+	m := smallMaster(t, root)
+	exchange := func(req ExchangeRequest) {
+		t.Helper()
+		if _, err := m.Exchange(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var honest []solve.NimberEntry
+	for _, e := range values {
+		if _, lied := lies[e.Key]; !lied {
+			honest = append(honest, e)
+		}
+	}
+	exchange(ExchangeRequest{Group: "honest", Slots: 1, Nimbers: honest})
+	var want []string
+	for i, e := range sortedLies(lies) {
+		liar := fmt.Sprintf("liar%d", i+1)
+		want = append(want, liar)
+		exchange(ExchangeRequest{Group: liar, Slots: 1}) // sent what the master holds
+		exchange(ExchangeRequest{Group: liar, Slots: 1, Nimbers: []solve.NimberEntry{e}})
+	}
+	res, err := m.check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Banned, want) {
+		t.Errorf("banned %v, want %v (wrong %v)", res.Banned, want, res.Wrong)
+	}
+	for _, e := range honest {
+		if g, ok := m.DB().Get(e.Key); !ok || g != e.G {
+			t.Errorf("the honest group's gn(%s)=%d was dropped", mustPos(e.Key), e.G)
+		}
+	}
+	for k := range lies {
+		if _, ok := m.DB().Get(k); ok {
+			t.Errorf("the lie about %s is kept", mustPos(k))
+		}
+	}
+}
+
+// liesOfMoreLives picks n positions of vals of distinct lives, each with a
+// child whose lands all have values, none of them another pick, and
+// returns for each a lie: that child's value.
+func liesOfMoreLives(t *testing.T, vals map[string]uint32, n int) map[string]solve.NimberEntry {
+	t.Helper()
+	out := map[string]solve.NimberEntry{}
+	used, lands := map[int]bool{}, map[string]bool{}
+	for _, k := range sortedKeys(vals) {
+		p := mustPos(k)
+		if len(out) == n || used[p.Lives()] || lands[k] {
+			continue
+		}
+	children:
+		for _, c := range p.Children() {
+			x := uint32(0)
+			for _, l := range c.Lands() {
+				g, ok := vals[l.Key()]
+				if _, picked := out[l.Key()]; !ok || picked {
+					continue children
+				}
+				x ^= g
+			}
+			for _, l := range c.Lands() {
+				lands[l.Key()] = true
+			}
+			out[k] = solve.NimberEntry{Key: k, G: x}
+			used[p.Lives()] = true
+			break
+		}
+	}
+	if len(out) < n {
+		t.Fatalf("only %d positions fit", len(out))
+	}
+	return out
+}
+
+// sortedLies returns the lies by the lives of their positions, fewest
+// first.
+func sortedLies(lies map[string]solve.NimberEntry) []solve.NimberEntry {
+	var out []solve.NimberEntry
+	for _, e := range lies {
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b solve.NimberEntry) int { return cmp.Compare(mustPos(a.Key).Lives(), mustPos(b.Key).Lives()) })
+	return out
 }

@@ -25,7 +25,8 @@ type claim struct {
 	seq   uint64 // the exchange it came with
 }
 
-func (c claim) String() string {
+// text writes the claim as its couple, outcome and sender ("0*5+*0=W from g7").
+func (c claim) text() string {
 	return fmt.Sprintf("%s+*%d=%s from %s", c.pos, c.n, c.out, c.group)
 }
 
@@ -34,9 +35,9 @@ const (
 	// maxClaims bounds the claims waiting to be checked; past it new ones
 	// are not checked (the audit still checks the outcome itself).
 	maxClaims = 1 << 16
-	// maxClaimChecks bounds the claims one Check looks at (each costs at
+	// maxClaimChecks bounds the claims one check looks at (each costs at
 	// most one generation of a position's children), and maxAuditClaims
-	// those an Audit looks at; the rest wait for the next. Both take the
+	// those an audit looks at; the rest wait for the next. Both take the
 	// groups in turn, so a group's claims are looked at however many the
 	// others make.
 	maxClaimChecks = 1024
@@ -221,7 +222,7 @@ func describeClaims(liars map[string]claimFault) []string {
 	var out []string
 	for _, g := range sortedKeys(liars) {
 		f := liars[g]
-		d := f.claim.String()
+		d := f.claim.text()
 		if f.wrong {
 			d += " (wrong)"
 		}

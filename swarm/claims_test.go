@@ -138,7 +138,7 @@ func TestOutcomeLiar(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		liar <- outcomeLiar(ctx, LocalLink{m}, "liar")
+		liar <- outcomeLiar(ctx, localLink{m}, "liar")
 	}()
 	runGroups(t, ctx, &wg, m, p, "honest", 2)
 	var reports []AuditResult
@@ -166,15 +166,15 @@ func TestOutcomeLiar(t *testing.T) {
 		}
 	}
 	bans := 0
-	for _, e := range m.Events() {
-		if e.Kind == EventBan {
+	for _, e := range m.eventsNow() {
+		if e.Kind == eventBan {
 			bans++
 			if e.Group != "liar" {
-				t.Errorf("event %s", e)
+				t.Errorf("event %s", e.text())
 			}
 		}
 	}
-	if st := m.Stats(); bans != 1 || st.Events[string(EventBan)] != 1 || st.Unbacked != 1 || st.Claims == 0 {
+	if st := m.Stats(); bans != 1 || st.Events[string(eventBan)] != 1 || st.Unbacked != 1 || st.Claims == 0 {
 		t.Errorf("%d ban events, stats %+v", bans, st)
 	}
 }

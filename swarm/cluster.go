@@ -94,7 +94,7 @@ func StartMember(ctx context.Context, cfg MemberConfig) (*Member, error) {
 			if !unreachable(err) || time.Now().After(deadline) {
 				ml.Shutdown()
 				if unreachable(err) {
-					return nil, fmt.Errorf("joining the swarm at %v: nothing answers there: %w", cfg.Join, err)
+					return nil, fmt.Errorf("joining the swarm at %v: %w: nothing answers there: %w", cfg.Join, ErrNoMaster, err)
 				}
 				return nil, fmt.Errorf("joining the swarm at %v: %w (is the key right?)", cfg.Join, err)
 			}
@@ -138,29 +138,6 @@ func (m *Member) Addr() string {
 func (m *Member) Rejoin(addrs []string) error {
 	_, err := m.ml.Join(addrs)
 	return err
-}
-
-// Master returns the meta of a live master, if the member knows one.
-func (m *Member) Master() (Meta, bool) {
-	for _, n := range m.ml.Members() {
-		var meta Meta
-		if json.Unmarshal(n.Meta, &meta) == nil && meta.Role == "master" && n.State == memberlist.StateAlive {
-			return meta, true
-		}
-	}
-	return Meta{}, false
-}
-
-// Workers counts the live workers.
-func (m *Member) Workers() int {
-	k := 0
-	for _, n := range m.ml.Members() {
-		var meta Meta
-		if json.Unmarshal(n.Meta, &meta) == nil && meta.Role == "worker" {
-			k++
-		}
-	}
-	return k
 }
 
 // MemberInfo is one member of the swarm as this node's gossip sees it.

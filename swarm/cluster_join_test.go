@@ -1,8 +1,11 @@
 package swarm
 
 import (
+	"context"
 	"errors"
+	"net"
 	"testing"
+	"time"
 )
 
 // TestUnreachable: a join is retried while nothing answers at the address
@@ -26,5 +29,29 @@ func TestUnreachable(t *testing.T) {
 		if got := unreachable(errors.New(tt.err)); got != tt.want {
 			t.Errorf("unreachable(%q) = %v, want %v", tt.err, got, tt.want)
 		}
+	}
+}
+
+// TestJoinNobody: a join that nothing answers for all of JoinWait fails
+// with an error wrapping ErrNoMaster, which spots-solve worker tells
+// apart (exit 1, "no master") from a wrong key.
+func TestJoinNobody(t *testing.T) {
+	key, err := NewKey("join-nobody")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nobody := ln.Addr().String()
+	ln.Close()
+	m, err := StartMember(context.Background(), MemberConfig{Name: "w", Bind: "127.0.0.1:0", Key: key, Join: []string{nobody}, JoinWait: 300 * time.Millisecond})
+	if err == nil {
+		m.Leave()
+		t.Fatalf("joined at %s, where nothing listens", nobody)
+	}
+	if !errors.Is(err, ErrNoMaster) {
+		t.Errorf("%v: does not wrap ErrNoMaster", err)
 	}
 }

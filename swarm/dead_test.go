@@ -24,16 +24,16 @@ func TestDeadWorkerEvents(t *testing.T) {
 		t.Fatalf("DropGroup took %d jobs back, want 2", n)
 	}
 	*now = now.Add(p.Lease + time.Second)
-	if n := m.Expire(); n != 2 {
+	if n := m.expire(); n != 2 {
 		t.Fatalf("Expire took %d jobs back, want 2", n)
 	}
-	events := m.Events()
-	if len(events) != 4 || events[2].Kind != EventLoss || events[2].Group != "dead" || events[2].Jobs != 2 ||
-		events[3].Kind != EventExpire || events[3].Group != "silent" || events[3].Jobs != 2 {
+	events := m.eventsNow()
+	if len(events) != 4 || events[2].Kind != eventLoss || events[2].Group != "dead" || events[2].Jobs != 2 ||
+		events[3].Kind != eventExpire || events[3].Group != "silent" || events[3].Jobs != 2 {
 		t.Fatalf("events %+v, want two joins, the loss of dead and the expiry of silent, 2 jobs each", events)
 	}
 	rec := httptest.NewRecorder()
-	NewStatus(m, StatusOptions{}).ServePage(rec, httptest.NewRequest(http.MethodGet, StatusPath, nil))
+	NewStatus(m, StatusOptions{}).servePage(rec, httptest.NewRequest(http.MethodGet, statusPath, nil))
 	page := rec.Body.String()
 	for _, want := range []string{
 		"join 2, expire 1, loss 1",
@@ -44,7 +44,7 @@ func TestDeadWorkerEvents(t *testing.T) {
 			t.Errorf("the status page lacks %q:\n%s", want, page)
 		}
 	}
-	if r := NewStatus(m, StatusOptions{}).Report(); len(r.Workers) != 0 {
+	if r := NewStatus(m, StatusOptions{}).report(); len(r.Workers) != 0 {
 		t.Errorf("workers %+v: the dead groups are still listed", r.Workers)
 	}
 }

@@ -44,7 +44,7 @@
 // to Gather of that cycle for its other solvers (their reports then share
 // one exchange); at least every third of Params.Lease otherwise, so that
 // the master knows it is alive; and soon when it has no job. The master
-// holds the request of a group it has no job for (Park, ExchangeWait)
+// holds the request of a group it has no job for (Park)
 // until a report frees a leaf, and then hands it out to the waiting
 // groups first come, first served.
 //
@@ -117,10 +117,10 @@
 //     gossip declares dead, loses its jobs, and their leaves are handed
 //     out again; its late reports are ignored.
 //   - Every join, expiry, loss, re-synchronisation and ban is an Event:
-//     logged (Master.Log), kept (Master.Events, the status page) and
+//     logged (Master.Log), kept (the status page) and
 //     counted (MasterStats.Events, /metrics).
 //   - A value records where it came from. The master looks for wrong
-//     values while the solve goes on (Check): a value that contradicts
+//     values while the solve goes on (its checks): a value that contradicts
 //     the values of its position's children, or another group's value of
 //     the same position, is settled by solving the position itself.
 //   - An outcome a job reports settles its leaf at once, and is checked
@@ -129,11 +129,13 @@
 //     whose reported outcome the master's values do not back, or that it
 //     finds wrong by solving the couple, is banned as a liar, and what
 //     the master derived from its claims is dropped.
-//   - It reports an outcome only once it is proved (Audit): a certificate
+//   - It reports an outcome only once it is proved (its audit): a certificate
 //     built from its values must pass the independent checker (package
 //     verify). When it does not, the master drops the wrong values, every
 //     value their senders sent and every value that may rest on them,
-//     bans the senders (ErrBanned), rebuilds its DAG and starts a new
+//     bans every sender that could not have taken its wrong value from
+//     another's (ErrBanned; blame.go decides, testdata/blame shows how),
+//     rebuilds its DAG and starts a new
 //     epoch: a group that sees a new epoch forgets what it learned and its
 //     jobs, and starts afresh, and what a group of an old epoch sends is
 //     ignored. Supervise runs these checks for a master's whole solve.
@@ -142,7 +144,7 @@
 //     and checks every certificate its proof cites before it believes the
 //     outcome; one that does not hold ends the solve (ErrCited). Groups
 //     may draw on them too (WithGroupPool).
-//   - Once the outcome is proved (Finish) every group is told at its next
+//   - Once the outcome is proved every group is told at its next
 //     exchange, and a waiting group at once, that the solve is over.
 //
 // The master's DAG, its jobs and its values live in its memory; a

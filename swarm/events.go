@@ -6,40 +6,40 @@ import (
 	"time"
 )
 
-// EventKind names what happened to a group, as the master's events say.
-type EventKind string
+// eventKind names what happened to a group, as the master's events say.
+type eventKind string
 
 // The kinds of event a master records.
 const (
-	// EventJoin: a group the master did not know (a new one, or one it
+	// eventJoin: a group the master did not know (a new one, or one it
 	// had forgotten) exchanged.
-	EventJoin EventKind = "join"
-	// EventExpire: a group was silent longer than its lease: the master
+	eventJoin eventKind = "join"
+	// eventExpire: a group was silent longer than its lease: the master
 	// took its jobs back and forgot it.
-	EventExpire EventKind = "expire"
-	// EventLoss: the gossip declared a group dead, or it left: the master
+	eventExpire eventKind = "expire"
+	// eventLoss: the gossip declared a group dead, or it left: the master
 	// took its jobs back and forgot it.
-	EventLoss EventKind = "loss"
-	// EventResync: a group came back running jobs the master had taken
+	eventLoss eventKind = "loss"
+	// eventResync: a group came back running jobs the master had taken
 	// back (its lease had run out), or without jobs the master had sent
 	// it (a reply that never arrived): each side dropped what the other
 	// no longer holds.
-	EventResync EventKind = "resync"
-	// EventBan: the master banned a group for wrong Grundy values or
+	eventResync eventKind = "resync"
+	// eventBan: the master banned a group for wrong Grundy values or
 	// outcomes its values do not back.
-	EventBan EventKind = "ban"
+	eventBan eventKind = "ban"
 )
 
-// EventKinds lists every kind, in the order the status page and
+// eventKinds lists every kind, in the order the status page and
 // /metrics show them.
-var EventKinds = []EventKind{EventJoin, EventExpire, EventLoss, EventResync, EventBan}
+var eventKinds = []eventKind{eventJoin, eventExpire, eventLoss, eventResync, eventBan}
 
-// Event is something that happened to a group, as the master logs it
-// (Master.Log), keeps it (Master.Events) and counts it
+// event is something that happened to a group, as the master logs it
+// (Master.Log), keeps it (Master.eventsNow) and counts it
 // (MasterStats.Events).
-type Event struct {
+type event struct {
 	Time  time.Time `json:"time"`
-	Kind  EventKind `json:"kind"`
+	Kind  eventKind `json:"kind"`
 	Group string    `json:"group"`
 	// Jobs is the number of jobs taken back or dropped with the event.
 	Jobs int `json:"jobs,omitempty"`
@@ -49,12 +49,12 @@ type Event struct {
 }
 
 // verbs say what each kind of event did to its group.
-var verbs = map[EventKind]string{EventJoin: "joined", EventExpire: "expired", EventLoss: "lost",
-	EventResync: "re-synchronised", EventBan: "banned"}
+var verbs = map[eventKind]string{eventJoin: "joined", eventExpire: "expired", eventLoss: "lost",
+	eventResync: "re-synchronised", eventBan: "banned"}
 
-// String writes the event as the master logs it: "worker-a expired:
+// text writes the event as the master logs it: "worker-a expired:
 // silent for 31s, longer than its lease of 30s; 2 jobs taken back".
-func (e Event) String() string {
+func (e event) text() string {
 	s := e.Group + " " + cmp.Or(verbs[e.Kind], string(e.Kind))
 	if e.Detail != "" {
 		s += ": " + e.Detail
@@ -68,41 +68,42 @@ const maxEvents = 64
 
 // eventLog is a master's recent events and their counts.
 type eventLog struct {
-	ring  [maxEvents]Event
+	ring  [maxEvents]event
 	n     int // events recorded in all
-	count map[EventKind]int
+	count map[eventKind]int
 }
 
 // record adds an event, and logs it. With the master's lock held.
-func (m *Master) record(kind EventKind, group string, jobs int, detail string, args ...any) {
+func (m *Master) record(kind eventKind, group string, jobs int, detail string, args ...any) {
 	if len(args) > 0 {
 		detail = fmt.Sprintf(detail, args...)
 	}
-	e := Event{Time: m.now(), Kind: kind, Group: group, Jobs: jobs, Detail: detail}
+	e := event{Time: m.now(), Kind: kind, Group: group, Jobs: jobs, Detail: detail}
 	ev := &m.events
 	ev.ring[ev.n%maxEvents] = e
 	ev.n++
 	if ev.count == nil {
-		ev.count = map[EventKind]int{}
+		ev.count = map[eventKind]int{}
 	}
 	ev.count[kind]++
 	if m.Log != nil {
-		m.Log("%s", e)
+		m.Log("%s", e.text())
 	}
 }
 
-// Events returns the master's latest events (at most 64), oldest first.
-func (m *Master) Events() []Event {
+// eventsNow returns the master's latest events (at most 64), oldest
+// first.
+func (m *Master) eventsNow() []event {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.recentEvents()
 }
 
-// recentEvents is Events with the lock held.
-func (m *Master) recentEvents() []Event {
+// recentEvents is eventsNow with the lock held.
+func (m *Master) recentEvents() []event {
 	ev := &m.events
 	k := min(ev.n, maxEvents)
-	out := make([]Event, 0, k)
+	out := make([]event, 0, k)
 	for i := ev.n - k; i < ev.n; i++ {
 		out = append(out, ev.ring[i%maxEvents])
 	}
@@ -111,8 +112,8 @@ func (m *Master) recentEvents() []Event {
 
 // eventCounts copies the counts of the events by kind. With the lock held.
 func (m *Master) eventCounts() map[string]int {
-	out := make(map[string]int, len(EventKinds))
-	for _, k := range EventKinds {
+	out := make(map[string]int, len(eventKinds))
+	for _, k := range eventKinds {
 		out[string(k)] = m.events.count[k]
 	}
 	return out

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -29,28 +28,10 @@ type Group struct {
 	db      *solve.NimberDB
 	solvers []*Solver
 	results chan finished
-	mu      sync.Mutex // guards stats, which solvers update
-	stats   GroupStats
 	pooled  map[string]uint32 // the values drawn on (WithGroupPool), not sent
 
 	// Log, if set, is told about reconnections and the like.
 	Log func(format string, args ...any)
-
-	// Lie is a test hook: if set, the group sends the master the values it
-	// returns instead of those it proved (to test that a lying worker
-	// cannot poison a solve). Never set outside tests.
-	Lie func([]solve.NimberEntry) []solve.NimberEntry
-}
-
-// GroupStats are a group's counters.
-type GroupStats struct {
-	Jobs        int     `json:"jobs"`
-	Iterations  uint64  `json:"iterations"`
-	BusySeconds float64 `json:"busy_seconds"` // summed over solvers, time inside Job
-	IdleSeconds float64 `json:"idle_seconds"` // summed over solvers, between jobs (first wait excluded)
-	NimbersSent int     `json:"nimbers_sent"`
-	NimbersRecv int     `json:"nimbers_received"`
-	Retries     int     `json:"retries"`
 }
 
 // A Solver is one solver of a group: a DFPN search (PDFPN with
@@ -64,8 +45,7 @@ type Solver struct {
 	lastJob string // id of its previous job, which a new one may follow
 	jobID   string // its current job, "" when idle
 	cancel  context.CancelFunc
-	idleAt  time.Time
-	started bool
+	started bool // it ran a cycle: its table holds something
 }
 
 // A GroupOption changes a group from its defaults (NewGroup).
@@ -139,19 +119,6 @@ func (s *Solver) IterationsSoFar() uint64 { return s.dfpn.IterationsSoFar() }
 // it.
 func (s *Solver) Stats() solve.Stats { return s.dfpn.Stats() }
 
-// Stats returns the group's counters.
-func (g *Group) Stats() GroupStats {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.stats
-}
-
-func (g *Group) count(f func(*GroupStats)) {
-	g.mu.Lock()
-	f(&g.stats)
-	g.mu.Unlock()
-}
-
 // Run exchanges with the master and solves the jobs it hands out until the
 // master says the solve is over or ctx ends. A failed exchange is retried
 // (the master may be restarting); the group's reports wait for it. When the
@@ -178,7 +145,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 	for {
 		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Completed: completed, Epoch: epoch,
 			Nimbers: g.db.TakeNew(), Running: g.running(), Resync: true}
-		reply, err := g.exchange(ctx, link, g.lie(req))
+		reply, err := g.exchange(ctx, link, req)
 		if err != nil {
 			return err
 		}
@@ -199,7 +166,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 				g.Log("group %s: a new master; sending it all %d Grundy values", g.Name, len(req.Nimbers))
 			}
 			resend := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Nimbers: req.Nimbers, Epoch: reply.Epoch}
-			more, err := g.exchange(ctx, link, g.lie(resend))
+			more, err := g.exchange(ctx, link, resend)
 			if err != nil {
 				return err
 			}
@@ -213,7 +180,6 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			heartbeat = max(min(g.params.Lease, reply.Lease)/3, minHeartbeat)
 		}
 		gather := GatherOf(reply.Gather)
-		g.count(func(st *GroupStats) { st.NimbersSent += len(req.Nimbers) })
 		if reply.Done {
 			return nil
 		}
@@ -245,9 +211,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			}
 		}
 		for _, e := range reply.Delta {
-			if g.db.Learn(e.Key, e.G) {
-				g.count(func(st *GroupStats) { st.NimbersRecv++ })
-			}
+			g.db.Learn(e.Key, e.G)
 		}
 		for _, spec := range reply.Jobs {
 			s := g.Place(spec)
@@ -410,14 +374,6 @@ func (g *Group) busy() int {
 	return n
 }
 
-// lie applies the test hook Lie to the values of a request.
-func (g *Group) lie(req ExchangeRequest) ExchangeRequest {
-	if g.Lie != nil && len(req.Nimbers) > 0 {
-		req.Nimbers = g.Lie(slices.Clone(req.Nimbers))
-	}
-	return req
-}
-
 // exchange sends a request until it goes through, backing off between
 // attempts.
 func (g *Group) exchange(ctx context.Context, link Link, req ExchangeRequest) (ExchangeReply, error) {
@@ -433,7 +389,6 @@ func (g *Group) exchange(ctx context.Context, link Link, req ExchangeRequest) (E
 		if ctx.Err() != nil {
 			return reply, ctx.Err()
 		}
-		g.count(func(st *GroupStats) { st.Retries++ })
 		if g.Log != nil {
 			g.Log("group %s: exchange failed (%v); retrying in %v", g.Name, err, wait)
 		}
@@ -479,7 +434,6 @@ func (g *Group) Release(id string) {
 	for _, s := range g.solvers {
 		if s.jobID == id {
 			s.jobID, s.lastJob = "", id
-			s.idleAt = time.Now()
 		}
 	}
 }
@@ -487,22 +441,12 @@ func (g *Group) Release(id string) {
 // Cycle runs one cycle of a job on the solver that Place gave it, and
 // returns its report.
 func (g *Group) Cycle(ctx context.Context, s *Solver, spec JobSpec) Report {
-	start := time.Now()
-	if s.started {
-		idle := start.Sub(s.idleAt).Seconds()
-		g.count(func(st *GroupStats) { st.IdleSeconds += idle })
-	}
 	s.started = true
 	pos, err := sprouts.Parse(spec.Position)
 	if err != nil {
 		return Report{ID: spec.ID, PN: 1, DN: 1}
 	}
 	e := s.dfpn.Job(ctx, pos, spec.N, spec.MaxIterations)
-	g.count(func(st *GroupStats) {
-		st.Jobs++
-		st.Iterations += e.Iterations
-		st.BusySeconds += time.Since(start).Seconds()
-	})
 	r := reportOf(e)
 	r.ID = spec.ID
 	return r
@@ -513,7 +457,7 @@ func reportOf(e solve.Expansion[sprouts.Position]) Report {
 	if e.Outcome == solve.Unknown {
 		r.Folded, r.FoldedN = e.Folded.String(), e.FoldedN
 		for _, c := range e.Children {
-			r.Children = append(r.Children, ChildReport{Position: c.Pos.String(), N: c.N, PN: c.PN, DN: c.DN})
+			r.Children = append(r.Children, childReport{Position: c.Pos.String(), N: c.N, PN: c.PN, DN: c.DN})
 		}
 	}
 	return r
@@ -523,14 +467,7 @@ func reportOf(e solve.Expansion[sprouts.Position]) Report {
 var ErrUnauthorized = errors.New("swarm: unauthorized (wrong key?)")
 
 // ErrNoMaster is returned by a Link that gave up finding a master (a
-// worker's --wait ran out): the group stops instead of asking again.
+// worker's --wait ran out): the group stops instead of asking again. An
+// error of StartMember wraps it when nothing answered at the addresses to
+// join for all of MemberConfig.JoinWait.
 var ErrNoMaster = errors.New("swarm: no master")
-
-// LocalLink connects a group to a master in the same process.
-type LocalLink struct{ Master *Master }
-
-// Exchange calls the master directly; a group left without a job waits
-// there for one, as over HTTP.
-func (l LocalLink) Exchange(ctx context.Context, req ExchangeRequest) (ExchangeReply, error) {
-	return l.Master.ExchangeWait(ctx, req, parkFor)
-}

@@ -18,7 +18,7 @@ func TestMalformedReportsAreLogged(t *testing.T) {
 	}{
 		{"folded", func(id, pos string) Report { return Report{ID: id, PN: 1, DN: 1, Folded: "0*3x"} }, "folded position"},
 		{"child", func(id, pos string) Report {
-			return Report{ID: id, PN: 1, DN: 1, Folded: pos, Children: []ChildReport{{Position: "Z!", PN: 1, DN: 1}}}
+			return Report{ID: id, PN: 1, DN: 1, Folded: pos, Children: []childReport{{Position: "Z!", PN: 1, DN: 1}}}
 		}, "child"},
 		{"no children", func(id, pos string) Report { return Report{ID: id, PN: 1, DN: 1, Folded: pos} }, "without children"},
 	} {

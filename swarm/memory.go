@@ -21,16 +21,16 @@ const (
 	MaxGrouping = 256
 )
 
-// TableEntryBytes returns the memory one transposition-table entry of a
+// tableEntryBytes returns the memory one transposition-table entry of a
 // worker's solver takes (its share of a bucket; the table holds
 // fingerprints, not positions).
-func TableEntryBytes() uint64 {
+func tableEntryBytes() uint64 {
 	return solve.TableBytes(4, 1) / 4
 }
 
-// PhysicalMemory returns the machine's physical memory in bytes (MemTotal
+// meminfoTotal returns the machine's physical memory in bytes (MemTotal
 // of /proc/meminfo), or 0 when it cannot be told.
-func PhysicalMemory() uint64 {
+func meminfoTotal() uint64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 0
@@ -59,7 +59,7 @@ func PhysicalMemory() uint64 {
 // --memory over one of the others, made the runtime die out of memory
 // with a stack dump. It returns 0 when nothing can be told.
 func UsableMemory() (uint64, string) {
-	mem, what := PhysicalMemory(), "this machine's memory (MemTotal of /proc/meminfo)"
+	mem, what := meminfoTotal(), "this machine's memory (MemTotal of /proc/meminfo)"
 	lower := func(v uint64, why string) {
 		if v > 0 && (mem == 0 || v < mem) {
 			mem, what = v, why
@@ -135,7 +135,7 @@ func CheckCapacity(capacity, tables int) error {
 	if capacity < 1 || tables < 1 {
 		return fmt.Errorf("capacity %d for %d tables: want positive numbers", capacity, tables)
 	}
-	need := float64(capacity) * float64(tables) * float64(TableEntryBytes())
+	need := float64(capacity) * float64(tables) * float64(tableEntryBytes())
 	mem, what := physicalMemory()
 	if mem == 0 {
 		mem, what = 1<<40, "the memory assumed of a machine that does not say"

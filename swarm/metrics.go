@@ -92,15 +92,15 @@ var masterMetrics = []metricSpec{
 	{"spots_swarm_values_dropped_total", "Grundy values dropped as wrong or resting on wrong ones.", prometheus.CounterValue,
 		func(r *StatusReport) float64 { return float64(r.Stats.Dropped) }},
 	{"spots_swarm_group_joins_total", "Events: worker groups that joined (new, or back after the master forgot them).", prometheus.CounterValue,
-		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(EventJoin)]) }},
+		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(eventJoin)]) }},
 	{"spots_swarm_group_expiries_total", "Events: worker groups silent longer than their lease, whose jobs were taken back.", prometheus.CounterValue,
-		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(EventExpire)]) }},
+		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(eventExpire)]) }},
 	{"spots_swarm_group_losses_total", "Events: worker groups the gossip declared dead or that left, whose jobs were taken back.", prometheus.CounterValue,
-		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(EventLoss)]) }},
+		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(eventLoss)]) }},
 	{"spots_swarm_group_resyncs_total", "Events: worker groups whose jobs the master and the group re-synchronised (jobs dropped or taken back).", prometheus.CounterValue,
-		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(EventResync)]) }},
+		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(eventResync)]) }},
 	{"spots_swarm_group_bans_total", "Events: worker groups banned for wrong Grundy values or outcomes their values do not back.", prometheus.CounterValue,
-		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(EventBan)]) }},
+		func(r *StatusReport) float64 { return float64(r.Stats.Events[string(eventBan)]) }},
 	{"spots_swarm_claims_total", "Outcomes reported by jobs that settled their leaf, each checked against the values.", prometheus.CounterValue,
 		func(r *StatusReport) float64 { return float64(r.Stats.Claims) }},
 	{"spots_swarm_solved", "1 once the root's outcome is known, else 0.", prometheus.GaugeValue,
@@ -109,9 +109,9 @@ var masterMetrics = []metricSpec{
 		func(r *StatusReport) float64 { return boolValue(r.Finished) }},
 }
 
-// MetricNames returns the names of the master's own metrics, as /metrics
+// metricNames returns the names of the master's own metrics, as /metrics
 // serves them.
-func MetricNames() []string {
+func metricNames() []string {
 	names := make([]string, len(masterMetrics))
 	for i, m := range masterMetrics {
 		names[i] = m.name
@@ -143,25 +143,25 @@ func (c *statusCollector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (c *statusCollector) Collect(ch chan<- prometheus.Metric) {
-	r := c.s.Report()
+	r := c.s.report()
 	for i, m := range masterMetrics {
 		ch <- prometheus.MustNewConstMetric(c.descs[i], m.kind, m.value(&r))
 	}
 }
 
-// Registry returns a new Prometheus registry (not the global one) holding
-// the master's metrics (MetricNames, read from a status report at each
+// registry returns a new Prometheus registry (not the global one) holding
+// the master's metrics (metricNames, read from a status report at each
 // scrape) and the Go runtime's and the process's collectors.
-func (s *Status) Registry() *prometheus.Registry {
+func (s *Status) registry() *prometheus.Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(newStatusCollector(s), collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return reg
 }
 
-// MetricsHandler serves the metrics of Registry in the Prometheus text
+// MetricsHandler serves the master's metrics (and the Go runtime's and the process's) in the Prometheus text
 // format (or another the scraper asks for). Every call makes a new
 // registry; call it once per server.
 func (s *Status) MetricsHandler() http.Handler {
-	return promhttp.HandlerFor(s.Registry(), promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, MaxRequestsInFlight: 4})
+	return promhttp.HandlerFor(s.registry(), promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError, MaxRequestsInFlight: 4})
 }

@@ -17,12 +17,6 @@ type Clock interface {
 	Since(start time.Time) time.Duration
 }
 
-// wallClock is the default Clock: time.Now.
-type wallClock struct{}
-
-func (wallClock) Now() time.Time                  { return time.Now() }
-func (wallClock) Since(t time.Time) time.Duration { return time.Since(t) }
-
 // Couple names a couple of the master's DAG: a position, by its canonical
 // key (sprouts.Position.Key; a sum of several lands has one too), plus a
 // nim heap of N.

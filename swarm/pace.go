@@ -7,7 +7,7 @@ import "time"
 
 // pace is the master's load meter and the cycle length it sets.
 type pace struct {
-	cfg       Pace
+	cfg       paceConfig
 	busy, gap float64   // moving averages, in seconds: time under the lock, time between exchanges
 	paced     float64   // the part of busy spent on reports that came at a cycle's end
 	last      time.Time // the previous exchange's start

@@ -10,7 +10,7 @@ import (
 // idle one shortens them again to Params.Updates, and a burst of first
 // requests (no reports) changes nothing.
 func TestPace(t *testing.T) {
-	p := pace{cfg: DefaultPace()}
+	p := pace{cfg: defaultPace()}
 	grouped := false
 	now := time.Unix(0, 0)
 	// Run feeds n exchanges of one report each, spaced by gap, each
@@ -49,7 +49,7 @@ func TestPace(t *testing.T) {
 // single solvers never asks.
 func TestPaceGathers(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
-		p := pace{cfg: DefaultPace()}
+		p := pace{cfg: defaultPace()}
 		now := time.Unix(0, 0)
 		run := func(n int, gap, busy time.Duration) {
 			for range n {
@@ -119,7 +119,7 @@ func TestPaceEarlyEnds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := pace{cfg: DefaultPace(), stretch: tt.stretch}
+			p := pace{cfg: defaultPace(), stretch: tt.stretch}
 			run(&p, 20000, tt.fixed, tt.paced)
 			if p.stretch < tt.least || p.stretch > tt.most {
 				t.Errorf("stretch %d, want %d to %d (load %.2f, paced %.2f)", p.stretch, tt.least, tt.most, p.load(), p.pacedLoad())

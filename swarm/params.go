@@ -72,8 +72,8 @@ type Params struct {
 	// own expansions before it hands out jobs: enough leaves for the first
 	// groups, each a job's worth of the top of the tree.
 	InitNodes int
-	// Pace says how the master paces the groups' reports to its load.
-	Pace Pace
+	// paceConfig says how the master paces the groups' reports to its load.
+	Pace paceConfig
 }
 
 // DefaultParams are the defaults: the paper's best settings with the
@@ -84,10 +84,10 @@ type Params struct {
 // Grouping, Threads and Capacity on its command line.
 func DefaultParams() Params {
 	return Params{Iterations: 100_000, Updates: 1000, LargeSwarm: 256, LargeIterations: 500,
-		Threads: 0, Grouping: 1, Capacity: 100_000, Lease: 30 * time.Second, InitNodes: 100, Pace: DefaultPace()}
+		Threads: 0, Grouping: 1, Capacity: 100_000, Lease: 30 * time.Second, InitNodes: 100, Pace: defaultPace()}
 }
 
-// Pace configures how the master paces the groups' reports to its load:
+// paceConfig configures how the master paces the groups' reports to its load:
 // the share of time it spends on exchanges under its one lock, a moving
 // average over the latest exchanges. Every report costs it that time; a
 // thousand solvers reporting every Updates iterations can ask for more
@@ -110,7 +110,7 @@ func DefaultParams() Params {
 // bring it to what Target leaves of the load after the rest, and to Floor
 // at least. Cycles more than twice as long as that asks for are shortened,
 // whatever the rest of the load, by at most Step at a time.
-type Pace struct {
+type paceConfig struct {
 	// Target is the load a change of the cycles' length aims for.
 	Target float64
 	// High is the load above which the master asks groups to gather, then
@@ -142,12 +142,12 @@ type Pace struct {
 	Step uint64
 }
 
-// DefaultPace is the pace of DefaultParams: a target of half the
+// defaultPace is the pace of DefaultParams: a target of half the
 // master's time, raised at 60 % and lowered under 30 %, an eighth of a
 // cycle's gathering (of 1/32 to 1/2, the share that did the least work
 // at 256 cores in groups of 32), averages over about 256 exchanges.
-func DefaultPace() Pace {
-	return Pace{Target: 0.5, High: 0.6, Low: 0.3, Floor: 0.5 / 4, Gather: 1.0 / 8, Weight: 1.0 / 256, Every: 256, Step: 4}
+func defaultPace() paceConfig {
+	return paceConfig{Target: 0.5, High: 0.6, Low: 0.3, Floor: 0.5 / 4, Gather: 1.0 / 8, Weight: 1.0 / 256, Every: 256, Step: 4}
 }
 
 // MaxGather bounds Pace.Gather and what a group does of
@@ -175,7 +175,7 @@ func (p Params) check() error {
 	return p.Pace.check()
 }
 
-func (c Pace) check() error {
+func (c paceConfig) check() error {
 	switch {
 	case !(c.Low > 0 && c.Low < c.High && c.High <= 1):
 		return fmt.Errorf("pace: low %g and high %g: want 0 < low < high ≤ 1", c.Low, c.High)

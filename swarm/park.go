@@ -24,7 +24,7 @@ type parkedGroup struct {
 // master. Park returns false, and registers nothing, when the group is
 // unknown, holds a job or the solve is over; else it returns unpark, which
 // withdraws the group if it was not delivered yet and says whether it was.
-// ExchangeWait parks a group and blocks until it is delivered; Park is for
+// exchangeWait parks a group and blocks until it is delivered; Park is for
 // a caller that cannot block (a simulation's event loop).
 //
 // Parking replaces polling: a master with a thousand idle groups polling
@@ -82,13 +82,13 @@ func (m *Master) unparkAll() {
 	m.parked = nil
 }
 
-// ExchangeWait is Exchange for a group that would rather wait than poll:
+// exchangeWait is Exchange for a group that would rather wait than poll:
 // when the exchange leaves the group without a job and the solve is not
 // over, the master holds the reply until it has jobs for the group (handed
 // out in the order groups came to wait, before those of later requests),
 // until wait has passed, or until ctx ends. A reply held until the solve
-// is over says so (Done).
-func (m *Master) ExchangeWait(ctx context.Context, req ExchangeRequest, wait time.Duration) (ExchangeReply, error) {
+// is over says so (ExchangeReply.Done).
+func (m *Master) exchangeWait(ctx context.Context, req ExchangeRequest, wait time.Duration) (ExchangeReply, error) {
 	reply, err := m.Exchange(req)
 	if err != nil || wait <= 0 || len(reply.Jobs) > 0 || reply.Done {
 		return reply, err

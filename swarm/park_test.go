@@ -9,11 +9,11 @@ import (
 	"github.com/spots-dev/spots/sprouts"
 )
 
-// parkedReply runs ExchangeWait for an idle group in the background.
+// parkedReply runs exchangeWait for an idle group in the background.
 func parkedReply(m *Master, group string) <-chan ExchangeReply {
 	ch := make(chan ExchangeReply, 1)
 	go func() {
-		reply, err := m.ExchangeWait(context.Background(), ExchangeRequest{Group: group, Slots: 1}, time.Minute)
+		reply, err := m.exchangeWait(context.Background(), ExchangeRequest{Group: group, Slots: 1}, time.Minute)
 		if err != nil {
 			reply.Master = "error: " + err.Error()
 		}
@@ -92,7 +92,7 @@ func TestConcurrentFinishAnswersWaiting(t *testing.T) {
 	m, _ := busyMaster(t, DefaultParams())
 	waiting := []<-chan ExchangeReply{parkedReply(m, "b"), parkedReply(m, "c")}
 	waitParked(t, m, 2)
-	m.Finish()
+	m.finish()
 	for i, ch := range waiting {
 		select {
 		case reply := <-ch:
@@ -103,7 +103,7 @@ func TestConcurrentFinishAnswersWaiting(t *testing.T) {
 			t.Fatalf("group %d still waits after Finish", i)
 		}
 	}
-	if n := m.Unheard(); n != 1 {
+	if n := m.unheard(); n != 1 {
 		t.Errorf("%d groups not told the solve is over, want only a", n)
 	}
 }
@@ -114,7 +114,7 @@ func TestWaitGivesUp(t *testing.T) {
 	m, _ := busyMaster(t, DefaultParams())
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	reply, err := m.ExchangeWait(ctx, ExchangeRequest{Group: "b", Slots: 1}, time.Minute)
+	reply, err := m.exchangeWait(ctx, ExchangeRequest{Group: "b", Slots: 1}, time.Minute)
 	if err != nil || len(reply.Jobs) != 0 || reply.Done {
 		t.Errorf("%+v, %v", reply, err)
 	}

@@ -34,7 +34,7 @@ import (
 // only if the master draws on the same values: a master without them
 // refuses it as it refuses any value it cannot derive.
 
-// ErrCited is returned by Audit, Check and Supervise when a certificate
+// ErrCited is returned by Supervise (from its audit or a check) when a certificate
 // the master draws on (WithPool) does not hold: one the audit's proof
 // cites is not valid, or a value of the pool was found wrong by solving
 // its position again. The error names the certificate's address. The

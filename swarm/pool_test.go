@@ -85,7 +85,7 @@ func TestDrawingOnCertificates(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := g.Run(ctx, LocalLink{m}); err != nil {
+			if err := g.Run(ctx, localLink{m}); err != nil {
 				t.Errorf("group %s: %v", g.Name, err)
 			}
 		}()
@@ -179,7 +179,7 @@ func TestDisputedPoolValue(t *testing.T) {
 			if _, err := m.Exchange(ExchangeRequest{Group: "g", Slots: 1, Nimbers: []solve.NimberEntry{{Key: key, G: tt.sent}}}); err != nil {
 				t.Fatal(err)
 			}
-			res, err := m.Check(context.Background())
+			res, err := m.check(context.Background())
 			if tt.pool == forged {
 				if !errors.Is(err, ErrCited) || !strings.Contains(err.Error(), forgedAddr) {
 					t.Fatalf("check: %+v, %v; want ErrCited naming %s", res, err, forgedAddr)

@@ -45,7 +45,7 @@ func TestReplayAfterRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(Handler(first, key))
+	srv := httptest.NewServer(newHandler(first, key))
 	url := srv.URL
 	wire := &capturing{}
 	link := &HTTPLink{Key: key, Client: &http.Client{Transport: wire}, Resolve: func(context.Context) (string, error) { return url, nil }}
@@ -65,7 +65,7 @@ func TestReplayAfterRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv2 := httptest.NewServer(Handler(second, key))
+	srv2 := httptest.NewServer(newHandler(second, key))
 	defer srv2.Close()
 	replay, _ := http.NewRequest(wire.req.Method, srv2.URL+wire.req.URL.Path, bytes.NewReader(wire.body))
 	replay.Header = wire.req.Header.Clone()

@@ -45,7 +45,7 @@ func TestResync(t *testing.T) {
 	// comes back running a and c, it is told to drop them, and gets two
 	// new jobs.
 	*now = now.Add(2 * time.Minute)
-	if n := m.Expire(); n != 2 {
+	if n := m.expire(); n != 2 {
 		t.Fatalf("%d jobs expired, want 2", n)
 	}
 	third := exchange(a, c)
@@ -56,7 +56,7 @@ func TestResync(t *testing.T) {
 		t.Errorf("back after its lease: drop %v, want %v; %d jobs", third.Drop, want, len(third.Jobs))
 	}
 	var kinds []string
-	for _, e := range m.Events() {
+	for _, e := range m.eventsNow() {
 		kinds = append(kinds, string(e.Kind))
 	}
 	if want := []string{"join", "resync", "expire", "join", "resync"}; !slices.Equal(kinds, want) {

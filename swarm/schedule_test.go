@@ -95,13 +95,13 @@ func (h *scheduleHarness) run(t *testing.T, td *datadriven.TestData) string {
 		return cmpString(out, "nothing")
 	case "tick":
 		h.now = h.now.Add(h.duration(t, td, "after"))
-		return fmt.Sprintf("expired %d", h.m.Expire())
+		return fmt.Sprintf("expired %d", h.m.expire())
 	case "drop":
 		var group string
 		td.ScanArgs(t, "group", &group)
 		return fmt.Sprintf("took %d jobs", h.m.DropGroup(group))
 	case "finish":
-		h.m.Finish()
+		h.m.finish()
 		return "finished"
 	case "tree":
 		depth := 2
@@ -279,10 +279,10 @@ func (h *scheduleHarness) report(t *testing.T, td *datadriven.TestData, args []s
 			spec := h.specs[args[0]]
 			r.Folded, r.FoldedN = spec.Position, spec.N
 			for m := range spec.N {
-				r.Children = append(r.Children, ChildReport{Position: spec.Position, N: m, PN: 1, DN: 1})
+				r.Children = append(r.Children, childReport{Position: spec.Position, N: m, PN: 1, DN: 1})
 			}
 			for _, c := range sprouts.MustParse(spec.Position).Children() {
-				r.Children = append(r.Children, ChildReport{Position: c.String(), N: spec.N, PN: 1, DN: 1})
+				r.Children = append(r.Children, childReport{Position: c.String(), N: spec.N, PN: 1, DN: 1})
 			}
 		case "win":
 			r.Outcome = solve.Win

@@ -41,7 +41,7 @@ type Status struct {
 
 	refresh  sync.Mutex // held while a snapshot is taken for Report
 	mu       sync.Mutex // guards the fields below
-	samples  []Sample
+	samples  []sample
 	interval time.Duration
 	cached   *StatusReport
 }
@@ -65,8 +65,8 @@ func NewStatus(m *Master, opts StatusOptions) *Status {
 	return &Status{m: m, opts: opts, start: opts.Now(), interval: opts.Interval}
 }
 
-// Sample is the master's state at one time, as the status page plots it.
-type Sample struct {
+// sample is the master's state at one time, as the status page plots it.
+type sample struct {
 	Time          time.Time `json:"time"`
 	Workers       int       `json:"workers"` // groups the master knows
 	Slots         int       `json:"slots"`
@@ -102,31 +102,37 @@ func (s MasterStats) MarshalJSON() ([]byte, error) {
 	}{plain(s), s.Nodes, s.Iterations, s.NimbersIn, s.NimbersShared})
 }
 
-// MarshalJSON writes the sample with its deprecated keys too.
-func (s Sample) MarshalJSON() ([]byte, error) {
-	type plain Sample
-	return json.Marshal(struct {
-		plain
-		OldIterations uint64 `json:"t_it"`
-		OldNodes      int    `json:"m_nodes"`
-		OldNimbers    int    `json:"nimbers"`
-		OldShared     int    `json:"nimbers_forwarded"`
-	}{plain(s), s.Iterations, s.Nodes, s.Nimbers, s.NimbersShared})
+// oldSample is a sample with its deprecated keys too.
+type oldSample struct {
+	sample
+	OldIterations uint64 `json:"t_it"`
+	OldNodes      int    `json:"m_nodes"`
+	OldNimbers    int    `json:"nimbers"`
+	OldShared     int    `json:"nimbers_forwarded"`
 }
 
-// MarshalJSON writes the report with its deprecated key too.
+// MarshalJSON writes the report, its samples and its stats with their
+// deprecated keys too.
 func (r StatusReport) MarshalJSON() ([]byte, error) {
 	type plain StatusReport
+	samples := make([]oldSample, len(r.Samples))
+	for i, s := range r.Samples {
+		samples[i] = oldSample{s, s.Iterations, s.Nodes, s.Nimbers, s.NimbersShared}
+	}
+	if r.Samples == nil {
+		samples = nil
+	}
 	return json.Marshal(struct {
 		plain
-		OldNimbers int `json:"nimbers"`
-	}{plain(r), r.Nimbers})
+		Samples    []oldSample `json:"samples"` // the report's own, which it shadows
+		OldNimbers int         `json:"nimbers"`
+	}{plain(r), samples, r.Nimbers})
 }
 
-// WorkerStatus is one worker group on the status page: what the master
+// workerStatus is one worker group on the status page: what the master
 // knows of it (slots, jobs, last exchange) joined with what the gossip
 // says (state, address, meta).
-type WorkerStatus struct {
+type workerStatus struct {
 	Name     string     `json:"name"`
 	Slots    int        `json:"slots"`
 	JobsOut  int        `json:"jobs_out"`
@@ -140,8 +146,8 @@ type WorkerStatus struct {
 	Version   string  `json:"version,omitempty"`
 }
 
-// Estimate is the status page's guess of the time left.
-type Estimate struct {
+// timeLeft is the status page's guess of the time left.
+type timeLeft struct {
 	Available bool    `json:"available"`
 	Seconds   float64 `json:"seconds,omitempty"` // when Available: the time left
 	Method    string  `json:"method"`
@@ -167,23 +173,23 @@ type StatusReport struct {
 	// GossipMembers counts the members the gossip holds alive or suspect,
 	// the master included.
 	GossipMembers  int            `json:"gossip_members"`
-	Workers        []WorkerStatus `json:"workers"`
+	Workers        []workerStatus `json:"workers"`
 	SampleInterval float64        `json:"sample_interval_seconds"`
-	Samples        []Sample       `json:"samples"`
-	Estimate       Estimate       `json:"estimate"`
+	Samples        []sample       `json:"samples"`
+	Estimate       timeLeft       `json:"estimate"`
 	// Events are the master's latest events (at most 64), oldest first:
 	// groups that joined, expired, were lost, re-synchronised or were
 	// banned. Stats.Events counts them all.
-	Events []Event `json:"events"`
+	Events []event `json:"events"`
 }
 
 // masterView is what a status report reads from the master besides its
 // Stats, under the master's lock.
 type masterView struct {
-	groups             []WorkerStatus
+	groups             []workerStatus
 	slotTime, busyTime float64
 	finished           bool
-	events             []Event
+	events             []event
 }
 
 // statusView copies, under the lock, the master's groups (with their jobs
@@ -200,7 +206,7 @@ func (m *Master) statusView() masterView {
 	v := masterView{slotTime: m.slotTime, busyTime: m.busyTime, finished: m.finished, events: m.recentEvents()}
 	for name, g := range m.groups {
 		seen := g.lastSeen
-		v.groups = append(v.groups, WorkerStatus{Name: name, Slots: g.slots, JobsOut: out[name], LastSeen: &seen})
+		v.groups = append(v.groups, workerStatus{Name: name, Slots: g.slots, JobsOut: out[name], LastSeen: &seen})
 	}
 	return v
 }
@@ -209,7 +215,7 @@ func (m *Master) statusView() masterView {
 // passed since the last one. When MaxSamples are kept, every other one is
 // dropped and the interval doubles: the samples always cover the whole
 // run, more coarsely as it grows.
-func (s *Status) Sample() {
+func (s *Status) takeSample() {
 	now := s.opts.Now()
 	s.mu.Lock()
 	due := len(s.samples) == 0 || now.Sub(s.samples[len(s.samples)-1].Time) >= s.interval
@@ -218,7 +224,7 @@ func (s *Status) Sample() {
 		return
 	}
 	st, v := s.m.Stats(), s.m.statusView()
-	smp := Sample{Time: now, Workers: st.Groups, Slots: st.Slots, JobsOut: st.Open, Iterations: st.Iterations, Nodes: st.Nodes,
+	smp := sample{Time: now, Workers: st.Groups, Slots: st.Slots, JobsOut: st.Open, Iterations: st.Iterations, Nodes: st.Nodes,
 		RootPN: st.RootPN, RootDN: st.RootDN, Nimbers: s.m.DB().Len(), NimbersShared: st.NimbersShared,
 		slotTime: v.slotTime, busyTime: v.busyTime}
 	s.mu.Lock()
@@ -238,7 +244,7 @@ func (s *Status) Sample() {
 }
 
 // utilisations sets each sample's Utilisation from the integrals.
-func utilisations(samples []Sample) {
+func utilisations(samples []sample) {
 	var slot, busy float64
 	for i := range samples {
 		x := &samples[i]
@@ -250,10 +256,10 @@ func utilisations(samples []Sample) {
 	}
 }
 
-// Run samples the master every second (Sample keeps those due) until ctx
+// Run samples the master every second (takeSample keeps those due) until ctx
 // ends.
 func (s *Status) Run(ctx context.Context) {
-	s.Sample()
+	s.takeSample()
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -261,7 +267,7 @@ func (s *Status) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.Sample()
+			s.takeSample()
 		}
 	}
 }
@@ -269,7 +275,7 @@ func (s *Status) Run(ctx context.Context) {
 // Report returns the master's status now (or as it was at most
 // snapshotMaxAge ago). The report is the caller's: it shares nothing with
 // the master or with other reports.
-func (s *Status) Report() StatusReport {
+func (s *Status) report() StatusReport {
 	if r, ok := s.fresh(s.opts.Now()); ok {
 		return r
 	}
@@ -282,7 +288,7 @@ func (s *Status) Report() StatusReport {
 		return r
 	}
 	s.mu.Lock()
-	samples, interval := append([]Sample(nil), s.samples...), s.interval
+	samples, interval := append([]sample(nil), s.samples...), s.interval
 	s.mu.Unlock()
 	st, v := s.m.Stats(), s.m.statusView()
 	var members []MemberInfo
@@ -312,16 +318,16 @@ func (s *Status) fresh(now time.Time) (StatusReport, bool) {
 
 // clone copies the slices of a report, so that callers may keep it.
 func (r StatusReport) clone() StatusReport {
-	r.Workers = append([]WorkerStatus(nil), r.Workers...)
-	r.Samples = append([]Sample(nil), r.Samples...)
-	r.Events = append([]Event(nil), r.Events...)
+	r.Workers = append([]workerStatus(nil), r.Workers...)
+	r.Samples = append([]sample(nil), r.Samples...)
+	r.Events = append([]event(nil), r.Events...)
 	return r
 }
 
 // joinMembers adds the gossip's workers to the master's groups (a worker
 // the gossip lists but the master has not heard from, or the reverse,
 // appears once with what is known) and sorts them by name.
-func joinMembers(groups []WorkerStatus, members []MemberInfo, now time.Time) []WorkerStatus {
+func joinMembers(groups []workerStatus, members []MemberInfo, now time.Time) []workerStatus {
 	byName := make(map[string]int, len(groups))
 	for i := range groups {
 		byName[groups[i].Name] = i
@@ -332,7 +338,7 @@ func joinMembers(groups []WorkerStatus, members []MemberInfo, now time.Time) []W
 		}
 		i, ok := byName[mi.Name]
 		if !ok {
-			groups = append(groups, WorkerStatus{Name: mi.Name})
+			groups = append(groups, workerStatus{Name: mi.Name})
 			i = len(groups) - 1
 			byName[mi.Name] = i
 		}
@@ -363,8 +369,8 @@ const (
 )
 
 // estimate guesses the time left from the samples (see estimateMethod).
-func estimate(samples []Sample, solved bool) Estimate {
-	e := Estimate{Method: estimateMethod}
+func estimate(samples []sample, solved bool) timeLeft {
+	e := timeLeft{Method: estimateMethod}
 	if solved {
 		e.Available = true
 		return e

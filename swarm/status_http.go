@@ -10,25 +10,25 @@ import (
 
 // The paths of the status pages.
 const (
-	StatusPath     = "/status"      // the HTML page
-	StatusJSONPath = "/status.json" // StatusReport as JSON
-	MetricsPath    = "/metrics"     // Prometheus metrics
+	statusPath     = "/status"      // the HTML page
+	statusJSONPath = "/status.json" // StatusReport as JSON
+	metricsPath    = "/metrics"     // Prometheus metrics
 )
 
 // routeStatus adds the status pages of st to mux, each wrapped by guard.
 // The patterns name GET (which also answers HEAD): the mux refuses other
 // methods with 405 Method Not Allowed.
 func routeStatus(mux *http.ServeMux, st *Status, guard func(http.Handler) http.Handler) {
-	mux.Handle("GET "+StatusPath, guard(http.HandlerFunc(st.ServePage)))
-	mux.Handle("GET "+StatusJSONPath, guard(http.HandlerFunc(st.ServeJSON)))
-	mux.Handle("GET "+MetricsPath, guard(st.MetricsHandler()))
+	mux.Handle("GET "+statusPath, guard(http.HandlerFunc(st.servePage)))
+	mux.Handle("GET "+statusJSONPath, guard(http.HandlerFunc(st.serveJSON)))
+	mux.Handle("GET "+metricsPath, guard(st.MetricsHandler()))
 }
 
 // requireToken passes on the requests that carry the status token of key
 // (Authorization: Bearer TOKEN, or Basic with the token as password) and
 // refuses the others with 401, asking a browser for a password.
 func requireToken(key Key, h http.Handler) http.Handler {
-	want := []byte(key.StatusToken())
+	want := []byte(key.statusToken())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var got string
 		if _, pass, ok := r.BasicAuth(); ok {
@@ -53,7 +53,7 @@ func requireToken(key Key, h http.Handler) http.Handler {
 // 127.0.0.1 cannot read it through a browser). Other methods get 405.
 func LoopbackStatusHandler(st *Status) http.Handler {
 	mux := http.NewServeMux()
-	page := http.HandlerFunc(st.ServePage)
+	page := http.HandlerFunc(st.servePage)
 	mux.Handle("GET /{$}", page)
 	routeStatus(mux, st, func(h http.Handler) http.Handler { return h })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

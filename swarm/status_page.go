@@ -30,7 +30,7 @@ type pageData struct {
 	WorkerChart chart
 	// Events are the report's latest events, newest first, and
 	// EventCounts how many of each kind there were in all.
-	Events      []Event
+	Events      []event
 	EventCounts string
 }
 
@@ -56,7 +56,7 @@ const chartW, chartH = 600.0, 120.0
 
 // series scales ys (one per sample, NaN for none) into chart points
 // between lo and hi.
-func series(samples []Sample, ys []float64, lo, hi float64) template.HTMLAttr {
+func series(samples []sample, ys []float64, lo, hi float64) template.HTMLAttr {
 	if len(samples) == 0 || hi <= lo {
 		return `points=""`
 	}
@@ -77,7 +77,7 @@ func series(samples []Sample, ys []float64, lo, hi float64) template.HTMLAttr {
 	return template.HTMLAttr(`points="` + strings.TrimSpace(b.String()) + `"`)
 }
 
-func spanOf(samples []Sample) string {
+func spanOf(samples []sample) string {
 	if len(samples) < 2 {
 		return "no samples yet"
 	}
@@ -99,7 +99,7 @@ func newPageData(r StatusReport) pageData {
 		d.Events = append(d.Events, r.Events[i])
 	}
 	var counts []string
-	for _, k := range EventKinds {
+	for _, k := range eventKinds {
 		counts = append(counts, fmt.Sprintf("%s %d", k, r.Stats.Events[string(k)]))
 	}
 	d.EventCounts = strings.Join(counts, ", ")
@@ -227,11 +227,11 @@ func statusHeaders(w http.ResponseWriter, contentType string) {
 	h.Set("Referrer-Policy", "no-referrer")
 }
 
-// ServePage serves the status page (HTML): a snapshot of the master made
+// servePage serves the status page (HTML): a snapshot of the master made
 // into HTML outside its lock.
-func (s *Status) ServePage(w http.ResponseWriter, r *http.Request) {
+func (s *Status) servePage(w http.ResponseWriter, r *http.Request) {
 	var buf bytes.Buffer
-	if err := statusPage.Execute(&buf, newPageData(s.Report())); err != nil {
+	if err := statusPage.Execute(&buf, newPageData(s.report())); err != nil {
 		http.Error(w, "rendering the status page: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -239,9 +239,9 @@ func (s *Status) ServePage(w http.ResponseWriter, r *http.Request) {
 	w.Write(buf.Bytes())
 }
 
-// ServeJSON serves the status report as JSON (StatusReport).
-func (s *Status) ServeJSON(w http.ResponseWriter, r *http.Request) {
-	out, err := json.MarshalIndent(s.Report(), "", "  ")
+// serveJSON serves the status report as JSON (StatusReport).
+func (s *Status) serveJSON(w http.ResponseWriter, r *http.Request) {
+	out, err := json.MarshalIndent(s.report(), "", "  ")
 	if err != nil {
 		http.Error(w, "encoding the status: "+err.Error(), http.StatusInternalServerError)
 		return

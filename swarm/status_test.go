@@ -42,7 +42,7 @@ func statusServer(t *testing.T, pos string, key Key, opts StatusOptions) (*Maste
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		if err := ServeHandler(ctx, ln, HandlerWithStatus(m, key, st), ServerConfig{}); err != nil {
+		if err := ServeHandler(ctx, ln, HandlerWithStatus(m, key, st), 0); err != nil {
 			t.Errorf("ServeHandler: %v", err)
 		}
 	}()
@@ -119,9 +119,9 @@ func TestStatusOnLoopbackRun(t *testing.T) {
 	// the solve.
 	var r StatusReport
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		code, body := getStatus(t, base+StatusJSONPath, key.StatusToken())
+		code, body := getStatus(t, base+statusJSONPath, key.statusToken())
 		if code != http.StatusOK {
-			t.Fatalf("GET %s: %d %s", StatusJSONPath, code, body)
+			t.Fatalf("GET %s: %d %s", statusJSONPath, code, body)
 		}
 		r = StatusReport{}
 		if err := json.Unmarshal(body, &r); err != nil {
@@ -132,6 +132,15 @@ func TestStatusOnLoopbackRun(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	checkSolvedReport(t, r)
+	checkStatusPage(t, base, key)
+}
+
+// checkSolvedReport checks the status report of TestStatusOnLoopbackRun
+// once 0*7 is solved: the progress, both groups joined with their gossip
+// members, the samples and the events.
+func checkSolvedReport(t *testing.T, r StatusReport) {
+	t.Helper()
 	if r.Position != "0*7" || r.Outcome != solve.Loss || !r.Finished {
 		t.Errorf("position %q outcome %q finished %v, want 0*7 L true", r.Position, r.Outcome, r.Finished)
 	}
@@ -162,17 +171,23 @@ func TestStatusOnLoopbackRun(t *testing.T) {
 	}
 	var joined []string
 	for _, e := range r.Events {
-		if e.Kind == EventJoin {
+		if e.Kind == eventJoin {
 			joined = append(joined, e.Group)
 		}
 	}
 	if slices.Sort(joined); !slices.Equal(joined, []string{"g0", "g1"}) || r.Stats.Events["join"] != 2 {
 		t.Errorf("events %+v, counts %v: want the joins of g0 and g1", r.Events, r.Stats.Events)
 	}
-	code, page := getStatus(t, base+StatusPath, key.StatusToken())
+}
+
+// checkStatusPage checks the HTML status page of TestStatusOnLoopbackRun:
+// it shows the run and both groups, and loads nothing from elsewhere.
+func checkStatusPage(t *testing.T, base string, key Key) {
+	t.Helper()
+	code, page := getStatus(t, base+statusPath, key.statusToken())
 	for _, want := range []string{"<svg", "g0", "g1", `http-equiv="refresh"`, "Recent events", "join 2,", "2 solvers of 1 thread"} {
 		if code != http.StatusOK || !strings.Contains(string(page), want) {
-			t.Errorf("GET %s: %d, no %q in\n%s", StatusPath, code, want, page)
+			t.Errorf("GET %s: %d, no %q in\n%s", statusPath, code, want, page)
 		}
 	}
 	for _, external := range []string{"src=", "<link", "<script", "@import"} {
@@ -192,11 +207,11 @@ func TestMetrics(t *testing.T) {
 	superviseInBackground(t, m)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := g.Run(ctx, LocalLink{m}); err != nil {
+	if err := g.Run(ctx, localLink{m}); err != nil {
 		t.Fatal(err)
 	}
 	clock.advance(snapshotMaxAge) // past any report cached during the run
-	code, body := getStatus(t, base+MetricsPath, key.StatusToken())
+	code, body := getStatus(t, base+metricsPath, key.statusToken())
 	if code != http.StatusOK {
 		t.Fatalf("GET /metrics: %d %s", code, body)
 	}
@@ -205,7 +220,7 @@ func TestMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatalf("parsing /metrics: %v\n%s", err, body)
 	}
-	for _, name := range append(MetricNames(), "go_goroutines", "process_cpu_seconds_total") {
+	for _, name := range append(metricNames(), "go_goroutines", "process_cpu_seconds_total") {
 		if fams[name] == nil {
 			t.Errorf("/metrics has no %s", name)
 		}
@@ -236,8 +251,8 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, got, want)
 		}
 	}
-	if n, err := testutil.GatherAndCount(st.Registry(), MetricNames()...); err != nil || n != len(MetricNames()) {
-		t.Errorf("the registry gathers %d of the %d metrics: %v", n, len(MetricNames()), err)
+	if n, err := testutil.GatherAndCount(st.registry(), metricNames()...); err != nil || n != len(metricNames()) {
+		t.Errorf("the registry gathers %d of the %d metrics: %v", n, len(metricNames()), err)
 	}
 }
 
@@ -253,7 +268,7 @@ func TestStatusAccess(t *testing.T) {
 	}
 	st := NewStatus(m, StatusOptions{})
 	job, local := HandlerWithStatus(m, key, st), LoopbackStatusHandler(st)
-	token := key.StatusToken()
+	token := key.statusToken()
 	tests := []struct {
 		name    string
 		h       http.Handler
@@ -265,24 +280,24 @@ func TestStatusAccess(t *testing.T) {
 		want    int
 		wantSub string
 	}{
-		{"job port, no token", job, "GET", StatusJSONPath, "", "", nil, http.StatusUnauthorized, "token"},
-		{"job port, no token, page", job, "GET", StatusPath, "", "", nil, http.StatusUnauthorized, ""},
-		{"job port, no token, metrics", job, "GET", MetricsPath, "", "", nil, http.StatusUnauthorized, ""},
-		{"job port, another swarm's token", job, "GET", StatusJSONPath, "", "", bearer(other.StatusToken()), http.StatusUnauthorized, ""},
-		{"job port, bearer token", job, "GET", StatusJSONPath, "", "", bearer(token), http.StatusOK, `"stats"`},
-		{"job port, basic password", job, "GET", StatusPath, "", "", basic(token), http.StatusOK, "<svg"},
-		{"job port, metrics with token", job, "GET", MetricsPath, "", "", bearer(token), http.StatusOK, "spots_swarm_workers"},
-		{"job port, HEAD", job, "HEAD", StatusJSONPath, "", "", bearer(token), http.StatusOK, ""},
-		{"job port, POST", job, "POST", StatusJSONPath, "", "", bearer(token), http.StatusMethodNotAllowed, ""},
-		{"job port, PUT", job, "PUT", StatusPath, "", "", bearer(token), http.StatusMethodNotAllowed, ""},
-		{"job port, DELETE metrics", job, "DELETE", MetricsPath, "", "", bearer(token), http.StatusMethodNotAllowed, ""},
+		{"job port, no token", job, "GET", statusJSONPath, "", "", nil, http.StatusUnauthorized, "token"},
+		{"job port, no token, page", job, "GET", statusPath, "", "", nil, http.StatusUnauthorized, ""},
+		{"job port, no token, metrics", job, "GET", metricsPath, "", "", nil, http.StatusUnauthorized, ""},
+		{"job port, another swarm's token", job, "GET", statusJSONPath, "", "", bearer(other.statusToken()), http.StatusUnauthorized, ""},
+		{"job port, bearer token", job, "GET", statusJSONPath, "", "", bearer(token), http.StatusOK, `"stats"`},
+		{"job port, basic password", job, "GET", statusPath, "", "", basic(token), http.StatusOK, "<svg"},
+		{"job port, metrics with token", job, "GET", metricsPath, "", "", bearer(token), http.StatusOK, "spots_swarm_workers"},
+		{"job port, HEAD", job, "HEAD", statusJSONPath, "", "", bearer(token), http.StatusOK, ""},
+		{"job port, POST", job, "POST", statusJSONPath, "", "", bearer(token), http.StatusMethodNotAllowed, ""},
+		{"job port, PUT", job, "PUT", statusPath, "", "", bearer(token), http.StatusMethodNotAllowed, ""},
+		{"job port, DELETE metrics", job, "DELETE", metricsPath, "", "", bearer(token), http.StatusMethodNotAllowed, ""},
 		{"job port, no root page", job, "GET", "/", "", "", bearer(token), http.StatusNotFound, ""},
-		{"loopback", local, "GET", StatusJSONPath, "", "", nil, http.StatusOK, `"workers"`},
+		{"loopback", local, "GET", statusJSONPath, "", "", nil, http.StatusOK, `"workers"`},
 		{"loopback, root page", local, "GET", "/", "", "localhost:7402", nil, http.StatusOK, "<svg"},
-		{"loopback, ::1", local, "GET", MetricsPath, "[::1]:5000", "[::1]:7402", nil, http.StatusOK, "spots_swarm_slots"},
-		{"loopback, remote client", local, "GET", StatusJSONPath, "10.1.2.3:5000", "", nil, http.StatusForbidden, "loopback"},
-		{"loopback, rebound host name", local, "GET", StatusPath, "", "evil.example:7402", nil, http.StatusForbidden, "host"},
-		{"loopback, POST", local, "POST", StatusJSONPath, "", "", nil, http.StatusMethodNotAllowed, ""},
+		{"loopback, ::1", local, "GET", metricsPath, "[::1]:5000", "[::1]:7402", nil, http.StatusOK, "spots_swarm_slots"},
+		{"loopback, remote client", local, "GET", statusJSONPath, "10.1.2.3:5000", "", nil, http.StatusForbidden, "loopback"},
+		{"loopback, rebound host name", local, "GET", statusPath, "", "evil.example:7402", nil, http.StatusForbidden, "host"},
+		{"loopback, POST", local, "POST", statusJSONPath, "", "", nil, http.StatusMethodNotAllowed, ""},
 		{"loopback, PUT root", local, "PUT", "/", "", "", nil, http.StatusMethodNotAllowed, ""},
 	}
 	for _, tt := range tests {
@@ -323,10 +338,10 @@ func basic(token string) func(*http.Request) {
 func TestStatusToken(t *testing.T) {
 	key, _ := NewKey("a long shared secret")
 	sum := sha256.Sum256([]byte("spots-swarm-status\x00a long shared secret"))
-	if got, want := key.StatusToken(), hex.EncodeToString(sum[:]); got != want {
+	if got, want := key.statusToken(), hex.EncodeToString(sum[:]); got != want {
 		t.Errorf("StatusToken %s, want %s", got, want)
 	}
-	if (Key{}).StatusToken() != "" {
+	if (Key{}).statusToken() != "" {
 		t.Error("a zero Key has a status token")
 	}
 }
@@ -343,11 +358,11 @@ func TestStatusSamplesCoverTheRun(t *testing.T) {
 	st := NewStatus(m, StatusOptions{Interval: time.Second, MaxSamples: 8, Now: func() time.Time { return now }})
 	start := now
 	for range 40 {
-		st.Sample()
-		st.Sample() // not due: ignored
+		st.takeSample()
+		st.takeSample() // not due: ignored
 		now = now.Add(time.Second)
 	}
-	r := st.Report()
+	r := st.report()
 	if len(r.Samples) > 8 || len(r.Samples) < 4 {
 		t.Errorf("%d samples, want 4 to 8", len(r.Samples))
 	}
@@ -363,20 +378,20 @@ func TestStatusSamplesCoverTheRun(t *testing.T) {
 // when it cannot.
 func TestEstimate(t *testing.T) {
 	t0 := time.Unix(0, 0)
-	line := func(n int, step time.Duration, v func(i int) uint64) []Sample {
-		var out []Sample
+	line := func(n int, step time.Duration, v func(i int) uint64) []sample {
+		var out []sample
 		for i := range n {
 			dn := uint64(1 << 40)
 			if v(i) == solve.Inf {
 				dn = solve.Inf
 			}
-			out = append(out, Sample{Time: t0.Add(time.Duration(i) * step), RootPN: v(i), RootDN: dn})
+			out = append(out, sample{Time: t0.Add(time.Duration(i) * step), RootPN: v(i), RootDN: dn})
 		}
 		return out
 	}
 	tests := []struct {
 		name    string
-		samples []Sample
+		samples []sample
 		solved  bool
 		ok      bool
 		seconds float64
@@ -418,7 +433,7 @@ func TestConcurrentStatusReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := NewStatus(m, StatusOptions{Interval: time.Millisecond})
-	reg := st.Registry()
+	reg := st.registry()
 	superviseInBackground(t, m)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -435,17 +450,17 @@ func TestConcurrentStatusReads(t *testing.T) {
 					return
 				case <-time.After(2 * time.Millisecond): // leave the solvers most of the CPU
 				}
-				st.Sample()
+				st.takeSample()
 				switch i % 3 {
 				case 0:
-					r := st.Report()
+					r := st.report()
 					if r.Stats.Iterations < last {
 						t.Errorf("T-It went back from %d to %d", last, r.Stats.Iterations)
 					}
 					last = r.Stats.Iterations
 				case 1:
 					rec := httptest.NewRecorder()
-					st.ServePage(rec, httptest.NewRequest("GET", StatusPath, nil))
+					st.servePage(rec, httptest.NewRequest("GET", statusPath, nil))
 				case 2:
 					if _, err := reg.Gather(); err != nil {
 						t.Errorf("gather: %v", err)
@@ -462,7 +477,7 @@ func TestConcurrentStatusReads(t *testing.T) {
 		groups.Add(1)
 		go func() {
 			defer groups.Done()
-			if err := g.Run(ctx, LocalLink{m}); err != nil {
+			if err := g.Run(ctx, localLink{m}); err != nil {
 				t.Errorf("group %d: %v", i, err)
 			}
 		}()
@@ -480,7 +495,7 @@ func TestConcurrentStatusReads(t *testing.T) {
 // release also the keys it had before (t_it, m_nodes, nimbers…).
 func TestStatusVocabulary(t *testing.T) {
 	r := StatusReport{Stats: MasterStats{Iterations: 5, Nodes: 3, NimbersIn: 2, NimbersShared: 1}, Nimbers: 7,
-		Samples: []Sample{{Iterations: 5, Nodes: 3, Nimbers: 7, NimbersShared: 1}}}
+		Samples: []sample{{Iterations: 5, Nodes: 3, Nimbers: 7, NimbersShared: 1}}}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)

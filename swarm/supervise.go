@@ -21,7 +21,7 @@ type SuperviseOptions struct {
 	// longer than their lease (Expire) and calls Every (0: a second).
 	Tick time.Duration
 	// CheckEvery is how often the master looks for wrong values while the
-	// solve goes on (Check), so that a lying group is caught before its
+	// solve goes on (check), so that a lying group is caught before its
 	// values spread (0: Params.Lease). Each check solves suspect
 	// positions again on the master's cores.
 	CheckEvery time.Duration
@@ -52,10 +52,10 @@ var ErrUnproved = errors.New("swarm: the result is not proved by the swarm's val
 // served: it runs until the root's outcome is proved or ctx ends. Every
 // Tick it takes back the jobs of silent groups, every CheckEvery it looks
 // for wrong values, and each time the DAG solves the root it audits the
-// outcome (Audit): when the values do not prove it, the audit dropped
+// outcome (audit): when the values do not prove it, the audit dropped
 // what it found wrong, or what the verifier could not derive, and the
 // solve goes on. Once the outcome is proved it tells the groups the solve
-// is over (Finish) and gives them up to a lease (5 s at most) to hear it.
+// is over (finish) and gives them up to a lease (5 s at most) to hear it.
 //
 // It returns the proved outcome, or solve.Unknown with ctx's error when
 // ctx ended first, with ErrStopped when Every stopped it, and with
@@ -80,10 +80,10 @@ func (m *Master) Supervise(ctx context.Context, opts SuperviseOptions) (solve.Ou
 		case <-ctx.Done():
 			return solve.Unknown, ctx.Err()
 		case now := <-ticker.C:
-			m.Expire()
+			m.expire()
 			if !opts.NoAudit && now.Sub(lastCheck) >= checkEvery {
 				lastCheck = now
-				res, err := m.Check(ctx)
+				res, err := m.check(ctx)
 				if err != nil {
 					return solve.Unknown, err
 				}
@@ -95,12 +95,12 @@ func (m *Master) Supervise(ctx context.Context, opts SuperviseOptions) (solve.Ou
 				return solve.Unknown, ErrStopped
 			}
 			continue
-		case <-m.Done():
+		case <-m.solved():
 		}
 		if !opts.NoAudit {
 			start := time.Now()
 			m.logf("the root is solved (%s); checking it against the rules with the %d values it may rest on", m.Outcome(), m.db.Len())
-			res, err := m.Audit(ctx)
+			res, err := m.audit(ctx)
 			if err != nil {
 				return solve.Unknown, err
 			}
@@ -118,7 +118,7 @@ func (m *Master) Supervise(ctx context.Context, opts SuperviseOptions) (solve.Ou
 			}
 		}
 		out := m.Outcome()
-		m.Finish()
+		m.finish()
 		m.waitHeard(ctx, min(m.params.Lease, 5*time.Second))
 		return out, nil
 	}
@@ -131,7 +131,7 @@ func (m *Master) waitHeard(ctx context.Context, wait time.Duration) {
 	defer deadline.Stop()
 	poll := time.NewTicker(50 * time.Millisecond)
 	defer poll.Stop()
-	for m.Unheard() > 0 {
+	for m.unheard() > 0 {
 		select {
 		case <-poll.C:
 		case <-deadline.C:

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,7 +99,7 @@ func runGroups(t *testing.T, ctx context.Context, wg *sync.WaitGroup, m *Master,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := g.Run(ctx, LocalLink{m}); err != nil {
+			if err := g.Run(ctx, localLink{m}); err != nil {
 				t.Errorf("group %s: %v", g.Name, err)
 			}
 		}()
@@ -154,11 +155,11 @@ func TestExpiredLeases(t *testing.T) {
 	if err != nil || len(reply.Jobs) != 4 {
 		t.Fatalf("%d jobs, %v", len(reply.Jobs), err)
 	}
-	if n := m.Expire(); n != 0 {
+	if n := m.expire(); n != 0 {
 		t.Errorf("%d jobs expired within the lease", n)
 	}
 	*now = now.Add(2 * time.Minute)
-	if n := m.Expire(); n != 4 {
+	if n := m.expire(); n != 4 {
 		t.Errorf("%d jobs expired after the lease, want 4", n)
 	}
 	// A late report of an expired job is ignored.
@@ -171,7 +172,7 @@ func TestExpiredLeases(t *testing.T) {
 	// The rest of the solve is done by a group that works.
 	superviseInBackground(t, m)
 	g, _ := NewGroup("worker", p)
-	if err := g.Run(context.Background(), LocalLink{m}); err != nil {
+	if err := g.Run(context.Background(), localLink{m}); err != nil {
 		t.Fatal(err)
 	}
 	if m.Outcome() != solve.Loss {
@@ -220,7 +221,7 @@ func TestHTTPAuthentication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(Handler(m, key))
+	srv := httptest.NewServer(newHandler(m, key))
 	defer srv.Close()
 	body, _ := encodeMessage(ExchangeRequest{Group: "g", Slots: 1}, nil)
 	first := signedRequest(t, key, srv.URL, "/v1/exchange", m.Run(), body, 0)
@@ -298,7 +299,7 @@ func (c countingConn) Read(b []byte) (int, error) {
 
 // testServer serves a master of 0*8 on 127.0.0.1 through Serve, counting
 // the bytes it reads; it stops with the test.
-func testServer(t *testing.T, key Key, cfg ServerConfig) (addr string, read *atomic.Int64, run string) {
+func testServer(t *testing.T, key Key, cfg serverConfig) (addr string, read *atomic.Int64, run string) {
 	t.Helper()
 	m, err := NewMaster(sprouts.MustParse("0*8"), DefaultParams(), nil)
 	if err != nil {
@@ -311,7 +312,7 @@ func testServer(t *testing.T, key Key, cfg ServerConfig) (addr string, read *ato
 	read = new(atomic.Int64)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, countingListener{ln, read}, m, key, cfg) }()
+	go func() { done <- serveMaster(ctx, countingListener{ln, read}, m, key, cfg) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -340,7 +341,7 @@ func drain(t *testing.T, c net.Conn) string {
 func TestUnauthenticatedBodyIsNotRead(t *testing.T) {
 	key, _ := NewKey("the right key")
 	wrong, _ := NewKey("the wrong key")
-	addr, read, run := testServer(t, key, ServerConfig{})
+	addr, read, run := testServer(t, key, serverConfig{})
 	const size = 100 << 20
 	tests := []struct {
 		name string
@@ -392,7 +393,7 @@ func TestUnauthenticatedBodyIsNotRead(t *testing.T) {
 // server drops the connection at its read timeout (short here).
 func TestSlowBodyIsDropped(t *testing.T) {
 	key, _ := NewKey("the right key")
-	addr, _, run := testServer(t, key, ServerConfig{ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 300 * time.Millisecond})
+	addr, _, run := testServer(t, key, serverConfig{ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 300 * time.Millisecond})
 	body, _ := encodeMessage(ExchangeRequest{Group: "g", Slots: 1}, nil)
 	tests := []struct {
 		name string
@@ -426,7 +427,7 @@ func TestSlowBodyIsDropped(t *testing.T) {
 // closed at once, while those held still work.
 func TestConnectionLimit(t *testing.T) {
 	key, _ := NewKey("the right key")
-	addr, _, run := testServer(t, key, ServerConfig{MaxConns: 2})
+	addr, _, run := testServer(t, key, serverConfig{MaxConns: 2})
 	var held []net.Conn
 	for range 2 {
 		c, err := net.Dial("tcp", addr)
@@ -515,7 +516,7 @@ func TestIdleGroupsAreForgotten(t *testing.T) {
 	for i, s := range steps {
 		now = now.Add(s.advance)
 		m.Exchange(ExchangeRequest{Group: "busy", Slots: 1}) // alive
-		m.Expire()
+		m.expire()
 		if st := m.Stats(); st.Groups != s.groups {
 			t.Errorf("step %d: %d groups, want %d", i, st.Groups, s.groups)
 		}
@@ -712,8 +713,24 @@ func TestUtilisation(t *testing.T) {
 	}
 }
 
-// liar returns a Lie hook that changes every k-th value it sends (among
-// values of at least 1) by the given function, and the lies it told.
+// lyingLink is a group's link that changes the values the group sends
+// (tell) before passing its requests on: a lying group, to show that a
+// liar cannot poison a solve. The swarm itself has no such hook.
+type lyingLink struct {
+	Link
+	tell func([]solve.NimberEntry) []solve.NimberEntry
+}
+
+func (l lyingLink) Exchange(ctx context.Context, req ExchangeRequest) (ExchangeReply, error) {
+	if len(req.Nimbers) > 0 {
+		req.Nimbers = l.tell(slices.Clone(req.Nimbers))
+	}
+	return l.Link.Exchange(ctx, req)
+}
+
+// liar returns a function for lyingLink that changes every k-th value it
+// sends (among values of at least 1) by the given function, and the lies
+// it told.
 func liar(k int, change func(uint32) uint32) (func([]solve.NimberEntry) []solve.NimberEntry, func() map[string]uint32) {
 	var mu sync.Mutex
 	lies := map[string]uint32{}
@@ -783,13 +800,14 @@ func TestLyingGroup(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				var link Link = localLink{m}
 				if i == 0 {
-					g.Lie = hook
+					link = lyingLink{link, hook}
 				}
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					errs[i] = g.Run(ctx, LocalLink{m})
+					errs[i] = g.Run(ctx, link)
 				}()
 			}
 			wg.Wait()
@@ -874,7 +892,7 @@ func TestWrongSavedValues(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := g.Run(ctx, LocalLink{m}); err != nil {
+				if err := g.Run(ctx, localLink{m}); err != nil {
 					t.Errorf("%s: group %d: %v", tt.root, i, err)
 				}
 			}()
@@ -978,7 +996,7 @@ func TestSuperviseNoAudit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	ran := make(chan error, 1)
-	go func() { ran <- g.Run(ctx, LocalLink{m}) }()
+	go func() { ran <- g.Run(ctx, localLink{m}) }()
 	out, err := m.Supervise(ctx, SuperviseOptions{NoAudit: true})
 	if err != nil || out.String() != outcomeOf(5) {
 		t.Errorf("0*5: %v, %v; want %s", out, err, outcomeOf(5))

@@ -15,7 +15,6 @@ import (
 
 	"github.com/spots-dev/spots/deploy"
 	"github.com/spots-dev/spots/internal/cmdtest"
-	"github.com/spots-dev/spots/swarm"
 )
 
 // slurmPorts are the offsets from SPOTS_PORT of the ports a job of
@@ -73,7 +72,7 @@ func TestDeploySlurm(t *testing.T) {
 	base := freePortBase(t, slurmPorts)
 	job := startSlurmJob(t, dir, base)
 	status := "127.0.0.1:" + strconv.Itoa(base+2)
-	checkStatusPage(t, "http://"+status+swarm.StatusJSONPath, &job.stderr)
+	checkStatusPage(t, "http://"+status+"/status.json", &job.stderr)
 	if err := os.WriteFile(filepath.Join(dir, "gate"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}

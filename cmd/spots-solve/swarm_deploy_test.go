@@ -105,7 +105,7 @@ func runDeployed(t *testing.T, master func() deployed, worker func(i int, gossip
 	t.Logf("master: %q %q", m.env, m.args)
 	mp := cmdtest.Start(t, m.env, m.args...)
 	if addr := m.addrs["status-listen"]; addr != "" {
-		checkStatusPage(t, "http://"+addr+swarm.StatusJSONPath, &mp.Stderr)
+		checkStatusPage(t, "http://"+addr+"/status.json", &mp.Stderr)
 	}
 	if addr := m.addrs["metrics-listen"]; addr != "" {
 		checkMetrics(t, "http://"+addr, &mp.Stderr)
@@ -166,12 +166,12 @@ func checkMetrics(t *testing.T, base string, stderr *cmdtest.Buffer) {
 	client := &http.Client{Timeout: 5 * time.Second}
 	deadline := time.Now().Add(time.Minute)
 	for {
-		resp, err := client.Get(base + swarm.MetricsPath)
+		resp, err := client.Get(base + "/metrics")
 		if err == nil {
 			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "spots_swarm_workers ") {
-				t.Fatalf("GET %s%s without a token: %s\n%.300s", base, swarm.MetricsPath, resp.Status, body)
+				t.Fatalf("GET %s/metrics without a token: %s\n%.300s", base, resp.Status, body)
 			}
 			break
 		}
@@ -180,7 +180,7 @@ func checkMetrics(t *testing.T, base string, stderr *cmdtest.Buffer) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	for _, path := range []string{"/", swarm.StatusPath, swarm.StatusJSONPath} {
+	for _, path := range []string{"/", "/status", "/status.json"} {
 		resp, err := client.Get(base + path)
 		if err != nil {
 			t.Fatal(err)

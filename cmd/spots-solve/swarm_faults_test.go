@@ -157,7 +157,7 @@ func TestSwarmWorkerStoppedPastLease(t *testing.T) {
 // whether it could.
 func statusOf(t *testing.T, addr string) (swarm.StatusReport, bool) {
 	var r swarm.StatusReport
-	resp, err := http.Get("http://" + addr + swarm.StatusJSONPath)
+	resp, err := http.Get("http://" + addr + "/status.json")
 	if err != nil {
 		return r, false
 	}

@@ -36,7 +36,7 @@ func serveMaster(sf swarmFlags, ln net.Listener, m *swarm.Master, key swarm.Key,
 		}()
 	}
 	run("--listen", func() error {
-		return swarm.ServeHandler(ctx, ln, swarm.HandlerWithStatus(m, key, st), swarm.DefaultServerConfig())
+		return swarm.ServeHandler(ctx, ln, swarm.HandlerWithStatus(m, key, st), 0)
 	})
 	run("status sampler", func() error { st.Run(ctx); return nil })
 	if sf.statusListen != "" {
@@ -45,7 +45,7 @@ func serveMaster(sf swarmFlags, ln net.Listener, m *swarm.Master, key swarm.Key,
 		} else {
 			fmt.Fprintf(stderr, "spots-solve: status page at http://%s/ (this machine only; also /status.json and /metrics)\n", sl.Addr())
 			run("--status-listen", func() error {
-				return swarm.ServeHandler(ctx, sl, swarm.LoopbackStatusHandler(st), swarm.ServerConfig{MaxConns: 32})
+				return swarm.ServeHandler(ctx, sl, swarm.LoopbackStatusHandler(st), maxStatusConns)
 			})
 		}
 	}
@@ -53,9 +53,9 @@ func serveMaster(sf swarmFlags, ln net.Listener, m *swarm.Master, key swarm.Key,
 		if ml, err := net.Listen("tcp", sf.metricsListen); err != nil {
 			fmt.Fprintf(stderr, "spots-solve: --metrics-listen %s: %v; no metrics without the token (they are still on --listen with it)\n", sf.metricsListen, err)
 		} else {
-			fmt.Fprintf(stderr, "spots-solve: metrics at http://%s%s (no key needed)\n", ml.Addr(), swarm.MetricsPath)
+			fmt.Fprintf(stderr, "spots-solve: metrics at http://%s/metrics (no key needed)\n", ml.Addr())
 			run("--metrics-listen", func() error {
-				return swarm.ServeHandler(ctx, ml, metricsOnly(st), swarm.ServerConfig{MaxConns: 32})
+				return swarm.ServeHandler(ctx, ml, metricsOnly(st), maxStatusConns)
 			})
 		}
 	}
@@ -65,12 +65,16 @@ func serveMaster(sf swarmFlags, ln net.Listener, m *swarm.Master, key swarm.Key,
 	}
 }
 
+// maxStatusConns bounds the connections of the listeners of the status
+// pages and the metrics, which one person or one scraper reads.
+const maxStatusConns = 32
+
 // metricsOnly serves GET (and HEAD) /metrics of st and nothing else: the
 // metrics are counts, which a scraper may read without the status token;
 // the status pages, which name positions and workers, stay behind it.
 func metricsOnly(st *swarm.Status) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET "+swarm.MetricsPath, st.MetricsHandler())
+	mux.Handle("GET /metrics", st.MetricsHandler())
 	return mux
 }
 

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,14 +18,44 @@ import (
 	"github.com/spots-dev/spots/internal/cmdtest"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/swarm"
 	"github.com/spots-dev/spots/verify/verifytest"
 )
 
 // The swarm tests run real processes on 127.0.0.1: this test binary,
 // started again with SPOTS_TEST_MAIN=1, behaves as spots-solve (and so do
-// the workers a master starts with --workers-local).
+// the workers a master starts with --workers-local). Started with
+// SPOTS_TEST_LIE_EVERY=k too, its worker lies (lyingLink): the test
+// binary alone can make a worker lie, not spots-solve.
 func TestMain(m *testing.M) {
+	if k, err := strconv.Atoi(os.Getenv(lieEveryEnv)); err == nil && k > 0 {
+		wrapLink = func(l swarm.Link) swarm.Link { return &lyingLink{Link: l, every: k} }
+	}
 	cmdtest.ScriptMain(m, "spots-solve", runMain)
+}
+
+// lieEveryEnv makes the worker of a process of the test binary lie.
+const lieEveryEnv = "SPOTS_TEST_LIE_EVERY"
+
+// lyingLink is the link of a lying worker: every k-th Grundy value of at
+// least 1 that it sends is sent one less.
+type lyingLink struct {
+	swarm.Link
+	every, n int
+}
+
+func (l *lyingLink) Exchange(ctx context.Context, req swarm.ExchangeRequest) (swarm.ExchangeReply, error) {
+	if len(req.Nimbers) > 0 {
+		req.Nimbers = slices.Clone(req.Nimbers)
+		for i := range req.Nimbers {
+			if req.Nimbers[i].G > 0 {
+				if l.n++; l.n%l.every == 0 {
+					req.Nimbers[i].G--
+				}
+			}
+		}
+	}
+	return l.Link.Exchange(ctx, req)
 }
 
 const testKey = "swarm-test-key"
@@ -176,13 +208,13 @@ func savedRun(t *testing.T, dir string) string {
 }
 
 // TestSwarmLyingWorker runs a swarm in which one worker sends wrong Grundy
-// values (the hidden test hook --test-lie-every): the master finds them,
-// bans the liar and ends with the right, verified answer; the values it
-// saves with --state are all right.
+// values (a process of the test binary with a lyingLink): the master
+// finds them, bans the liar and ends with the right, verified answer; the
+// values it saves with --state are all right.
 func TestSwarmLyingWorker(t *testing.T) {
 	certs, state := t.TempDir(), t.TempDir()
 	m, _, gossip := master(t, "--cert", certs, "--state", state, "--iterations", "500", "--updates", "500", "--progress", "none", "0*11")
-	liar := start(t, testKey, "worker", "--join", gossip, "--test-lie-every", "2")
+	liar := cmdtest.Start(t, []string{"SPOTS_SWARM_KEY=" + testKey, lieEveryEnv + "=2"}, "worker", "--join", gossip)
 	honest := []*cmdtest.Process{worker(t, gossip, testKey), worker(t, gossip, testKey)}
 	if status := m.Wait(t, 3*time.Minute); status != 0 {
 		t.Fatalf("master exit %d: %s", status, m.Stderr.String())
@@ -242,5 +274,19 @@ func TestSwarmForgedReuse(t *testing.T) {
 	}
 	if out, errs := m.Stdout.String(), m.Stderr.String(); out != "" || !strings.Contains(errs, "--reuse: swarm: a certificate drawn on does not hold: cited certificate "+addr) {
 		t.Fatalf("stdout %q, stderr: %s", out, errs)
+	}
+}
+
+// TestWorkerNoMasterToJoin: a worker that nothing answers at its --join
+// address for all of --wait exits 1 saying there is no master
+// (swarm.ErrNoMaster), not 2 as for a wrong key.
+func TestWorkerNoMasterToJoin(t *testing.T) {
+	nobody := freeAddr(t)
+	w := start(t, testKey, "worker", "--join", nobody, "--wait", "1s")
+	if status := w.Wait(t, time.Minute); status != 1 {
+		t.Fatalf("exit %d, want 1: %s", status, w.Stderr.String())
+	}
+	if e := w.Stderr.String(); !strings.Contains(e, "no master at "+nobody) {
+		t.Errorf("stderr %q", e)
 	}
 }
