@@ -99,7 +99,9 @@ func readNimbers(data []byte) (out []solve.NimberEntry, err error) {
 	if err := format.CheckIPCStream(data[len(schemaPrefix):], maxNimberMeta, int64(len(data))); err != nil {
 		return nil, fmt.Errorf("the Grundy values: %w", err)
 	}
-	mem := &budget{mem: memory.NewGoAllocator(), left: 4 * len(data)}
+	// A message cannot make the reader hold more than a few times its own
+	// size; a refusal panics, recovered below.
+	mem := format.NewBudgetAllocator(4 * len(data))
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("malformed Grundy values: %v", r)
@@ -123,25 +125,3 @@ func readNimbers(data []byte) (out []solve.NimberEntry, err error) {
 	}
 	return out, r.Err()
 }
-
-// budget is an allocator that refuses (by panicking, which readNimbers
-// recovers) to hand out more than it was given: a message cannot make the
-// reader allocate more than a few times its own size.
-type budget struct {
-	mem  memory.Allocator
-	left int
-}
-
-func (b *budget) take(n int) {
-	if n < 0 || n > b.left {
-		panic(fmt.Sprintf("the stream asks for %d bytes", n))
-	}
-	b.left -= n
-}
-
-func (b *budget) Allocate(size int) []byte { b.take(size); return b.mem.Allocate(size) }
-func (b *budget) Reallocate(size int, old []byte) []byte {
-	b.take(size)
-	return b.mem.Reallocate(size, old)
-}
-func (b *budget) Free(old []byte) { b.mem.Free(old) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -73,7 +74,7 @@ func NewGroup(name string, params Params, opts ...GroupOption) (*Group, error) {
 	if err := params.check(); err != nil {
 		return nil, err
 	}
-	if err := CheckCapacity(params.Capacity, params.Grouping); err != nil {
+	if err := memguard.CheckCapacity(params.Capacity, params.Grouping); err != nil {
 		return nil, fmt.Errorf("group %s: %w", name, err)
 	}
 	cfg := groupConfig{game: sprouts.Rules{}}

@@ -20,12 +20,12 @@ import (
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/interrupt"
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
-	"github.com/spots-dev/spots/swarm"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -129,8 +129,8 @@ func (e *env) checkAddFlags() int {
 		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithm)
 	case o.capacity < solve.MinCapacity:
 		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, solve.MinCapacity)
-	case swarm.CheckCapacity(o.capacity, 1) != nil:
-		return e.fail(2, "--capacity %d: %v", o.capacity, swarm.CheckCapacity(o.capacity, 1))
+	case memguard.CheckCapacity(o.capacity, 1) != nil:
+		return e.fail(2, "--capacity %d: %v", o.capacity, memguard.CheckCapacity(o.capacity, 1))
 	case o.timeout < 0:
 		return e.fail(2, "--timeout %v is negative", o.timeout)
 	case o.every <= 0:
@@ -243,7 +243,7 @@ func (a *adder) solve() int {
 		}
 	}
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
-		Timeout: o.timeout, Version: buildinfo.Version(), Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
+		Timeout: o.timeout, Memory: usableMemory(), Version: buildinfo.Version(), Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
 	if pool != nil && pool == a.env.pool {
 		a.pipeline.Verify.Library = a.env.lib
 	}
@@ -299,6 +299,9 @@ func (a *adder) solved() int {
 		return -1
 	case a.result.Stop == prove.Interrupted:
 		return a.fail(130, "0*%d: interrupted after %.1f s and %d iterations in all; nothing added%s", a.n, a.stats.Seconds, a.stats.Iterations, resume)
+	case a.result.Stop == prove.MemoryLimit:
+		_, what := memguard.Usable()
+		return a.fail(1, "0*%d: stopped at the memory this process may use (%s) after %.1f s and %d iterations in all: %v; nothing added%s", a.n, what, a.stats.Seconds, a.stats.Iterations, a.result.StopCause, resume)
 	}
 	return a.fail(1, "0*%d: not solved (stopped after %.1f s and %d iterations in all); nothing added%s", a.n, a.stats.Seconds, a.stats.Iterations, resume)
 }
@@ -592,4 +595,12 @@ func stateRoot(root string) (string, error) {
 		return "", fmt.Errorf("no cache directory for the checkpoints: %w", err)
 	}
 	return filepath.Join(cache, "spots", "corpus"), nil
+}
+
+// usableMemory is the pipeline's Memory: what the process may use, so that
+// a search outgrowing the machine stops with its checkpoint saved instead
+// of crashing the runtime.
+func usableMemory() uint64 {
+	usable, _ := memguard.Usable()
+	return usable
 }

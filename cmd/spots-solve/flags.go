@@ -11,10 +11,10 @@ import (
 
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cmdline"
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
-	"github.com/spots-dev/spots/swarm"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -256,7 +256,7 @@ func defaultMode() string {
 	if cpus < 2 {
 		return "The default here (1 CPU) is dfpn with a table of 10⁶ entries."
 	}
-	usable, _ := swarm.UsableMemory()
+	usable, _ := memguard.Usable()
 	capacity := solve.ThreadCapacity(cpus, usable)
 	return fmt.Sprintf("The default here (%d CPUs) is pdfpn with %d threads and a table of %s entries, all in one process; "+
 		"with --cert it is dfpn, which gives the same certificate, at the same address, on every run",

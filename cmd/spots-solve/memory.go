@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
-	"github.com/spots-dev/spots/swarm"
 )
 
 // memoryFlagHelp is the help text of --memory.
@@ -59,7 +59,7 @@ func memoryPlan(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 	if cfg.memory == "" {
 		capacity := cfg.capacity
 		if !flags.Changed("capacity") {
-			usable, _ := swarm.UsableMemory()
+			usable, _ := memguard.Usable()
 			capacity = solve.ThreadCapacity(threads, usable)
 		}
 		return solve.PlanCapacity(capacity, threads), nil
@@ -68,9 +68,9 @@ func memoryPlan(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 	if err != nil {
 		return solve.MemoryPlan{}, fmt.Errorf("--memory: %w", err)
 	}
-	if usable, what := swarm.UsableMemory(); usable > 0 && uint64(budget) > usable {
+	if usable, what := memguard.Usable(); usable > 0 && uint64(budget) > usable {
 		return solve.MemoryPlan{}, fmt.Errorf("--memory %s: more than the %s this process may use: %s; give at most --memory %dMB",
-			cfg.memory, swarm.BytesText(float64(usable)), what, usable/1e6)
+			cfg.memory, memguard.BytesText(float64(usable)), what, usable/1e6)
 	}
 	// The values drawn on (--reuse) live beside the table: they come off
 	// the budget first.
@@ -114,7 +114,7 @@ func memoryGuard(cfg config) uint64 {
 			return uint64(budget)
 		}
 	}
-	usable, _ := swarm.UsableMemory()
+	usable, _ := memguard.Usable()
 	return usable
 }
 
@@ -124,6 +124,6 @@ func memoryLimitWhat(cfg config) string {
 	if cfg.memory != "" {
 		return "--memory " + cfg.memory
 	}
-	_, what := swarm.UsableMemory()
+	_, what := memguard.Usable()
 	return "what this process may use: " + what
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/swarm"
 )
 
@@ -143,7 +144,7 @@ func checkResources(flags *pflag.FlagSet, cfg config) error {
 	if cfg.algorithm == "swarm" && cfg.swarm.workersLocal > 0 {
 		tables = cfg.swarm.workersLocal * cfg.swarm.params.Grouping
 	}
-	if err := swarm.CheckCapacity(cfg.capacity, tables); err != nil {
+	if err := memguard.CheckCapacity(cfg.capacity, tables); err != nil {
 		return fmt.Errorf("--capacity %d: %w", cfg.capacity, err)
 	}
 	return nil

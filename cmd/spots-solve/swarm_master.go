@@ -17,6 +17,7 @@ import (
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/internal/searchstatus"
 	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
@@ -245,6 +246,9 @@ func masterUnsolved(cfg config, r result, stop prove.Stop, err error, stdout, st
 		stopped = "interrupted"
 	case stop == prove.TimedOut:
 		stopped = fmt.Sprintf("--timeout %v reached", cfg.timeout)
+	case stop == prove.MemoryLimit:
+		_, what := memguard.Usable()
+		stopped = fmt.Sprintf("the master reached the memory this process may use (%s)", what)
 	}
 	fmt.Fprintf(stderr, "spots-solve: the swarm stopped unsolved: %s\n", stopped)
 	printResult(stdout, cfg, r)
@@ -305,4 +309,13 @@ func countWorkers(member *swarm.Member) int {
 		}
 	}
 	return k
+}
+
+// masterMemory is the master's pipeline Memory: what the process may use
+// (its workers are processes of their own, each with its --memory), so
+// that a DAG outgrowing the machine stops the master with its state saved
+// instead of crashing the runtime.
+func masterMemory() uint64 {
+	usable, _ := memguard.Usable()
+	return usable
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cpuprofile"
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
@@ -106,7 +107,7 @@ func checkWorkerFlags(wf workerFlags) error {
 	case wf.capacity < solve.MinCapacity:
 		return fmt.Errorf("--capacity %d is too small (at least %d)", wf.capacity, solve.MinCapacity)
 	}
-	if err := swarm.CheckCapacity(wf.capacity, wf.params.Grouping); err != nil {
+	if err := memguard.CheckCapacity(wf.capacity, wf.params.Grouping); err != nil {
 		return fmt.Errorf("--capacity %d: %w", wf.capacity, err)
 	}
 	return nil

@@ -1,5 +1,8 @@
-// Package memguard stops a command's work before the process outgrows the
-// memory it was given (--memory). A search plans its table and caches
+// Package memguard keeps a command within the memory it may use: Usable
+// says how much that is (the machine, the cgroup, the rlimits),
+// CheckCapacity refuses tables that cannot fit in it, and Watch stops a
+// command's work before the process outgrows its budget (--memory, or
+// Usable). A search plans its table and caches
 // within the budget (solve.MemoryPlan), but some of what it holds grows
 // with the search and no plan sizes in advance: the DAG of PNS, the
 // database of Grundy values, a DFPN's path. Rather than let the Go runtime

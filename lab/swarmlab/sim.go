@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
@@ -195,7 +196,7 @@ func simulate(ctx context.Context, root sprouts.Position, params swarm.Params, c
 	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
 		return s.res, fmt.Errorf("simulate %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
 	}
-	if err := swarm.CheckCapacity(params.Capacity, cfg.Workers*max(params.Grouping, 1)); err != nil {
+	if err := memguard.CheckCapacity(params.Capacity, cfg.Workers*max(params.Grouping, 1)); err != nil {
 		return s.res, fmt.Errorf("simulate %d workers: %w", cfg.Workers, err)
 	}
 	params.Lease = 1 << 40 // no group is ever silent on the simulated clock

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package swarm
+package memguard
 
 // rlimits returns nothing where there are no resource limits to read.
 func rlimits() []rlimit { return nil }

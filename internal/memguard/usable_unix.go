@@ -1,6 +1,6 @@
 //go:build unix
 
-package swarm
+package memguard
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ func rlimits() []rlimit {
 		if uint64(r.Cur) > l.reserve {
 			usable = uint64(r.Cur) - l.reserve
 		}
-		out = append(out, rlimit{usable, fmt.Sprintf("the process's limit of %s (%s), less the %s kept for the rest of the process", bytesText(float64(r.Cur)), l.name, bytesText(float64(l.reserve)))})
+		out = append(out, rlimit{usable, fmt.Sprintf("the process's limit of %s (%s), less the %s kept for the rest of the process", BytesText(float64(r.Cur)), l.name, BytesText(float64(l.reserve)))})
 	}
 	return out
 }
