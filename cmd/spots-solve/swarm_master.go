@@ -50,7 +50,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	search := &masterSearch{m: m, start: time.Now(), supervise: func(ctx context.Context) (solve.Outcome, error) {
 		return superviseMaster(ctx, cfg, sf, root, m, member, stderr)
 	}}
-	p := &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Timeout: cfg.timeout, CertDir: cfg.certDir, Version: buildinfo.Version(),
+	p := &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Timeout: cfg.timeout, Memory: masterMemory(), CertDir: cfg.certDir, Version: buildinfo.Version(),
 		Stopped: func() {
 			if sf.stateDir != "" {
 				saveState(sf.stateDir, root, m, sf.params)
