@@ -1,0 +1,122 @@
+package swarm
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/verify"
+)
+
+// TestLiarUnderNewNames (N36): while honest groups solve, a holder of the
+// key posts a lie under a new group name again and again: it joins (and
+// is sent the values the master holds), then sends a value of its own,
+// wrong. Each audit bans every liar it names, and the honest
+// groups' work is not thrown away with the lies: the solve ends with the
+// right outcome, proved by the values left. The lies are of positions
+// the master holds no value of, so each must be found wrong by solving.
+func TestLiarUnderNewNames(t *testing.T) {
+	const n = 10
+	p := DefaultParams()
+	p.Capacity, p.Iterations, p.Updates = 4096, 300, 300
+	root := sprouts.MustParse(fmt.Sprintf("0*%d", n))
+	m, err := NewMaster(root, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	var failed []AuditResult
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var err error
+		if failed, err = supervise(ctx, m); err != nil {
+			t.Errorf("supervise: %v", err)
+		}
+	}()
+	for i := range 3 {
+		g, err := NewGroup(fmt.Sprintf("g%d", i), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g.Run(ctx, localLink{m})
+		}()
+	}
+	liars := 0
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for m.Outcome() == solve.Unknown {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			var keys []string
+			m.DB().Range(func(k string, g uint32) bool { keys = append(keys, k); return true })
+			if len(keys) == 0 {
+				continue
+			}
+			sort.Strings(keys)
+			lie, ok := unknownLand(m.DB(), keys, liars)
+			if !ok {
+				continue
+			}
+			name := fmt.Sprintf("liar%d", liars)
+			liars++
+			m.Exchange(ExchangeRequest{Group: name, Slots: 1})
+			m.Exchange(ExchangeRequest{Group: name, Slots: 1, Nimbers: []solve.NimberEntry{lie}})
+		}
+	}()
+	wg.Wait()
+	if out := m.Outcome(); out.String() != outcomeOf(n) {
+		t.Fatalf("0*%d is %v, want %s, after %d liars; %d audits found something; master %+v", n, out, outcomeOf(n), liars, len(failed), m.Stats())
+	}
+	claim, _ := certify.Claim(root, 0, m.Outcome(), nil)
+	cert, err := certify.Build(m.DB(), claim, verify.Options{})
+	if err == nil {
+		_, err = verify.Certificate(cert)
+	}
+	if err != nil {
+		t.Errorf("the final values do not prove %s: %v", claim, err)
+	}
+	banned := 0
+	for _, f := range failed {
+		banned += len(f.Banned)
+	}
+	t.Logf("%d liars, %d banned in %d audits and checks; master %+v", liars, banned, len(failed), m.Stats())
+}
+
+// unknownLand returns a lie about a position the search has met but not
+// solved: a land of a child of one of the positions of keys (the i-th, or
+// the next with such a land), whose value the master does not hold, said
+// to be 7, a Grundy value no land of these positions has.
+func unknownLand(db *solve.NimberDB, keys []string, i int) (solve.NimberEntry, bool) {
+	for j := range keys {
+		p, err := sprouts.FromKey(keys[(i*7919+j)%len(keys)])
+		if err != nil {
+			continue
+		}
+		for _, c := range p.Children() {
+			for _, l := range c.Lands() {
+				if _, ok := db.Get(l.Key()); !ok && l.Lives() > 3 {
+					return solve.NimberEntry{Key: l.Key(), G: 7}, true
+				}
+			}
+		}
+	}
+	return solve.NimberEntry{}, false
+}
