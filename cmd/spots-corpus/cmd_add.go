@@ -236,19 +236,47 @@ func (a *adder) solve() int {
 	}
 	db := solve.NewNimberDB()
 	pool.Preload(db)
-	search := prove.NewSearcher(sprouts.Rules{}, db, s)
+	var search solve.Searcher[sprouts.Position] = prove.NewSearcher(sprouts.Rules{}, db, s)
+	resumed := false
 	if a.saver != nil {
-		if err := a.saver.Resume(a.ctx, a.stateAt); err != nil && !errors.Is(err, prove.ErrNoCheckpoint) {
+		err := a.saver.Resume(a.ctx, a.stateAt)
+		if err != nil && !errors.Is(err, prove.ErrNoCheckpoint) {
 			return a.fail(2, "resuming from %s: %v (remove the directory, or give --no-state, to start afresh)", a.stateAt, err)
 		}
+		resumed = err == nil
+	}
+	var lib *verify.Library
+	if pool != nil && pool == a.env.pool {
+		lib = a.env.lib
+	}
+	if resumed || pool != nil {
+		search = a.checked(search, s, pool, lib, resumed)
 	}
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
 		Timeout: o.timeout, Memory: usableMemory(), Version: buildinfo.Version(), Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
-	if pool != nil && pool == a.env.pool {
-		a.pipeline.Verify.Library = a.env.lib
-	}
+	a.pipeline.Verify.Library = lib
 	a.result = a.pipeline.Solve(a.ctx, a.root, 0)
 	return a.solved()
+}
+
+// checked makes search, resumed from the checkpoint or drawing on pool,
+// report a result only once the checker derives it from the rules with
+// the search's values (prove.Resumed): a checkpoint and the corpus's
+// certificates are input, not truth. A result they do not back is said on
+// stderr and found again by a search with neither (s, from nothing).
+func (a *adder) checked(search solve.Searcher[sprouts.Position], s prove.Search, pool *certify.Pool, lib *verify.Library, resumed bool) solve.Searcher[sprouts.Position] {
+	return &prove.Resumed[sprouts.Position]{Searcher: search, Game: sprouts.Game, Pool: pool, Library: lib, Restart: func(why error) solve.Searcher[sprouts.Position] {
+		a.prog.Clear()
+		from := "the corpus's certificates"
+		if resumed {
+			from = "the checkpoint in " + a.stateAt
+		}
+		fmt.Fprintf(a.stderr, "spots-corpus: 0*%d: the values of %s do not prove the result found with them, %v: solving again without them\n", a.n, from, why)
+		if a.saver != nil {
+			a.saver.Forget()
+		}
+		return prove.NewSearcher(sprouts.Rules{}, solve.NewNimberDB(), s)
+	}}
 }
 
 // loadPool reads the corpus's certificates for the search to draw on

@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/internal/cmdtest"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/sprouts"
 )
 
 // TestMain runs the command instead of the tests in the process add starts
@@ -435,5 +438,33 @@ func TestAddWhileAnotherAdds(t *testing.T) {
 	}
 	if status, _, stderr := runCmd(t, "check", "--dir", dir); status != 0 {
 		t.Errorf("check: %d %s", status, stderr)
+	}
+}
+
+// TestAddForgedCheckpoint (F1 for add): a checkpoint is input, not truth.
+// One whose values say 0*6 (a second-player win) has the Grundy value 1,
+// written with checkpoint.Save so that its sizes and sums match, makes
+// the resumed search answer W at once; add cannot derive that from the
+// rules, says so, solves 0*6 again without the checkpoint and adds the
+// right certificate, 0*6=L.
+func TestAddForgedCheckpoint(t *testing.T) {
+	dir := smallCorpus(t, 5)
+	state := t.TempDir()
+	root := sprouts.MustParse("0*6")
+	db := solve.NewNimberDB()
+	db.Put(root.Key(), 1)
+	search := solve.NewDFPN(sprouts.Rules{}, db, solve.Options{Capacity: 1 << 12})
+	if _, err := checkpoint.Save(state, checkpoint.Manifest{Position: root.String(), Algorithm: "dfpn", Capacity: 1 << 12}, search); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr := runCmd(t, "add", "--solve", "6", "--dir", dir, "--state", state, "--no-reuse")
+	if status != 0 {
+		t.Fatalf("add: %d\n%s%s", status, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "0*6: the values of the checkpoint in "+state+" do not prove the result found with them") {
+		t.Errorf("stderr %q does not say why it solved again", stderr)
+	}
+	if _, r := record(t, dir, 6, false); r.Claim.String() != "0*6=L" {
+		t.Errorf("added %s, want 0*6=L", r.Claim)
 	}
 }
