@@ -82,6 +82,9 @@ HOSTILE_CASES = \
 	./cmd/spots-solve:^TestCramStopsAtOnce$$ \
 	./cmd/spots-solve:^TestScript$$/^memory_limits$$ \
 	./swarm:^TestManyLiars$$ \
+	./swarm:^TestLiarsOneCheck$$ \
+	./swarm:^TestLiarUnderNewNames$$ \
+	./cmd/spots-corpus:^TestAddForgedCheckpoint$$ \
 	./cmd/spots-solve:^TestStateDirLocked$$ \
 	./cmd/spots-solve:^TestScript$$/^outputs$$ \
 	./cmd/spots-verify:^TestScript$$/^usage$$ \
