@@ -90,11 +90,7 @@ func BuildCiting(game string, db *solve.NimberDB, pool *Pool, claim format.Claim
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: nimber database: %w", claim, err)
 	}
-	if pool != nil {
-		if err := pool.cite(d); err != nil {
-			return nil, fmt.Errorf("certify %s: %w", claim, err)
-		}
-	}
+	pool.cite(d)
 	proof, err := d.Check(claim, opt)
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: %w", claim, err)

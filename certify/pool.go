@@ -52,7 +52,7 @@ type Pool struct {
 
 type pooled struct {
 	g      uint32
-	source int32 // index into sources
+	source int32 // index into sources: the first certificate read that holds it (also: the others)
 }
 
 // MaxPoolEntries bounds the entries a pool reads, all files together: a
@@ -292,17 +292,15 @@ func (p *Pool) Preload(db *solve.NimberDB) {
 	}
 }
 
-// cite marks in d every value of the pool as proved by its certificate.
-func (p *Pool) cite(d *verify.Database) error {
+// cite marks in d every value of the pool as proved by a certificate:
+// which ones the proof then cites, cover chooses.
+func (p *Pool) cite(d *verify.Database) {
 	if p == nil {
-		return nil
+		return
 	}
 	for k, v := range p.values {
-		if err := d.Cite(k, v.g, p.sources[v.source]); err != nil {
-			return fmt.Errorf("a pooled value: %w", err)
-		}
+		d.Cite(k, v.g)
 	}
-	return nil
 }
 
 // Library returns a checker's library that finds the pool's certificates.

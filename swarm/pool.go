@@ -139,15 +139,11 @@ func (m *Master) blamePool(ctx context.Context, pos sprouts.Position, n uint32, 
 	return nil
 }
 
-// drawnOn is the placeholder address of the pooled values cited by the
-// checks that only ask which values the verifier derives (underived).
-const drawnOn = "drawn-on"
-
 // citePool cites the master's pooled values in d, as the audit's
 // certificate does.
 func (m *Master) citePool(d *verify.Database) {
 	for k, g := range m.pooled {
-		d.Cite(k, g, drawnOn)
+		d.Cite(k, g)
 	}
 }
 

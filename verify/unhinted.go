@@ -23,7 +23,7 @@ type Database struct {
 // database is the part of a Database that depends on the game.
 type database interface {
 	check(claim format.Claim, opt Options) (*Proof, error)
-	cite(key string, g uint32, address string) error
+	cite(key string, g uint32)
 	len() int
 	invalid() []string
 }
@@ -44,7 +44,7 @@ type dbEntry[P any] struct {
 	win   []int32
 	deps  []P    // the positions the witnesses name
 	why   string // why the entry is invalid
-	cited string // the address of a certificate that proves it ("" if none): valid, no witnesses
+	cited bool // proved by a certificate the caller cites (Database.Cite): valid, no witnesses
 }
 
 const (
@@ -200,27 +200,28 @@ func fromValues[P any](g rules[P], each func(yield func(key string, g uint32) bo
 }
 
 // Cite takes gn(Q) = g, for the position Q of key (as FromValuesOf's),
-// as proved by the certificate of address: Check takes it as valid without
-// deriving it, and a proof that relies on it cites that certificate
-// instead of holding the entry (Proof.Certificate). The value replaces the
+// as proved by a certificate: Check takes it as valid without deriving
+// it, and a proof that relies on it does not hold the entry: its key is
+// among Proof.CitedKeys, which the certificate the proof is written into
+// must cite certificates holding (the caller chooses which, and sets
+// format.Certificate.Cites). The value replaces the
 // database's own for Q, if it has another: a certificate's value is
 // checked before the proof is believed (the proof's certificate cites it,
 // and the check of a citing certificate checks what it cites), and the
 // database's value may be a mistake. The key is the caller's: a position
 // of the game, as the checker never parses it.
-func (d *Database) Cite(key string, g uint32, address string) error {
-	return d.impl.cite(key, g, address)
+func (d *Database) Cite(key string, g uint32) {
+	d.impl.cite(key, g)
 }
 
-func (d *gameDB[P]) cite(key string, g uint32, address string) error {
+func (d *gameDB[P]) cite(key string, g uint32) {
 	if e, ok := d.entries[key]; ok {
-		e.g, e.cited = g, address
-		return nil
+		e.g, e.cited = g, true
+		return
 	}
 	// A cited entry is never expanded nor written, so its position is
 	// never needed: only its key and value are looked up.
-	d.entries[key] = &dbEntry[P]{g: g, cited: address}
-	return nil
+	d.entries[key] = &dbEntry[P]{g: g, cited: true}
 }
 
 // Len returns the number of entries.
@@ -254,7 +255,6 @@ type Proof struct {
 	notation  string
 	used      []format.Entry      // copied: a later Check on the database resets its entries
 	sizes     map[string]int      // the size (lives, cells) of each used entry's position, by text
-	cites     map[string]struct{} // the certificates of the cited entries it relies on
 	citedKeys []string            // the keys of those entries, sorted
 }
 
@@ -285,7 +285,7 @@ func (d *gameDB[P]) check(claim format.Claim, opt Options) (*Proof, error) {
 	}
 	for _, e := range d.entries {
 		e.state, e.reach, e.win, e.deps, e.why = unseen, nil, nil, nil, ""
-		if e.cited != "" {
+		if e.cited {
 			e.state = valid
 		}
 	}
@@ -318,7 +318,7 @@ func (d *gameDB[P]) check(claim format.Claim, opt Options) (*Proof, error) {
 		}
 		return nil, err
 	}
-	p := &Proof{Claim: claim, Checked: s.checked, game: g.game(), notation: g.notation(), sizes: map[string]int{}, cites: map[string]struct{}{}}
+	p := &Proof{Claim: claim, Checked: s.checked, game: g.game(), notation: g.notation(), sizes: map[string]int{}}
 	collect(d, p, known)
 	return p, nil
 }
@@ -543,8 +543,7 @@ func collect[P any](d *gameDB[P], p *Proof, root values) {
 			return
 		}
 		seen[e] = true
-		if e.cited != "" {
-			p.cites[e.cited] = struct{}{}
+		if e.cited {
 			p.citedKeys = append(p.citedKeys, key)
 			return
 		}
@@ -577,22 +576,12 @@ func (p *Proof) Entries() int { return len(p.used) }
 // cites instead must hold between them.
 func (p *Proof) CitedKeys() []string { return p.citedKeys }
 
-// Cites returns the addresses of the certificates whose entries (given by
-// Database.Cite) the proof relies on, sorted.
-func (p *Proof) Cites() []string {
-	out := make([]string, 0, len(p.cites))
-	for a := range p.cites {
-		out = append(out, a)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // Certificate returns the proof as a hinted, trimmed certificate of the
-// database's game, citing the certificates of the cited entries it relies
-// on (see Database.Cite): only the other entries it relies on, in increasing order of
-// size (lives in Sprouts, empty cells in Cram) and then text, each with
-// its witnesses.
+// database's game: the entries it relies on but the cited ones (see
+// Database.Cite), in increasing order of size (lives in Sprouts, empty
+// cells in Cram) and then text, each with its witnesses. It cites
+// nothing: a caller whose proof relies on cited entries (CitedKeys) sets
+// the certificate's Cites to certificates that hold them.
 func (p *Proof) Certificate(producer, version string) *format.Certificate {
 	entries := slices.Clone(p.used)
 	slices.SortFunc(entries, func(a, b format.Entry) int {
@@ -601,10 +590,6 @@ func (p *Proof) Certificate(producer, version string) *format.Certificate {
 		}
 		return strings.Compare(a.Position, b.Position)
 	})
-	var cites []string
-	if len(p.cites) > 0 {
-		cites = p.Cites()
-	}
-	return &format.Certificate{Claim: p.Claim, Game: p.game, Notation: p.notation, Cites: cites,
+	return &format.Certificate{Claim: p.Claim, Game: p.game, Notation: p.notation,
 		Producer: producer, Version: version, Entries: entries}
 }
