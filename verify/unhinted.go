@@ -44,7 +44,7 @@ type dbEntry[P any] struct {
 	win   []int32
 	deps  []P    // the positions the witnesses name
 	why   string // why the entry is invalid
-	cited bool // proved by a certificate the caller cites (Database.Cite): valid, no witnesses
+	cited bool   // proved by a certificate the caller cites (Database.Cite): valid, no witnesses
 }
 
 const (
@@ -253,9 +253,9 @@ type Proof struct {
 	Checked   int // entries checked (valid or not)
 	game      string
 	notation  string
-	used      []format.Entry      // copied: a later Check on the database resets its entries
-	sizes     map[string]int      // the size (lives, cells) of each used entry's position, by text
-	citedKeys []string            // the keys of those entries, sorted
+	used      []format.Entry // copied: a later Check on the database resets its entries
+	sizes     map[string]int // the size (lives, cells) of each used entry's position, by text
+	citedKeys []string       // the keys of those entries, sorted
 }
 
 // Check decides the claim with the database by a memoised search (the rules
