@@ -8,10 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
-	"github.com/spots-dev/spots/verify"
 )
 
 // TestLiarUnderNewNames (N36): while honest groups solve, a holder of the
@@ -27,25 +25,10 @@ func TestLiarUnderNewNames(t *testing.T) {
 		t.Skip("a solve of 0*12 under attack, 15 s and more: make hostile runs it")
 	}
 	const n = 12
-	p := DefaultParams()
-	p.Capacity, p.Iterations, p.Updates = 4096, 300, 300
-	root := sprouts.MustParse(fmt.Sprintf("0*%d", n))
-	m, err := NewMaster(root, p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var wg sync.WaitGroup
-	var failed []AuditResult
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var err error
-		if failed, err = supervise(ctx, m); err != nil {
-			t.Errorf("supervise: %v", err)
-		}
-	}()
+	m, p, failed := supervisedMaster(ctx, t, n, &wg)
 	for i := range 3 {
 		g, err := NewGroup(fmt.Sprintf("g%d", i), p)
 		if err != nil {
@@ -86,22 +69,12 @@ func TestLiarUnderNewNames(t *testing.T) {
 		}
 	}()
 	wg.Wait()
-	if out := m.Outcome(); out.String() != outcomeOf(n) {
-		t.Fatalf("0*%d is %v, want %s, after %d liars; %d audits found something; master %+v", n, out, outcomeOf(n), liars, len(failed), m.Stats())
-	}
-	claim, _ := certify.Claim(root, 0, m.Outcome(), nil)
-	cert, err := certify.Build(m.DB(), claim, verify.Options{})
-	if err == nil {
-		_, err = verify.Certificate(cert)
-	}
-	if err != nil {
-		t.Errorf("the final values do not prove %s: %v", claim, err)
-	}
+	provesRoot(t, m, n, fmt.Sprintf("after %d liars; %d audits found something", liars, len(*failed)))
 	banned := 0
-	for _, f := range failed {
+	for _, f := range *failed {
 		banned += len(f.Banned)
 	}
-	t.Logf("%d liars, %d banned in %d audits and checks; master %+v", liars, banned, len(failed), m.Stats())
+	t.Logf("%d liars, %d banned in %d audits and checks; master %+v", liars, banned, len(*failed), m.Stats())
 }
 
 // unknownLand returns a lie about a position the search has met but not

@@ -39,6 +39,49 @@ func outcomeOf(n int) string {
 	return "L"
 }
 
+// supervisedMaster starts the master of 0*n with small tables and short
+// jobs, and its supervision (supervise) in a goroutine of wg until ctx
+// ends or the root is solved. It returns the master, the parameters for
+// its groups, and the audits and checks that found something, complete
+// once wg is waited for.
+func supervisedMaster(ctx context.Context, t *testing.T, n int, wg *sync.WaitGroup) (*Master, Params, *[]AuditResult) {
+	t.Helper()
+	p := DefaultParams()
+	p.Capacity, p.Iterations, p.Updates = 4096, 300, 300
+	m, err := NewMaster(sprouts.MustParse(fmt.Sprintf("0*%d", n)), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := new([]AuditResult)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var err error
+		if *failed, err = supervise(ctx, m); err != nil {
+			t.Errorf("supervise: %v", err)
+		}
+	}()
+	return m, p, failed
+}
+
+// provesRoot fails t unless the master of 0*n found the right outcome and
+// its values prove it: the certificate built from them verifies. what
+// says what went on, for the message.
+func provesRoot(t *testing.T, m *Master, n int, what string) {
+	t.Helper()
+	if out := m.Outcome(); out.String() != outcomeOf(n) {
+		t.Fatalf("0*%d is %v, want %s; %s; master %+v", n, out, outcomeOf(n), what, m.Stats())
+	}
+	claim, _ := certify.Claim(sprouts.MustParse(fmt.Sprintf("0*%d", n)), 0, m.Outcome(), nil)
+	cert, err := certify.Build(m.DB(), claim, verify.Options{})
+	if err == nil {
+		_, err = verify.Certificate(cert)
+	}
+	if err != nil {
+		t.Errorf("the final values do not prove %s: %v", claim, err)
+	}
+}
+
 // supervise runs m.Supervise, as spots-solve does, checking the values
 // every second; it returns the audits and checks that found something
 // wrong.
@@ -774,25 +817,10 @@ func TestLyingGroup(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := DefaultParams()
-			p.Capacity, p.Iterations, p.Updates = 4096, 300, 300
-			root := sprouts.MustParse(fmt.Sprintf("0*%d", tt.n))
-			m, err := NewMaster(root, p, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			var wg sync.WaitGroup
-			var failed []AuditResult
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var err error
-				if failed, err = supervise(ctx, m); err != nil {
-					t.Errorf("supervise: %v", err)
-				}
-			}()
+			m, p, failed := supervisedMaster(ctx, t, tt.n, &wg)
 			hook, told := liar(tt.every, tt.change)
 			errs := make([]error, 3)
 			for i := range errs {
@@ -811,17 +839,7 @@ func TestLyingGroup(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			if out := m.Outcome(); out.String() != outcomeOf(tt.n) {
-				t.Fatalf("0*%d is %v, want %s; groups ended with %v; %d audits failed; master %+v", tt.n, out, outcomeOf(tt.n), errs, len(failed), m.Stats())
-			}
-			claim, _ := certify.Claim(root, 0, m.Outcome(), nil)
-			cert, err := certify.Build(m.DB(), claim, verify.Options{})
-			if err == nil {
-				_, err = verify.Certificate(cert)
-			}
-			if err != nil {
-				t.Errorf("the final values do not prove %s: %v", claim, err)
-			}
+			provesRoot(t, m, tt.n, fmt.Sprintf("groups ended with %v; %d audits failed", errs, len(*failed)))
 			lies := told()
 			if len(lies) == 0 {
 				t.Fatal("the liar told no lie")
@@ -842,10 +860,10 @@ func TestLyingGroup(t *testing.T) {
 				t.Errorf("%d of the %d lies are in the final database", left, len(lies))
 			}
 			st := m.Stats()
-			for _, f := range failed {
+			for _, f := range *failed {
 				t.Logf("audit: wrong %v, banned %v, dropped %d (%v)", f.Wrong, f.Banned, f.Dropped, f.Unproved)
 			}
-			if len(failed) > 0 && (st.Banned != 1 || !errors.Is(errs[0], ErrBanned)) {
+			if len(*failed) > 0 && (st.Banned != 1 || !errors.Is(errs[0], ErrBanned)) {
 				t.Errorf("banned %d groups; the liar ended with %v", st.Banned, errs[0])
 			}
 			for i, err := range errs[1:] {
