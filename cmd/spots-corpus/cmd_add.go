@@ -249,8 +249,8 @@ func (a *adder) solve() int {
 	if pool != nil && pool == a.env.pool {
 		lib = a.env.lib
 	}
-	if resumed || pool != nil {
-		search = a.checked(search, s, pool, lib, resumed)
+	if resumed {
+		search = a.checked(search, s, pool, lib)
 	}
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
 		Timeout: o.timeout, Memory: usableMemory(), Version: buildinfo.Version(), Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
@@ -259,22 +259,19 @@ func (a *adder) solve() int {
 	return a.solved()
 }
 
-// checked makes search, resumed from the checkpoint or drawing on pool,
-// report a result only once the checker derives it from the rules with
-// the search's values (prove.Resumed): a checkpoint and the corpus's
-// certificates are input, not truth. A result they do not back is said on
-// stderr and found again by a search with neither (s, from nothing).
-func (a *adder) checked(search solve.Searcher[sprouts.Position], s prove.Search, pool *certify.Pool, lib *verify.Library, resumed bool) solve.Searcher[sprouts.Position] {
+// checked makes search, resumed from the checkpoint, report a result
+// only once the checker derives it from the rules with the search's
+// values (and the certificates of pool it drew on, prove.Resumed): a
+// checkpoint is input, not truth. A result they do not back is said on
+// stderr and found again by a search with neither (s, from nothing). A
+// search that resumed nothing needs no such check: certifying its result
+// checks the certificates it draws on, and checking it once more would
+// double the check of every add.
+func (a *adder) checked(search solve.Searcher[sprouts.Position], s prove.Search, pool *certify.Pool, lib *verify.Library) solve.Searcher[sprouts.Position] {
 	return &prove.Resumed[sprouts.Position]{Searcher: search, Game: sprouts.Game, Pool: pool, Library: lib, Restart: func(why error) solve.Searcher[sprouts.Position] {
 		a.prog.Clear()
-		from := "the corpus's certificates"
-		if resumed {
-			from = "the checkpoint in " + a.stateAt
-		}
-		fmt.Fprintf(a.stderr, "spots-corpus: 0*%d: the values of %s do not prove the result found with them, %v: solving again without them\n", a.n, from, why)
-		if a.saver != nil {
-			a.saver.Forget()
-		}
+		fmt.Fprintf(a.stderr, "spots-corpus: 0*%d: the values of the checkpoint in %s do not prove the result found with them, %v: solving again without it\n", a.n, a.stateAt, why)
+		a.saver.Forget()
 		return prove.NewSearcher(sprouts.Rules{}, solve.NewNimberDB(), s)
 	}}
 }
