@@ -6,7 +6,8 @@ import "sync/atomic"
 // nimber database and the children cache, whose lookups take no lock and
 // write no memory: each slot holds a pointer to an immutable entry,
 // published atomically once and never changed, so a reader sees either
-// no entry or a whole one. The number of slots is a power of two. Writers
+// no entry or a whole one. (The nimber database's entries carry one
+// atomic mark besides, cleared once by the first lookup: see TrackReads.) The number of slots is a power of two. Writers
 // are serialised by the caller, who grows the table (a larger copy,
 // published in its place) before it is half full, so that every probe
 // meets an empty slot and ends.

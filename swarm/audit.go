@@ -34,6 +34,11 @@ type AuditResult struct {
 	Wrong   []string
 	Banned  []string
 	Dropped int
+	// Kept are the groups that keep their values and tables through the
+	// new epoch: they read none of the values dropped, nor any that may
+	// rest on them, and sent none (ExchangeReply.Kept). The others start
+	// afresh.
+	Kept []string
 	// Refuted are the values groups sent against the master's, found
 	// wrong by solving their positions ("gn(0.1a2)=3 from g7"); the
 	// master had not kept them.
@@ -135,7 +140,7 @@ func (m *Master) audit(ctx context.Context) (AuditResult, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res.Banned, res.Dropped = m.drop(found, liars)
+	res.Banned, res.Dropped, res.Kept = m.drop(found, liars)
 	res.Wrong, res.Refuted, res.Claims = describe(wrong, snapshot), describeRefuted(refuted), describeClaims(liars)
 	res.Underived = len(found.underived)
 	return res, nil
@@ -192,7 +197,7 @@ func (m *Master) check(ctx context.Context) (AuditResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var res AuditResult
-	res.Banned, res.Dropped = m.drop(found, liars)
+	res.Banned, res.Dropped, res.Kept = m.drop(found, liars)
 	res.Wrong, res.Refuted, res.Claims = describe(found.wrong, snapshot), describeRefuted(found.refuted), describeClaims(liars)
 	return res, nil
 }

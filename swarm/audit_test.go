@@ -91,7 +91,7 @@ func TestLiarSentFirst(t *testing.T) {
 				}
 			}
 			m.mu.Lock()
-			banned, _ := m.drop(findings{wrong: map[string]bool{lie.Key: true}}, nil)
+			banned, _, _ := m.drop(findings{wrong: map[string]bool{lie.Key: true}}, nil)
 			m.mu.Unlock()
 			if !slices.Equal(banned, []string{"liar"}) {
 				t.Errorf("banned %v, want the liar", banned)
@@ -380,7 +380,7 @@ func TestManyLiars(t *testing.T) {
 	}
 	exchange(ExchangeRequest{Group: "honest", Slots: 1, Nimbers: values[half+3*(len(values)-half)/3:]})
 	m.mu.Lock()
-	banned, _ := m.drop(findings{wrong: lies}, nil)
+	banned, _, _ := m.drop(findings{wrong: lies}, nil)
 	m.mu.Unlock()
 	if !slices.Equal(banned, []string{"liar1", "liar2", "liar3"}) {
 		t.Errorf("banned %v, want every liar", banned)

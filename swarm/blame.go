@@ -44,6 +44,7 @@ type provenance struct {
 	origin     map[string]valueOrigin   // the first sender of each
 	resent     map[string][]valueOrigin // the others
 	deliveries map[string][]delivery    // what each group was sent
+	reads      map[string]*readLog      // what each group read of it (nil: all it was sent)
 	lives      func(string) int         // the lives of a key's position
 	// epochSeq is the last exchange before the epoch began: a value that
 	// arrived no later was kept by the audit that began it, though it may
@@ -63,6 +64,12 @@ type blameVerdict struct {
 	// keepAll: nothing was found wrong; every value stays, the master's
 	// own derivations too.
 	keepAll bool
+	// kept are the groups, sorted, that report their reads and read none
+	// of the values dropped nor any suspicious one, and sent none of those
+	// dropped: all they hold rests on values that stay, so they keep it
+	// (their values and tables) through the new epoch, forgetting only
+	// the values dropped (ExchangeReply.Kept).
+	kept []string
 }
 
 // never is a sequence number past every exchange.
@@ -95,7 +102,9 @@ type blamer struct {
 // is a culprit, or may have rested on a culprit's value or a wrong one
 // when it sent it (its taint covers it). So an honest group's values of
 // fewer lives than every lie it was sent stay, and so do all those it
-// sent before. Keeping the values that may rest on a lie too, to be
+// sent before; of a group that reports what it read (reads.go), all those
+// it sent before it read a lie stay, and all of a group that never read
+// one. Keeping the values that may rest on a lie too, to be
 // checked again, was tried: a liar of many lies then stalled the solve,
 // each audit finding one more value derived from them. blame reads f and
 // p and changes neither.
@@ -116,7 +125,7 @@ func blame(f findings, p provenance) blameVerdict {
 		}
 	}
 	if len(f.wrong) == 0 && len(f.underived) == 0 && len(j.culprits) == 0 {
-		return blameVerdict{keepAll: true}
+		return blameVerdict{keepAll: true, kept: j.keptGroups(nil)}
 	}
 	v := blameVerdict{discard: map[string]bool{}, senders: map[string][]valueOrigin{}}
 	for g := range j.culprits {
@@ -133,7 +142,40 @@ func blame(f findings, p provenance) blameVerdict {
 		}
 		v.senders[k] = senders
 	}
+	v.kept = j.keptGroups(v.discard)
 	return v
+}
+
+// keptGroups returns the groups that keep what they hold when discard
+// goes (blameVerdict.kept), sorted.
+func (j *blamer) keptGroups(discard map[string]bool) []string {
+	sentDropped := map[string]bool{}
+	dropped := make(map[uint64]bool, len(discard))
+	for k := range discard {
+		dropped[readHash(k)] = true
+		sentDropped[j.p.origin[k].group] = true
+		for _, o := range j.p.resent[k] {
+			sentDropped[o.group] = true
+		}
+	}
+	var out []string
+	for g, r := range j.p.reads {
+		if !r.tracked || j.culprits[g] || j.tainted[g].set || sentDropped[g] {
+			continue
+		}
+		read := false
+		for h := range r.first {
+			if dropped[h] {
+				read = true
+				break
+			}
+		}
+		if !read {
+			out = append(out, g)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // settle works out t0, minBad and the taints that follow from the
@@ -293,8 +335,9 @@ func (j *blamer) trusted(o valueOrigin, k string) bool {
 }
 
 // taint is when a group was first sent a value that may be wrong (a wrong
-// value, a culprit's, or one that rests on such a value), and the fewest
-// lives of such a value sent to it. What the group sent after seq may rest
+// value, a culprit's, or one that rests on such a value), or first read
+// one if it reports its reads, and the fewest lives of such a value sent
+// to it (or read). What the group sent after seq may rest
 // on it, but only a value of a position of more lives: every move takes a
 // life, so a position's value rests only on values of positions of fewer
 // lives. The zero taint covers nothing.
@@ -365,7 +408,8 @@ func taints(p provenance, wrong, culprits map[string]bool, t0 uint64, minBad int
 	return tainted
 }
 
-// taintOf is t with what delivery d sent to group.
+// taintOf is t with what delivery d sent to group: the suspicious values
+// of it that the group read, if it reports its reads, or else all of them.
 func taintOf(t taint, group string, d delivery, t0 uint64, suspicious func(string, valueOrigin) bool, p provenance) taint {
 	if d.arrived < t0 {
 		return t // nothing sent had arrived since the first lie
@@ -375,14 +419,19 @@ func taintOf(t taint, group string, d delivery, t0 uint64, suspicious func(strin
 		// it may rest on it.
 		return worse(t, d.seq, 0)
 	}
+	r := p.reads[group]
 	for _, v := range d.log {
 		if v.from != group && suspicious(v.e.Key, valueOrigin{v.from, v.seq}) {
-			t = worse(t, d.seq, p.lives(v.e.Key))
+			if after, read := r.readAt(v.e.Key, d.seq); read {
+				t = worse(t, after, p.lives(v.e.Key))
+			}
 		}
 	}
 	for _, e := range d.pending {
 		if suspicious(e.Key, p.origin[e.Key]) {
-			t = worse(t, d.seq, p.lives(e.Key))
+			if after, read := r.readAt(e.Key, d.seq); read {
+				t = worse(t, after, p.lives(e.Key))
+			}
 		}
 	}
 	return t

@@ -21,6 +21,9 @@ import (
 //	blame wrong=(k,…) inconsistent=(k:land+land,…) disputed=(group@k,…) underived=(k,…) refuted=(k@group@seq,…) liars=(group@seq,…)
 //	value KEY lives=N from=GROUP seq=S [also=GROUP@S,…]   (from=master: the master's derivation; from=saved: loaded)
 //	sent GROUP seq=S arrived=A [log=KEY,…] [pending=KEY,…] [old]
+//	read GROUP seq=S keys=KEY,…   (the group reports its reads: these at exchange S)
+//	untracked GROUP               (it reported reads, then sent a request without them)
+//	unheard GROUP                 (it was sent values, but made no request since the epoch began)
 //	epoch S   (the epoch began after exchange S)
 func TestBlame(t *testing.T) {
 	datadriven.Walk(t, "testdata/blame", func(t *testing.T, path string) {
@@ -87,7 +90,7 @@ func scenarioFindings(d *datadriven.TestData) (findings, error) {
 
 // scenarioProvenance reads the value and sent lines of a scenario.
 func scenarioProvenance(input string) (provenance, error) {
-	p := provenance{origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}}
+	p := provenance{origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, reads: map[string]*readLog{}}
 	lives := map[string]int{}
 	p.lives = func(k string) int { return lives[k] }
 	for _, line := range strings.Split(input, "\n") {
@@ -136,6 +139,21 @@ func scenarioProvenance(input string) (provenance, error) {
 				d.log = []sharedValue{} // sent nothing, but of this epoch
 			}
 			p.deliveries[fields[1]] = append(p.deliveries[fields[1]], d)
+		case "read":
+			r := p.reads[fields[1]]
+			if r == nil {
+				r = &readLog{tracked: true, first: map[uint64]uint64{}}
+				p.reads[fields[1]] = r
+			}
+			for _, k := range list(args["keys"]) {
+				if _, ok := r.first[readHash(k)]; !ok {
+					r.first[readHash(k)] = num("seq")
+				}
+			}
+		case "unheard":
+			p.reads[fields[1]] = &readLog{}
+		case "untracked":
+			p.reads[fields[1]] = &readLog{untracked: true}
 		default:
 			return p, fmt.Errorf("unknown line %q", line)
 		}
@@ -175,6 +193,9 @@ func describeVerdict(v blameVerdict, p provenance) string {
 	var b strings.Builder
 	if v.keepAll {
 		b.WriteString("nothing wrong: every value kept\n")
+		if len(v.kept) > 0 {
+			fmt.Fprintf(&b, "groups that keep what they hold: %s\n", strings.Join(v.kept, " "))
+		}
 		return b.String()
 	}
 	fmt.Fprintf(&b, "banned: %s\n", strings.Join(v.culprits, " "))
@@ -199,5 +220,8 @@ func describeVerdict(v blameVerdict, p provenance) string {
 	}
 	fmt.Fprintf(&b, "dropped: %s\n", strings.Join(dropped, " "))
 	fmt.Fprintf(&b, "kept: %s\n", strings.Join(kept, " "))
+	if len(v.kept) > 0 {
+		fmt.Fprintf(&b, "groups that keep what they hold: %s\n", strings.Join(v.kept, " "))
+	}
 	return b.String()
 }

@@ -27,15 +27,18 @@
 // The request carries the group's name, its solvers (Slots) and their
 // threads, the epoch it last heard of, the reports of the jobs that ended
 // a cycle since its last exchange (Completed), the jobs whose cycles still
-// run (Running), and the Grundy values its solvers proved since then
-// (Nimbers).
+// run (Running), the Grundy values its solvers proved since then
+// (Nimbers), and which of the values it was sent its solvers looked up
+// for the first time since then (Read, each by a hash of its key).
 //
 // The reply carries the master's run, the epoch, the jobs the group is to
 // run (the next cycle of each job it reported on that goes on, and new
 // jobs for its idle solvers), the running jobs it is to drop because the
 // master no longer holds them for it (Drop), the values the group has not
 // seen yet (Delta), the share of a cycle the master asks it to gather for
-// (Gather), and, once the solve is over, Done. After each exchange the two
+// (Gather), once the solve is over, Done, and at the start of an epoch
+// whether the group may keep what it holds (Kept, with the values to
+// forget). After each exchange the two
 // agree on the group's jobs: a group stopped past its lease drops the
 // jobs the master took back and goes on with new ones, and a job whose
 // reply was lost is taken back at the group's next exchange.
@@ -138,7 +141,12 @@
 //     rebuilds its DAG and starts a new
 //     epoch: a group that sees a new epoch forgets what it learned and its
 //     jobs, and starts afresh, and what a group of an old epoch sends is
-//     ignored. Supervise runs these checks for a master's whole solve.
+//     ignored. A value rests only on the values its group read before it
+//     sent it (reads.go): of a group that reports its reads, the values
+//     dropped are those it sent after it read a lie, and a group that read
+//     none of what was dropped, nor sent any, keeps its values and tables
+//     through the new epoch (ExchangeReply.Kept), stopping only its jobs.
+//     Supervise runs these checks for a master's whole solve.
 //   - A master may draw on certificates (WithPool): their values are
 //     input, not truth. The audit cites them instead of deriving them,
 //     and checks every certificate its proof cites before it believes the

@@ -2,6 +2,8 @@ package swarm
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/spots-dev/spots/solve"
 )
@@ -9,10 +11,12 @@ import (
 // drop applies what blame decides of f: it bans the culprits (each with
 // an eventBan saying why), drops the values it discards, rebuilds the DAG
 // from the values left and starts a new epoch, in which every group
-// forgets what it learned and is sent the values again. faults are the
-// claims that named the liars of f. It returns the groups banned and the
-// number of values dropped. With the lock held.
-func (m *Master) drop(f findings, faults map[string]claimFault) (banned []string, dropped int) {
+// forgets what it learned and is sent the values again, but those that
+// read none of what went nor sent any (blameVerdict.kept): they keep what
+// they hold. faults are the claims that named the liars of f. It returns
+// the groups banned, the number of values dropped and the groups that
+// keep what they hold. With the lock held.
+func (m *Master) drop(f findings, faults map[string]claimFault) (banned []string, dropped int, kept []string) {
 	keys := make([]string, 0, m.db.Len())
 	m.db.Range(func(k string, _ uint32) bool {
 		keys = append(keys, k)
@@ -26,7 +30,7 @@ func (m *Master) drop(f findings, faults map[string]claimFault) (banned []string
 		}
 		f.liars[g] = first
 	}
-	v := blame(f, provenance{keys: keys, origin: m.origin, resent: m.resent, deliveries: m.deliveries, lives: livesOf(), epochSeq: m.epochSeq})
+	v := blame(f, provenance{keys: keys, origin: m.origin, resent: m.resent, deliveries: m.deliveries, reads: m.reads, lives: livesOf(), epochSeq: m.epochSeq})
 	keep := m.db
 	if !v.keepAll {
 		keep = solve.NewNimberDB()
@@ -53,6 +57,7 @@ func (m *Master) drop(f findings, faults map[string]claimFault) (banned []string
 		m.banned[g] = true
 		m.forget(g)
 		delete(m.deliveries, g)
+		delete(m.reads, g)
 		m.record(eventBan, g, 0, "%s", banReason(faults, g))
 	}
 	m.claims, m.firstClaim = nil, map[string]uint64{}
@@ -60,8 +65,12 @@ func (m *Master) drop(f findings, faults map[string]claimFault) (banned []string
 	m.stats.Unbacked += len(faults)
 	m.stats.Dropped += dropped
 	m.account(m.now())
-	m.newEpoch(keep)
-	return banned, dropped
+	gone := map[uint64]bool{}
+	for k := range v.discard {
+		gone[readHash(k)] = true
+	}
+	m.newEpoch(keep, v.kept, gone)
+	return banned, dropped, v.kept
 }
 
 // banReason says why group g is banned.
@@ -78,8 +87,31 @@ func banReason(faults map[string]claimFault, g string) string {
 
 // newEpoch makes keep the master's values, rebuilds the DAG from them and
 // starts a new epoch: the jobs, the shared log and what was sent go, and
-// every group is to be sent every value again. With the lock held.
-func (m *Master) newEpoch(keep *solve.NimberDB) {
+// every group is to be sent every value again, but the groups of kept:
+// they keep what they hold, forgetting the values whose readHash gone
+// holds, and are sent only what they had not been. With the lock held.
+func (m *Master) newEpoch(keep *solve.NimberDB, kept []string, gone map[uint64]bool) {
+	// What a kept group was yet to be sent of the old epoch's values: its
+	// pending ones, the shared log past its cursor (but its own), and what
+	// the DAG derived and has not shared.
+	unsent := map[string][]solve.NimberEntry{}
+	for _, name := range kept {
+		g := m.groups[name]
+		if g == nil {
+			continue
+		}
+		out := slices.Clone(g.pending)
+		for _, v := range m.shared[min(g.cursor, len(m.shared)):] {
+			if v.from != name {
+				out = append(out, v.e)
+			}
+		}
+		out = append(out, m.dag.learned...)
+		unsent[name] = slices.DeleteFunc(out, func(e solve.NimberEntry) bool {
+			_, ok := keep.Get(e.Key)
+			return !ok
+		})
+	}
 	m.db = keep
 	m.epochSeq = m.seq
 	m.jobs = map[string]*job{}
@@ -106,8 +138,27 @@ func (m *Master) newEpoch(keep *solve.NimberDB) {
 			ds[i].log, ds[i].pending = nil, nil
 		}
 	}
-	for _, g := range m.groups {
-		g.pending, g.cursor, g.jobs = nil, 0, map[string]*job{}
+	// A group that starts afresh forgets its values with the epoch, and
+	// with them what it read; a kept group's reads stand.
+	reads := m.reads
+	m.reads = map[string]*readLog{}
+	for name, g := range m.groups {
+		untold := g.forget
+		g.cursor, g.jobs, g.forget = 0, map[string]*job{}, nil
+		if pending, ok := unsent[name]; ok {
+			// Not yet told of an earlier epoch it keeps what it holds
+			// through, it forgets what that one dropped too.
+			g.pending, g.forget = pending, gone
+			if untold != nil {
+				g.forget = maps.Clone(gone)
+				maps.Copy(g.forget, untold)
+			}
+			if r := reads[name]; r != nil {
+				m.reads[name] = r
+			}
+			continue
+		}
+		g.pending = nil
 		m.db.Range(func(k string, v uint32) bool {
 			g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
 			return true

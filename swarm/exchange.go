@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -100,6 +101,19 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 			return true
 		})
 	}
+	kept := false
+	if stale && g.forget != nil {
+		// An epoch began that the group keeps what it holds through:
+		// its request stands, unless it read a value dropped since.
+		if kept = req.TracksReads && !readAny(req.Read, g.forget); kept {
+			stale = false
+		} else {
+			m.restart(req.Group, g)
+		}
+	}
+	if !stale && req.Afresh {
+		m.restart(req.Group, g)
+	}
 	cores := slots * max(req.Threads, 1)
 	m.slotCount += slots - g.slots
 	m.coreCount += cores - g.cores
@@ -112,8 +126,13 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		}
 		m.noteKnown(req.Group, nimbers)
 		m.share(req.Group, fresh)
+		m.noteReads(req.Group, req, m.seq)
 	}
 	reply := ExchangeReply{Master: m.id, Epoch: m.epoch, Lease: m.params.Lease, Gather: m.pace.gathering()}
+	if kept {
+		reply.Kept, reply.Forget = true, slices.Sorted(maps.Keys(g.forget))
+		g.forget = nil
+	}
 	if stale {
 		m.stats.Stale += len(req.Completed)
 	} else {
@@ -245,6 +264,7 @@ func (m *Master) outbox(group string, g *groupState) outbox {
 	}
 	if others {
 		m.deliveries[group] = append(m.deliveries[group], delivery{seq: m.seq, arrived: arrived, log: out.log, pending: out.pending})
+		m.readLogOf(group).sent += len(out.log) + len(out.pending)
 	}
 	return out
 }

@@ -83,6 +83,7 @@ func NewGroup(name string, params Params, opts ...GroupOption) (*Group, error) {
 	}
 	g := &Group{Name: name, params: params, db: solve.NewNimberDB(), results: make(chan finished, params.Grouping)}
 	g.db.Track()
+	g.db.TrackReads()
 	if cfg.pool != nil {
 		all := solve.NewNimberDB()
 		cfg.pool.Preload(all)
@@ -143,9 +144,14 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 	var master string // the master process last heard from
 	epoch := 0        // the master's epoch last heard of
 	heartbeat := g.params.Lease / 3
+	var carried []uint64 // reads to report that a new epoch's start took
+	afresh := false      // the group started afresh where the master let it keep what it held
 	for {
+		nimbers := g.db.TakeNew()
+		read := append(carried, readHashes(g.db.TakeReads())...) // after TakeNew: every value taken rests only on values read by now
 		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Completed: completed, Epoch: epoch,
-			Nimbers: g.db.TakeNew(), Running: g.running(), Resync: true}
+			Nimbers: nimbers, Read: read, TracksReads: true, Afresh: afresh, Running: g.running(), Resync: true}
+		carried, afresh = nil, false
 		reply, err := g.exchange(ctx, link, req)
 		if err != nil {
 			return err
@@ -166,7 +172,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			if g.Log != nil {
 				g.Log("group %s: a new master; sending it all %d Grundy values", g.Name, len(req.Nimbers))
 			}
-			resend := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Nimbers: req.Nimbers, Epoch: reply.Epoch}
+			resend := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Nimbers: req.Nimbers, Epoch: reply.Epoch, TracksReads: true}
 			more, err := g.exchange(ctx, link, resend)
 			if err != nil {
 				return err
@@ -185,8 +191,7 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			return nil
 		}
 		if reply.Epoch != epoch {
-			// The master dropped values: whatever this group learned or
-			// proved may rest on them.
+			// The master dropped values and took every job back.
 			jobs.cancel()
 			wg.Wait()
 			for more := true; more; {
@@ -197,19 +202,9 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 				}
 			}
 			completed = nil
-			for _, s := range g.solvers {
-				if s.started {
-					s.dfpn.ClearTable()
-				}
-				s.jobID, s.lastKey = "", ""
-			}
-			g.db.Clear()
-			g.preload() // the master drops only values it was sent
+			carried, afresh = g.startEpoch(reply)
 			jobs.ctx, jobs.cancel = context.WithCancel(ctx)
 			epoch = reply.Epoch
-			if g.Log != nil {
-				g.Log("group %s: the master dropped wrong values (epoch %d); starting afresh", g.Name, epoch)
-			}
 		}
 		for _, e := range reply.Delta {
 			g.db.Learn(e.Key, e.G)
@@ -268,6 +263,46 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			g.Release(r.ID)
 		}
 	}
+}
+
+// startEpoch brings the group, its jobs stopped, into the master's new
+// epoch (reply.Epoch). Told it may keep what it holds (reply.Kept), it
+// does, forgetting the values of reply.Forget, unless its solvers read
+// one of them after its request was made: then, as when not told so,
+// whatever it learned or proved may rest on what the master dropped, and
+// it starts afresh. It returns the reads to report with the next request
+// (those the check took), and whether it started afresh where it was
+// told it may keep what it holds (ExchangeRequest.Afresh).
+func (g *Group) startEpoch(reply ExchangeReply) (carried []uint64, afresh bool) {
+	for _, s := range g.solvers {
+		s.jobID = ""
+	}
+	if reply.Kept {
+		forget := make(map[uint64]bool, len(reply.Forget))
+		for _, h := range reply.Forget {
+			forget[h] = true
+		}
+		late := readHashes(g.db.TakeReads())
+		if !readAny(late, forget) {
+			n := g.db.Forget(func(k string) bool { return forget[readHash(k)] })
+			if g.Log != nil {
+				g.Log("group %s: the master dropped values (epoch %d) this group never read; it keeps the rest, forgetting %d", g.Name, reply.Epoch, n)
+			}
+			return late, false
+		}
+	}
+	for _, s := range g.solvers {
+		if s.started {
+			s.dfpn.ClearTable()
+		}
+		s.lastKey = ""
+	}
+	g.db.Clear()
+	g.preload() // the master drops only values it was sent
+	if g.Log != nil {
+		g.Log("group %s: the master dropped wrong values (epoch %d); starting afresh", g.Name, reply.Epoch)
+	}
+	return nil, reply.Kept
 }
 
 // running returns the jobs whose cycles run on the group's solvers (never

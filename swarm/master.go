@@ -105,6 +105,10 @@ type groupState struct {
 	// ended are the leaves of the group's jobs that ended in this
 	// exchange, where (in a large swarm) its new jobs are looked for.
 	ended []endedJob
+	// forget, set when an epoch began that the group keeps what it holds
+	// through (blameVerdict.kept) until it is told so, holds the
+	// readHash of each value dropped.
+	forget map[uint64]bool
 }
 
 // endedJob is a job that ended in the current exchange, and its leaf.
@@ -191,6 +195,7 @@ type Master struct {
 	seq        uint64
 	epochSeq   uint64 // the last exchange before the epoch began
 	deliveries map[string][]delivery
+	reads      map[string]*readLog // what each group read of what it was sent, this epoch
 	banned     map[string]bool
 	epoch      int
 	finished   bool // the root's outcome passed its audit: groups are told to stop
@@ -261,7 +266,7 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB, opts ..
 	}
 	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
 		done: make(chan struct{}), id: uuid.NewString(), pace: pace{cfg: params.Pace},
-		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, banned: map[string]bool{},
+		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, reads: map[string]*readLog{}, banned: map[string]bool{},
 		firstClaim: map[string]uint64{}, overflow: map[string]bool{}}
 	for _, o := range opts {
 		o(m)

@@ -160,6 +160,6 @@ func WithGroupPool(pool *certify.Pool) GroupOption {
 // what it sends the master.
 func (g *Group) preload() {
 	for k, v := range g.pooled {
-		g.db.Learn(k, v)
+		g.db.LearnProved(k, v)
 	}
 }

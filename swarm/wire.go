@@ -63,6 +63,19 @@ type ExchangeRequest struct {
 	// jobs it was handed until it reports them or its lease runs out.
 	Running []string `json:"running,omitempty"`
 	Resync  bool     `json:"resync,omitempty"`
+	// Read names the values the master sent that the group's solvers
+	// looked up for the first time since its previous exchange, each by
+	// readHash of its key; TracksReads says the group reports them. A
+	// value the group sends rests only on values it read by then: when
+	// an audit finds a lie, it drops only what the group sent after it
+	// read the lie (or a value resting on one). A group that does not
+	// report its reads is taken to rest on every value it was sent.
+	Read        []uint64 `json:"read,omitempty"`
+	TracksReads bool     `json:"tracks_reads,omitempty"`
+	// Afresh says the group forgot everything it learned since its last
+	// exchange (told to keep what it held, it found it had read a value
+	// of Forget meanwhile): the master sends it every value again.
+	Afresh bool `json:"afresh,omitempty"`
 }
 
 // ExchangeReply gives a group its jobs (continued ones under their old id,
@@ -84,6 +97,14 @@ type ExchangeReply struct {
 	// longer holds for the group: it stops them and forgets their
 	// results.
 	Drop []string `json:"drop,omitempty"`
+	// Kept, with a new Epoch, says the group read none of the values
+	// dropped nor any that may rest on them, and sent none of them: it
+	// stops its jobs but keeps its values and tables, forgetting only the
+	// values of Forget (each by readHash of its key), and is sent only
+	// what it had not been. Without Kept, a new epoch makes it start
+	// afresh.
+	Kept   bool     `json:"kept,omitempty"`
+	Forget []uint64 `json:"forget,omitempty"`
 	// Gather is the share of a cycle the master asks the group to wait,
 	// once one of its solvers has ended one, for its others before it
 	// reports (Pace.Gather): a loaded master asks for it before it asks for

@@ -296,7 +296,11 @@ func reportWrong(stderr io.Writer, res swarm.AuditResult) {
 	if len(res.Banned) > 0 {
 		banned = "banned " + strings.Join(res.Banned, ", ")
 	}
-	fmt.Fprintf(stderr, "spots-solve: %s; %s; dropped %d values; solving on\n", strings.Join(found, " and "), banned, res.Dropped)
+	kept := "every group starts afresh"
+	if len(res.Kept) > 0 {
+		kept = some(res.Kept) + " read none of them and keep their work, the others start afresh"
+	}
+	fmt.Fprintf(stderr, "spots-solve: %s; %s; dropped %d values; %s; solving on\n", strings.Join(found, " and "), banned, res.Dropped, kept)
 }
 
 // countWorkers counts the workers the gossip of member holds alive or

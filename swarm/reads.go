@@ -1,0 +1,127 @@
+package swarm
+
+import (
+	"hash/fnv"
+
+	"github.com/spots-dev/spots/solve"
+)
+
+// What a group read of the values it was sent. A group's value can rest
+// only on values its solvers looked up before it sent it, so when an audit
+// finds a lie, an honest group that was sent the lie but never looked it
+// up (nor a value resting on it) keeps every value it sent; only those it
+// sent after it read one are taken to rest on it (blame's taint). A group
+// reports its reads with each exchange (ExchangeRequest.Read, from
+// solve.NimberDB.TrackReads); one that does not, or reports more than it
+// was sent, is taken to rest on everything it was sent.
+//
+// A report is the group's word: a liar can claim reads it never made, but
+// only of values it was sent, which it could have read. That excuses a
+// lie of more lives no more than the deliveries would, and taints only
+// the liar's own values.
+
+// readLog is what one group reported reading in the current epoch.
+type readLog struct {
+	// tracked: the group's requests of the epoch, of which there was at
+	// least one, all reported reads, and no more of them than it was sent
+	// values. untracked: one did not. Neither: it made none yet, and is
+	// taken to rest on all it was sent.
+	tracked, untracked bool
+	sent               int               // the values the group was sent in the epoch
+	first              map[uint64]uint64 // readHash of a key read → the exchange that first reported it
+}
+
+// readHash is the hash by which a group names a value it read: FNV-1a of
+// its key, 64 bits. Two keys of one hash make the audit take a group to
+// have read both, which can only drop more of its values, never keep one
+// that rests on a lie.
+func readHash(key string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return h.Sum64()
+}
+
+// readHashes returns the readHash of each key.
+func readHashes(keys []string) []uint64 {
+	if len(keys) == 0 {
+		return nil
+	}
+	out := make([]uint64, len(keys))
+	for i, k := range keys {
+		out[i] = readHash(k)
+	}
+	return out
+}
+
+// readLogOf returns group's read log of the epoch, made on first use.
+// With the lock held.
+func (m *Master) readLogOf(group string) *readLog {
+	r := m.reads[group]
+	if r == nil {
+		r = &readLog{first: map[uint64]uint64{}}
+		m.reads[group] = r
+	}
+	return r
+}
+
+// noteReads records the reads of a request of the current epoch, made at
+// exchange seq. A request that does not report them, or one that reports
+// more reads than the group was sent values (a group reports each value
+// once an epoch), leaves the group taken to rest on all it was sent. With
+// the lock held.
+func (m *Master) noteReads(group string, req ExchangeRequest, seq uint64) {
+	r := m.readLogOf(group)
+	if r.untracked {
+		return
+	}
+	if !req.TracksReads || len(r.first)+len(req.Read) > r.sent {
+		r.tracked, r.untracked, r.first = false, true, nil
+		return
+	}
+	r.tracked = true
+	for _, h := range req.Read {
+		if _, ok := r.first[h]; !ok {
+			r.first[h] = seq
+		}
+	}
+}
+
+// readAt says when group may have begun to rest on the value of key, sent
+// to it at exchange sent: what it sent after the exchange returned. A
+// group that reports its reads rests on it only once it read it: what it
+// sent with the report of the read and after. ok is false when it never
+// read it.
+func (r *readLog) readAt(key string, sent uint64) (after uint64, ok bool) {
+	if r == nil || !r.tracked {
+		return sent, true
+	}
+	seq, ok := r.first[readHash(key)]
+	if !ok {
+		return 0, false
+	}
+	return max(sent, seq-1), true
+}
+
+// readAny reports whether any of read is in set.
+func readAny(read []uint64, set map[uint64]bool) bool {
+	for _, h := range read {
+		if set[h] {
+			return true
+		}
+	}
+	return false
+}
+
+// restart makes group g start afresh within the epoch: it is sent every
+// value, and what it read is forgotten with what it held. For a group that
+// was to keep what it held through the epoch's start but read a value
+// dropped then, or that says it started afresh (ExchangeRequest.Afresh).
+// With the lock held.
+func (m *Master) restart(group string, g *groupState) {
+	g.forget, g.pending, g.cursor = nil, nil, len(m.shared)
+	m.db.Range(func(k string, v uint32) bool {
+		g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
+		return true
+	})
+	delete(m.reads, group)
+}
