@@ -114,6 +114,15 @@ func TestLiarSentFirst(t *testing.T) {
 	}
 }
 
+// valueMap returns values as a map of keys to Grundy values.
+func valueMap(values []solve.NimberEntry) map[string]uint32 {
+	out := make(map[string]uint32, len(values))
+	for _, e := range values {
+		out[e.Key] = e.G
+	}
+	return out
+}
+
 func mustPos(key string) sprouts.Position {
 	p, err := sprouts.FromKey(key)
 	if err != nil {
@@ -268,10 +277,7 @@ func TestDisputedValues(t *testing.T) {
 // an epoch only when it agreed with children that all had values.
 func TestScanAgainOnceComplete(t *testing.T) {
 	values := trueValues(t, "0*6")
-	all := map[string]uint32{}
-	for _, e := range values {
-		all[e.Key] = e.G
-	}
+	all := valueMap(values)
 	// A value whose every child has its lands' values, and has a child.
 	key := ""
 	for _, e := range values {
@@ -410,10 +416,7 @@ func TestManyLiars(t *testing.T) {
 func TestLiarsOneCheck(t *testing.T) {
 	const root = "0*6"
 	values := trueValues(t, root)
-	all := map[string]uint32{}
-	for _, e := range values {
-		all[e.Key] = e.G
-	}
+	all := valueMap(values)
 	lies := liesOfMoreLives(t, all, 3)
 	m := smallMaster(t, root)
 	exchange := func(req ExchangeRequest) {

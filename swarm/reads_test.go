@@ -18,10 +18,7 @@ import (
 func TestKeptGroups(t *testing.T) {
 	const root = "0*6"
 	values := trueValues(t, root)
-	all := map[string]uint32{}
-	for _, e := range values {
-		all[e.Key] = e.G
-	}
+	all := valueMap(values)
 	lie := sortedLies(liesOfMoreLives(t, all, 1))[0]
 	var honest []solve.NimberEntry
 	for _, e := range values {
