@@ -38,10 +38,10 @@ type NimberDB struct {
 	journal []NimberEntry
 	track   bool
 
-	// reads lists the keys of learned entries first looked up since the
-	// last TakeReads, when trackReads is set.
+	// reads lists the learned entries first looked up since the last
+	// TakeReads, when trackReads is set.
 	rmu        sync.Mutex
-	reads      []string
+	reads      []NimberEntry
 	trackReads bool
 }
 
@@ -108,7 +108,7 @@ func (db *NimberDB) noteRead(e *probeEntry[nimberValue]) {
 	db.rmu.Lock()
 	defer db.rmu.Unlock()
 	if e.val.unread.Load() {
-		db.reads = append(db.reads, e.key)
+		db.reads = append(db.reads, NimberEntry{e.key, e.val.g})
 		e.val.unread.Store(false)
 	}
 }
@@ -170,11 +170,11 @@ func (db *NimberDB) Track() { db.track = true }
 // from now on (TakeReads). Call it before the database is shared.
 func (db *NimberDB) TrackReads() { db.trackReads = true }
 
-// TakeReads returns the keys of the entries added by Learn that were first
-// looked up since the last call, and empties that journal. A value derived
-// from a learned one was put after the learned one's key was journaled:
-// taken after TakeNew, the keys cover every entry TakeNew returned.
-func (db *NimberDB) TakeReads() []string {
+// TakeReads returns the entries added by Learn that were first looked up
+// since the last call, and empties that journal. A value derived from a
+// learned one was put after the learned one was journaled: taken after
+// TakeNew, the reads cover every entry TakeNew returned.
+func (db *NimberDB) TakeReads() []NimberEntry {
 	db.rmu.Lock()
 	defer db.rmu.Unlock()
 	out := db.reads
@@ -218,12 +218,12 @@ func (db *NimberDB) Range(f func(key string, g uint32) bool) {
 	}
 }
 
-// Forget removes the entries whose keys drop reports, and returns how many
-// it removed. Each shard that loses one is replaced by a copy without
+// Forget removes the entries drop reports, and returns how many it
+// removed. Each shard that loses one is replaced by a copy without
 // them, so lookups that run meanwhile read the old table safely, and may
 // still see what is being removed, as if they had come a moment earlier.
 // The journals are left as they are.
-func (db *NimberDB) Forget(drop func(key string) bool) int {
+func (db *NimberDB) Forget(drop func(NimberEntry) bool) int {
 	removed := 0
 	for i := range db.writers {
 		s := &db.writers[i]
@@ -233,7 +233,7 @@ func (db *NimberDB) Forget(drop func(key string) bool) int {
 		gone := 0
 		for j := range t.slots {
 			if e := t.slots[j].Load(); e != nil {
-				if drop(e.key) {
+				if drop(NimberEntry{e.key, e.val.g}) {
 					gone++
 				} else {
 					keep = append(keep, e)

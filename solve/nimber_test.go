@@ -35,11 +35,15 @@ func TestNimberReads(t *testing.T) {
 			for _, k := range tc.lookup {
 				db.Get(k)
 			}
-			if got := db.TakeReads(); !slices.Equal(got, tc.want) {
+			var got []string
+			for _, e := range db.TakeReads() {
+				got = append(got, e.Key)
+			}
+			if !slices.Equal(got, tc.want) {
 				t.Errorf("TakeReads = %q, want %q", got, tc.want)
 			}
 			if got := db.TakeReads(); got != nil {
-				t.Errorf("second TakeReads = %q, want nothing", got)
+				t.Errorf("second TakeReads = %v, want nothing", got)
 			}
 		})
 	}
@@ -74,7 +78,10 @@ func TestNimberReadsConcurrent(t *testing.T) {
 	for i := range n {
 		db.Get(fmt.Sprint(i))
 	}
-	got := db.TakeReads()
+	var got []string
+	for _, e := range db.TakeReads() {
+		got = append(got, e.Key)
+	}
 	slices.Sort(got)
 	if distinct := len(slices.Compact(slices.Clone(got))); len(got) != n || distinct != n {
 		t.Fatalf("%d keys reported (%d distinct), want each of %d once", len(got), distinct, n)
@@ -89,7 +96,7 @@ func TestNimberForget(t *testing.T) {
 	for i := range 100 {
 		db.Learn(fmt.Sprint(i), uint32(i%3))
 	}
-	if n := db.Forget(func(k string) bool { return len(k) == 1 }); n != 10 {
+	if n := db.Forget(func(e NimberEntry) bool { return len(e.Key) == 1 }); n != 10 {
 		t.Fatalf("Forget removed %d entries, want 10", n)
 	}
 	if db.Len() != 90 {

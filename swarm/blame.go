@@ -45,6 +45,7 @@ type provenance struct {
 	resent     map[string][]valueOrigin // the others
 	deliveries map[string][]delivery    // what each group was sent
 	reads      map[string]*readLog      // what each group read of it (nil: all it was sent)
+	hash       func(string) uint64      // the readHash of a key's value
 	lives      func(string) int         // the lives of a key's position
 	// epochSeq is the last exchange before the epoch began: a value that
 	// arrived no later was kept by the audit that began it, though it may
@@ -152,7 +153,7 @@ func (j *blamer) keptGroups(discard map[string]bool) []string {
 	sentDropped := map[string]bool{}
 	dropped := make(map[uint64]bool, len(discard))
 	for k := range discard {
-		dropped[readHash(k)] = true
+		dropped[j.p.hash(k)] = true
 		sentDropped[j.p.origin[k].group] = true
 		for _, o := range j.p.resent[k] {
 			sentDropped[o.group] = true
@@ -422,14 +423,14 @@ func taintOf(t taint, group string, d delivery, t0 uint64, suspicious func(strin
 	r := p.reads[group]
 	for _, v := range d.log {
 		if v.from != group && suspicious(v.e.Key, valueOrigin{v.from, v.seq}) {
-			if after, read := r.readAt(v.e.Key, d.seq); read {
+			if after, read := r.readAt(v.e, d.seq); read {
 				t = worse(t, after, p.lives(v.e.Key))
 			}
 		}
 	}
 	for _, e := range d.pending {
 		if suspicious(e.Key, p.origin[e.Key]) {
-			if after, read := r.readAt(e.Key, d.seq); read {
+			if after, read := r.readAt(e, d.seq); read {
 				t = worse(t, after, p.lives(e.Key))
 			}
 		}

@@ -90,7 +90,8 @@ func scenarioFindings(d *datadriven.TestData) (findings, error) {
 
 // scenarioProvenance reads the value and sent lines of a scenario.
 func scenarioProvenance(input string) (provenance, error) {
-	p := provenance{origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, reads: map[string]*readLog{}}
+	p := provenance{origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, reads: map[string]*readLog{},
+		hash: func(k string) uint64 { return readHash(solve.NimberEntry{Key: k}) }} // the scenarios' values are all 0
 	lives := map[string]int{}
 	p.lives = func(k string) int { return lives[k] }
 	for _, line := range strings.Split(input, "\n") {
@@ -146,8 +147,8 @@ func scenarioProvenance(input string) (provenance, error) {
 				p.reads[fields[1]] = r
 			}
 			for _, k := range list(args["keys"]) {
-				if _, ok := r.first[readHash(k)]; !ok {
-					r.first[readHash(k)] = num("seq")
+				if _, ok := r.first[p.hash(k)]; !ok {
+					r.first[p.hash(k)] = num("seq")
 				}
 			}
 		case "unheard":

@@ -59,10 +59,14 @@ type dag struct {
 	path    []*node
 	// watch, if set, is told of every link (Observer).
 	watch Observer
+	// used holds the readHash of every value the DAG looked up or that
+	// settled a node of it: a value it never used can be dropped without
+	// rebuilding it (Master.quiet).
+	used map[uint64]bool
 }
 
 func newDAG(db *solve.NimberDB, seed uint64) *dag {
-	d := &dag{db: db, nodes: map[ckey]*node{}, byPos: map[string][]*node{}}
+	d := &dag{db: db, nodes: map[ckey]*node{}, byPos: map[string][]*node{}, used: map[uint64]bool{}}
 	if seed != 0 {
 		d.rng = rand.New(rand.NewPCG(seed, seed^0x5DEECE66D))
 	}
@@ -71,12 +75,22 @@ func newDAG(db *solve.NimberDB, seed uint64) *dag {
 
 func solved(v *node) bool { return v.pn == 0 || v.dn == 0 }
 
+// value returns the Grundy value of an atomic position from the database,
+// noting that the DAG used it.
+func (d *dag) value(key string) (uint32, bool) {
+	g, ok := d.db.Get(key)
+	if ok {
+		d.used[readHash(solve.NimberEntry{Key: key, G: g})] = true
+	}
+	return g, ok
+}
+
 // fold removes the lands whose Grundy values are known from pos + *n.
 func (d *dag) fold(pos sprouts.Position, n uint32) (sprouts.Position, uint32, bool) {
 	lands := pos.Lands()
 	keep := lands[:0:0]
 	for _, l := range lands {
-		if g, ok := d.db.Get(l.Key()); ok {
+		if g, ok := d.value(l.Key()); ok {
 			n ^= g
 		} else {
 			keep = append(keep, l)
@@ -100,7 +114,7 @@ func (d *dag) node(pos sprouts.Position, n uint32, pn, dn uint64) *node {
 	}
 	v := &node{pos: pos, key: k.key, n: n, sum: pos.NumLands() > 1, size: pos.Lives(), est: -1, pn: pn, dn: dn}
 	if !v.sum {
-		if g, ok := d.db.Get(v.key); ok {
+		if g, ok := d.value(v.key); ok {
 			v.pn, v.dn = 0, solve.Inf
 			if g == n {
 				v.pn, v.dn = solve.Inf, 0
@@ -322,6 +336,9 @@ func (d *dag) learn(key string, g uint32, derived bool) bool {
 	}
 	if derived {
 		d.learned = append(d.learned, solve.NimberEntry{Key: key, G: g})
+	}
+	if len(d.byPos[key]) > 0 {
+		d.used[readHash(solve.NimberEntry{Key: key, G: g})] = true
 	}
 	for _, w := range d.byPos[key] {
 		if solved(w) {

@@ -146,6 +146,12 @@
 //     dropped are those it sent after it read a lie, and a group that read
 //     none of what was dropped, nor sent any, keeps its values and tables
 //     through the new epoch (ExchangeReply.Kept), stopping only its jobs.
+//     When the DAG used none of the values dropped and no group that may
+//     rest on them had an outcome taken into it, there is no new epoch
+//     for all: the DAG and the jobs go on, the groups that keep what they
+//     hold forget the values (ExchangeReply.Forget), and each of the
+//     others starts afresh in an epoch of its own; so does a group that
+//     reports reading a value dropped.
 //     Supervise runs these checks for a master's whole solve.
 //   - A master may draw on certificates (WithPool): their values are
 //     input, not truth. The audit cites them instead of deriving them,

@@ -30,14 +30,21 @@ func (m *Master) drop(f findings, faults map[string]claimFault) (banned []string
 		}
 		f.liars[g] = first
 	}
-	v := blame(f, provenance{keys: keys, origin: m.origin, resent: m.resent, deliveries: m.deliveries, reads: m.reads, lives: livesOf(), epochSeq: m.epochSeq})
+	hash := func(k string) uint64 {
+		g, _ := m.db.Get(k)
+		return readHash(solve.NimberEntry{Key: k, G: g})
+	}
+	v := blame(f, provenance{keys: keys, origin: m.origin, resent: m.resent, deliveries: m.deliveries, reads: m.reads, hash: hash, lives: livesOf(), epochSeq: m.epochSeq})
+	restart, quiet := m.quiet(v, faults)
 	keep := m.db
+	gone := map[uint64]bool{}
 	if !v.keepAll {
 		keep = solve.NewNimberDB()
 		m.db.Range(func(k string, g uint32) bool {
 			if v.discard[k] {
 				delete(m.origin, k)
 				delete(m.resent, k)
+				gone[readHash(solve.NimberEntry{Key: k, G: g})] = true
 				dropped++
 				return true
 			}
@@ -60,17 +67,101 @@ func (m *Master) drop(f findings, faults map[string]claimFault) (banned []string
 		delete(m.reads, g)
 		m.record(eventBan, g, 0, "%s", banReason(faults, g))
 	}
-	m.claims, m.firstClaim = nil, map[string]uint64{}
 	m.stats.Banned += len(banned)
 	m.stats.Unbacked += len(faults)
 	m.stats.Dropped += dropped
 	m.account(m.now())
-	gone := map[uint64]bool{}
-	for k := range v.discard {
-		gone[readHash(k)] = true
+	maps.Copy(m.gone, gone)
+	if quiet {
+		m.dropQuietly(keep, gone, banned, restart)
+		return banned, dropped, v.kept
 	}
+	m.claims, m.firstClaim = nil, map[string]uint64{}
 	m.newEpoch(keep, v.kept, gone)
 	return banned, dropped, v.kept
+}
+
+// quiet reports whether the values v discards can go without a new epoch
+// for all: no group that may rest on them (a culprit, or a group that
+// does not keep what it holds) had a claim taken into the DAG this epoch,
+// and the DAG used none of the values (nor derived any). Then the DAG and
+// the jobs rest on none of them and go on: the groups that keep what they
+// hold forget the values, and restart lists the others, each to start
+// afresh alone. With the lock held, before the values go.
+func (m *Master) quiet(v blameVerdict, faults map[string]claimFault) (restart []string, ok bool) {
+	if v.keepAll || len(faults) > 0 {
+		return nil, false
+	}
+	for _, g := range v.culprits {
+		if _, claimed := m.firstClaim[g]; claimed {
+			return nil, false
+		}
+	}
+	for name := range m.groups {
+		if slices.Contains(v.kept, name) || slices.Contains(v.culprits, name) {
+			continue
+		}
+		if _, claimed := m.firstClaim[name]; claimed {
+			return nil, false
+		}
+		restart = append(restart, name)
+	}
+	for k := range v.discard {
+		g, _ := m.db.Get(k)
+		if o, ok := m.origin[k]; !ok || o.group == "" || m.dag.used[readHash(solve.NimberEntry{Key: k, G: g})] {
+			return nil, false
+		}
+	}
+	return restart, true
+}
+
+// dropQuietly makes keep the master's values without a new epoch for all
+// (see quiet): the shared log and each group's pending values lose the
+// values dropped, whose readHash gone holds, and each group is told at
+// its next exchange to forget them (ExchangeReply.Forget), but those of
+// restart, which start afresh alone; the jobs of culprits are taken back.
+// With the lock held.
+func (m *Master) dropQuietly(keep *solve.NimberDB, gone map[uint64]bool, culprits, restart []string) {
+	held := func(e solve.NimberEntry) bool {
+		_, ok := keep.Get(e.Key)
+		return ok
+	}
+	m.db, m.dag.db = keep, keep
+	// Each cursor moves to the same place in the log without the values
+	// dropped. The old log stays as it is for the outboxes read outside
+	// the lock.
+	at := make([]int, len(m.shared)+1)
+	var shared []sharedValue
+	for i, v := range m.shared {
+		at[i] = len(shared)
+		if held(v.e) {
+			shared = append(shared, v)
+		}
+	}
+	at[len(m.shared)] = len(shared)
+	m.shared = shared
+	for _, g := range m.groups {
+		g.cursor = at[min(g.cursor, len(at)-1)]
+		g.pending = slices.DeleteFunc(slices.Clone(g.pending), func(e solve.NimberEntry) bool { return !held(e) })
+		if g.forget == nil {
+			g.forget = map[uint64]bool{}
+		}
+		maps.Copy(g.forget, gone)
+	}
+	for id, j := range m.jobs {
+		if slices.Contains(culprits, j.group) {
+			m.release(id, j)
+		}
+	}
+	for _, name := range restart {
+		m.restartEpoch(name, m.groups[name])
+	}
+	m.disputes = slices.DeleteFunc(m.disputes, func(d dispute) bool {
+		_, ok := keep.Get(d.key)
+		return !ok
+	})
+	m.forgetScans()
+	m.proof = nil
 }
 
 // banReason says why group g is banned.
@@ -121,6 +212,9 @@ func (m *Master) newEpoch(keep *solve.NimberDB, kept []string, gone map[uint64]b
 	default:
 	}
 	m.epoch++
+	for _, g := range m.groups {
+		g.epoch = m.epoch
+	}
 	m.forgetScans()
 	m.proof = nil
 	// Disputes met since the snapshot are of the old epoch: the values

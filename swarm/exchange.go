@@ -80,13 +80,10 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	}
 	m.stats.Exchanges++
 	m.seq++
-	// A group that has not heard of the latest epoch may still hold dropped
-	// values: what it sends now is ignored, and it is sent everything.
-	stale := req.Epoch != m.epoch
 	m.account(now)
 	g := m.groups[req.Group]
 	if g == nil {
-		g = &groupState{jobs: map[string]*job{}, cursor: len(m.shared)}
+		g = &groupState{jobs: map[string]*job{}, cursor: len(m.shared), epoch: m.epoch}
 		m.groups[req.Group] = g
 		m.record(eventJoin, req.Group, 0, "%s of %s", plural(slots, "solver"), plural(max(req.Threads, 1), "thread"))
 		for id, j := range m.jobs {
@@ -101,17 +98,26 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 			return true
 		})
 	}
+	// A group that has not heard of its latest epoch may still hold
+	// dropped values: what it sends now is ignored, and it is sent
+	// everything.
+	stale := req.Epoch != g.epoch
 	kept := false
-	if stale && g.forget != nil {
+	switch {
+	case stale && g.forget != nil:
 		// An epoch began that the group keeps what it holds through:
 		// its request stands, unless it read a value dropped since.
-		if kept = req.TracksReads && !readAny(req.Read, g.forget); kept {
+		if kept = req.TracksReads && !readAny(req.Read, m.gone); kept {
 			stale = false
 		} else {
 			m.restart(req.Group, g)
 		}
-	}
-	if !stale && req.Afresh {
+	case !stale && readAny(req.Read, m.gone):
+		// It read a value dropped (before it forgot it): what it sends
+		// now may rest on it, and so may its jobs. It starts afresh.
+		m.restartEpoch(req.Group, g)
+		stale = true
+	case !stale && req.Afresh:
 		m.restart(req.Group, g)
 	}
 	cores := slots * max(req.Threads, 1)
@@ -124,13 +130,14 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		for _, e := range fresh {
 			m.origin[e.Key] = valueOrigin{group: req.Group, seq: m.seq}
 		}
+		m.regained(fresh)
 		m.noteKnown(req.Group, nimbers)
 		m.share(req.Group, fresh)
 		m.noteReads(req.Group, req, m.seq)
 	}
-	reply := ExchangeReply{Master: m.id, Epoch: m.epoch, Lease: m.params.Lease, Gather: m.pace.gathering()}
-	if kept {
-		reply.Kept, reply.Forget = true, slices.Sorted(maps.Keys(g.forget))
+	reply := ExchangeReply{Master: m.id, Epoch: g.epoch, Lease: m.params.Lease, Gather: m.pace.gathering(), Kept: kept}
+	if (kept || !stale) && g.forget != nil {
+		reply.Forget = slices.Sorted(maps.Keys(g.forget))
 		g.forget = nil
 	}
 	if stale {
@@ -310,6 +317,7 @@ func (m *Master) shareLearned() {
 			m.origin[e.Key] = valueOrigin{seq: m.seq}
 		}
 	}
+	m.regained(m.dag.learned)
 	m.share("", m.dag.learned)
 	m.dag.learned = nil
 }

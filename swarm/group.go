@@ -190,7 +190,8 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 		if reply.Done {
 			return nil
 		}
-		if reply.Epoch != epoch {
+		switch {
+		case reply.Epoch != epoch:
 			// The master dropped values and took every job back.
 			jobs.cancel()
 			wg.Wait()
@@ -205,6 +206,10 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			carried, afresh = g.startEpoch(reply)
 			jobs.ctx, jobs.cancel = context.WithCancel(ctx)
 			epoch = reply.Epoch
+		case len(reply.Forget) > 0:
+			// The master dropped values nothing rested on: whatever
+			// read one since is reported with the next request.
+			g.forget(reply.Forget)
 		}
 		for _, e := range reply.Delta {
 			g.db.Learn(e.Key, e.G)
@@ -278,16 +283,10 @@ func (g *Group) startEpoch(reply ExchangeReply) (carried []uint64, afresh bool) 
 		s.jobID = ""
 	}
 	if reply.Kept {
-		forget := make(map[uint64]bool, len(reply.Forget))
-		for _, h := range reply.Forget {
-			forget[h] = true
-		}
+		forget := hashSet(reply.Forget)
 		late := readHashes(g.db.TakeReads())
 		if !readAny(late, forget) {
-			n := g.db.Forget(func(k string) bool { return forget[readHash(k)] })
-			if g.Log != nil {
-				g.Log("group %s: the master dropped values (epoch %d) this group never read; it keeps the rest, forgetting %d", g.Name, reply.Epoch, n)
-			}
+			g.forget(reply.Forget)
 			return late, false
 		}
 	}
@@ -303,6 +302,15 @@ func (g *Group) startEpoch(reply ExchangeReply) (carried []uint64, afresh bool) 
 		g.Log("group %s: the master dropped wrong values (epoch %d); starting afresh", g.Name, reply.Epoch)
 	}
 	return nil, reply.Kept
+}
+
+// forget removes the values the master dropped, each named by readHash.
+func (g *Group) forget(hashes []uint64) {
+	set := hashSet(hashes)
+	n := g.db.Forget(func(e solve.NimberEntry) bool { return set[readHash(e)] })
+	if g.Log != nil && n > 0 {
+		g.Log("group %s: the master dropped %s this group never read; it forgets them and keeps the rest", g.Name, plural(n, "value"))
+	}
 }
 
 // running returns the jobs whose cycles run on the group's solvers (never

@@ -105,10 +105,14 @@ type groupState struct {
 	// ended are the leaves of the group's jobs that ended in this
 	// exchange, where (in a large swarm) its new jobs are looked for.
 	ended []endedJob
-	// forget, set when an epoch began that the group keeps what it holds
-	// through (blameVerdict.kept) until it is told so, holds the
-	// readHash of each value dropped.
+	// forget holds the readHash of each value dropped that the group is
+	// yet to be told to forget, where it keeps what it holds
+	// (blameVerdict.kept): through a new epoch, or with none.
 	forget map[uint64]bool
+	// epoch is the group's epoch: the master's at the last new epoch, or
+	// later where the group alone was made to start afresh
+	// (Master.restartEpoch).
+	epoch int
 }
 
 // endedJob is a job that ended in the current exchange, and its leaf.
@@ -196,9 +200,12 @@ type Master struct {
 	epochSeq   uint64 // the last exchange before the epoch began
 	deliveries map[string][]delivery
 	reads      map[string]*readLog // what each group read of what it was sent, this epoch
-	banned     map[string]bool
-	epoch      int
-	finished   bool // the root's outcome passed its audit: groups are told to stop
+	// gone holds the readHash of every value dropped, until a group sends
+	// it again: a group that reports reading one rests on what was dropped.
+	gone     map[uint64]bool
+	banned   map[string]bool
+	epoch    int  // the latest epoch, of all groups or one (groupState.epoch)
+	finished bool // the root's outcome passed its audit: groups are told to stop
 	// shared is every value new to the master since the epoch began, in
 	// the order it arrived; each group is sent the part past its cursor
 	// (but its own values), so that sharing costs the master in proportion
@@ -266,7 +273,7 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB, opts ..
 	}
 	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
 		done: make(chan struct{}), id: uuid.NewString(), pace: pace{cfg: params.Pace},
-		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, reads: map[string]*readLog{}, banned: map[string]bool{},
+		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, reads: map[string]*readLog{}, gone: map[uint64]bool{}, banned: map[string]bool{},
 		firstClaim: map[string]uint64{}, overflow: map[string]bool{}}
 	for _, o := range opts {
 		o(m)

@@ -28,27 +28,29 @@ type readLog struct {
 	// taken to rest on all it was sent.
 	tracked, untracked bool
 	sent               int               // the values the group was sent in the epoch
-	first              map[uint64]uint64 // readHash of a key read → the exchange that first reported it
+	first              map[uint64]uint64 // readHash of a value read → the exchange that first reported it
 }
 
-// readHash is the hash by which a group names a value it read: FNV-1a of
-// its key, 64 bits. Two keys of one hash make the audit take a group to
-// have read both, which can only drop more of its values, never keep one
-// that rests on a lie.
-func readHash(key string) uint64 {
+// readHash is the hash by which a group names a value it read, and the
+// master a value it dropped: FNV-1a, 64 bits, of the key and the Grundy
+// value. Two values of one hash make the audit take a group to have read
+// both, which can only drop more of its values, never keep one that rests
+// on a lie.
+func readHash(e solve.NimberEntry) uint64 {
 	h := fnv.New64a()
-	h.Write([]byte(key))
+	h.Write([]byte(e.Key))
+	h.Write([]byte{byte(e.G >> 24), byte(e.G >> 16), byte(e.G >> 8), byte(e.G)})
 	return h.Sum64()
 }
 
-// readHashes returns the readHash of each key.
-func readHashes(keys []string) []uint64 {
-	if len(keys) == 0 {
+// readHashes returns the readHash of each entry.
+func readHashes(entries []solve.NimberEntry) []uint64 {
+	if len(entries) == 0 {
 		return nil
 	}
-	out := make([]uint64, len(keys))
-	for i, k := range keys {
-		out[i] = readHash(k)
+	out := make([]uint64, len(entries))
+	for i, e := range entries {
+		out[i] = readHash(e)
 	}
 	return out
 }
@@ -86,16 +88,16 @@ func (m *Master) noteReads(group string, req ExchangeRequest, seq uint64) {
 	}
 }
 
-// readAt says when group may have begun to rest on the value of key, sent
-// to it at exchange sent: what it sent after the exchange returned. A
-// group that reports its reads rests on it only once it read it: what it
-// sent with the report of the read and after. ok is false when it never
-// read it.
-func (r *readLog) readAt(key string, sent uint64) (after uint64, ok bool) {
+// readAt says when group may have begun to rest on the value e, sent to
+// it at exchange sent: what it sent after the exchange returned. A group
+// that reports its reads rests on it only once it read it: what it sent
+// with the report of the read and after. ok is false when it never read
+// it.
+func (r *readLog) readAt(e solve.NimberEntry, sent uint64) (after uint64, ok bool) {
 	if r == nil || !r.tracked {
 		return sent, true
 	}
-	seq, ok := r.first[readHash(key)]
+	seq, ok := r.first[readHash(e)]
 	if !ok {
 		return 0, false
 	}
@@ -112,6 +114,18 @@ func readAny(read []uint64, set map[uint64]bool) bool {
 	return false
 }
 
+// restartEpoch makes group g alone start afresh: its jobs are taken back,
+// it has an epoch of its own, so that what it sends before it hears of it
+// is ignored, and it is sent every value (restart). With the lock held.
+func (m *Master) restartEpoch(group string, g *groupState) {
+	for id, j := range g.jobs {
+		m.release(id, j)
+	}
+	m.restart(group, g)
+	m.epoch++
+	g.epoch = m.epoch
+}
+
 // restart makes group g start afresh within the epoch: it is sent every
 // value, and what it read is forgotten with what it held. For a group that
 // was to keep what it held through the epoch's start but read a value
@@ -124,4 +138,25 @@ func (m *Master) restart(group string, g *groupState) {
 		return true
 	})
 	delete(m.reads, group)
+}
+
+// regained takes the values of fresh, new to the master, out of gone: a
+// value dropped and sent again (a true value a culprit sent first) is
+// one a group may rest on. With the lock held.
+func (m *Master) regained(fresh []solve.NimberEntry) {
+	if len(m.gone) == 0 {
+		return
+	}
+	for _, e := range fresh {
+		delete(m.gone, readHash(e))
+	}
+}
+
+// hashSet returns hashes as a set.
+func hashSet(hashes []uint64) map[uint64]bool {
+	set := make(map[uint64]bool, len(hashes))
+	for _, h := range hashes {
+		set[h] = true
+	}
+	return set
 }

@@ -65,7 +65,8 @@ type ExchangeRequest struct {
 	Resync  bool     `json:"resync,omitempty"`
 	// Read names the values the master sent that the group's solvers
 	// looked up for the first time since its previous exchange, each by
-	// readHash of its key; TracksReads says the group reports them. A
+	// readHash of its key and value; TracksReads says the group reports
+	// them. A
 	// value the group sends rests only on values it read by then: when
 	// an audit finds a lie, it drops only what the group sent after it
 	// read the lie (or a value resting on one). A group that does not
@@ -83,8 +84,9 @@ type ExchangeRequest struct {
 type ExchangeReply struct {
 	Master string `json:"master"` // the master process: a new one means the old one's values may be lost
 	// Epoch changes when the master dropped values it had found wrong (and
-	// those that may rest on them): a group that sees a new epoch forgets
-	// everything it learned, and its jobs, and starts afresh.
+	// those that may rest on them), or when this group alone may rest on
+	// values dropped: a group that sees a new epoch forgets everything it
+	// learned, and its jobs, and starts afresh (but see Kept).
 	Epoch int `json:"epoch,omitempty"`
 	// Lease is the master's Params.Lease: the group exchanges at least
 	// every third of it (or of its own, if shorter), so that the master
@@ -99,10 +101,12 @@ type ExchangeReply struct {
 	Drop []string `json:"drop,omitempty"`
 	// Kept, with a new Epoch, says the group read none of the values
 	// dropped nor any that may rest on them, and sent none of them: it
-	// stops its jobs but keeps its values and tables, forgetting only the
-	// values of Forget (each by readHash of its key), and is sent only
+	// stops its jobs but keeps its values and tables, and is sent only
 	// what it had not been. Without Kept, a new epoch makes it start
-	// afresh.
+	// afresh. Forget names values the master dropped (each by readHash of
+	// its key and value), for the group to forget: with Kept, or in an
+	// epoch that goes on, when nothing the master or the groups held
+	// rested on them.
 	Kept   bool     `json:"kept,omitempty"`
 	Forget []uint64 `json:"forget,omitempty"`
 	// Gather is the share of a cycle the master asks the group to wait,
