@@ -114,6 +114,22 @@ func TestLiarSentFirst(t *testing.T) {
 	}
 }
 
+// keptHonest fails t unless m holds every value of honest and none of
+// lies.
+func keptHonest[V any](t *testing.T, m *Master, honest []solve.NimberEntry, lies map[string]V) {
+	t.Helper()
+	for _, e := range honest {
+		if g, ok := m.DB().Get(e.Key); !ok || g != e.G {
+			t.Errorf("the honest group's gn(%s)=%d was dropped", mustPos(e.Key), e.G)
+		}
+	}
+	for k := range lies {
+		if _, ok := m.DB().Get(k); ok {
+			t.Errorf("the lie about %s is kept", mustPos(k))
+		}
+	}
+}
+
 // valueMap returns values as a map of keys to Grundy values.
 func valueMap(values []solve.NimberEntry) map[string]uint32 {
 	out := make(map[string]uint32, len(values))
@@ -391,16 +407,7 @@ func TestManyLiars(t *testing.T) {
 	if !slices.Equal(banned, []string{"liar1", "liar2", "liar3"}) {
 		t.Errorf("banned %v, want every liar", banned)
 	}
-	for _, e := range values {
-		if g, ok := m.DB().Get(e.Key); !ok || g != e.G {
-			t.Errorf("the honest group's gn(%s)=%d was dropped", mustPos(e.Key), e.G)
-		}
-	}
-	for k := range lies {
-		if _, ok := m.DB().Get(k); ok {
-			t.Errorf("the lie about %s is kept", mustPos(k))
-		}
-	}
+	keptHonest(t, m, values, lies)
 	if err := proves(m); err != nil {
 		t.Errorf("the values left do not prove %s: %v", root, err)
 	}
@@ -446,16 +453,7 @@ func TestLiarsOneCheck(t *testing.T) {
 	if !slices.Equal(res.Banned, want) {
 		t.Errorf("banned %v, want %v (wrong %v)", res.Banned, want, res.Wrong)
 	}
-	for _, e := range honest {
-		if g, ok := m.DB().Get(e.Key); !ok || g != e.G {
-			t.Errorf("the honest group's gn(%s)=%d was dropped", mustPos(e.Key), e.G)
-		}
-	}
-	for k := range lies {
-		if _, ok := m.DB().Get(k); ok {
-			t.Errorf("the lie about %s is kept", mustPos(k))
-		}
-	}
+	keptHonest(t, m, honest, lies)
 }
 
 // liesOfMoreLives picks n positions of vals of distinct lives, each with a

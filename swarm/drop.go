@@ -252,11 +252,7 @@ func (m *Master) newEpoch(keep *solve.NimberDB, kept []string, gone map[uint64]b
 			}
 			continue
 		}
-		g.pending = nil
-		m.db.Range(func(k string, v uint32) bool {
-			g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
-			return true
-		})
+		g.pending = m.allValues()
 	}
 	for k := range m.origin {
 		if _, ok := keep.Get(k); !ok {

@@ -93,10 +93,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 			}
 		}
 		// A group that joins late starts with everything known.
-		m.db.Range(func(k string, v uint32) bool {
-			g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
-			return true
-		})
+		g.pending = m.allValues()
 	}
 	// A group that has not heard of its latest epoch may still hold
 	// dropped values: what it sends now is ignored, and it is sent

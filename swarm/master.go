@@ -506,3 +506,14 @@ func (m *Master) release(id string, j *job) {
 	m.dag.propagate(j.leaf)
 	m.stats.Expired++
 }
+
+// allValues returns every value the master holds, for a group to be sent
+// all of them. With the lock held.
+func (m *Master) allValues() []solve.NimberEntry {
+	out := make([]solve.NimberEntry, 0, m.db.Len())
+	m.db.Range(func(k string, v uint32) bool {
+		out = append(out, solve.NimberEntry{Key: k, G: v})
+		return true
+	})
+	return out
+}

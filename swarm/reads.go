@@ -1,10 +1,6 @@
 package swarm
 
-import (
-	"hash/fnv"
-
-	"github.com/spots-dev/spots/solve"
-)
+import "github.com/spots-dev/spots/solve"
 
 // What a group read of the values it was sent. A group's value can rest
 // only on values its solvers looked up before it sent it, so when an audit
@@ -37,10 +33,17 @@ type readLog struct {
 // both, which can only drop more of its values, never keep one that rests
 // on a lie.
 func readHash(e solve.NimberEntry) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(e.Key))
-	h.Write([]byte{byte(e.G >> 24), byte(e.G >> 16), byte(e.G >> 8), byte(e.G)})
-	return h.Sum64()
+	// FNV-1a written out: the DAG hashes every value it looks up, and
+	// hash/fnv would copy the key to write it.
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for i := 0; i < len(e.Key); i++ {
+		h = (h ^ uint64(e.Key[i])) * prime
+	}
+	for _, b := range [4]byte{byte(e.G >> 24), byte(e.G >> 16), byte(e.G >> 8), byte(e.G)} {
+		h = (h ^ uint64(b)) * prime
+	}
+	return h
 }
 
 // readHashes returns the readHash of each entry.
@@ -132,11 +135,7 @@ func (m *Master) restartEpoch(group string, g *groupState) {
 // dropped then, or that says it started afresh (ExchangeRequest.Afresh).
 // With the lock held.
 func (m *Master) restart(group string, g *groupState) {
-	g.forget, g.pending, g.cursor = nil, nil, len(m.shared)
-	m.db.Range(func(k string, v uint32) bool {
-		g.pending = append(g.pending, solve.NimberEntry{Key: k, G: v})
-		return true
-	})
+	g.forget, g.pending, g.cursor = nil, m.allValues(), len(m.shared)
 	delete(m.reads, group)
 }
 
