@@ -229,6 +229,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadIndex$$' -fuzztime $(FUZZTIME) ./corpus
 	$(GO) test -run '^$$' -fuzz '^FuzzReadLiterature$$' -fuzztime $(FUZZTIME) ./corpus
 	$(GO) test -run '^$$' -fuzz '^FuzzReadCramIndex$$' -fuzztime $(FUZZTIME) ./corpus
+	$(GO) test -run '^$$' -fuzz '^FuzzReadLemmaIndex$$' -fuzztime $(FUZZTIME) ./corpus
 	$(GO) test -run '^$$' -fuzz '^FuzzEachLine$$' -fuzztime $(FUZZTIME) ./cmd/spots-position
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckIPCStream$$' -fuzztime $(FUZZTIME) ./format
 	$(GO) test -run '^$$' -fuzz '^FuzzZstdFrames$$' -fuzztime $(FUZZTIME) ./format

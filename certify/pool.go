@@ -44,6 +44,7 @@ type Pool struct {
 	Files int
 
 	values  map[string]pooled  // by the key of the position (sprouts.Position.Key)
+	uncited map[string]uint32  // values a search draws on but no proof cites (AddUncited), by key
 	also    map[string][]int32 // the other certificates that hold a value, by key
 	sources []string           // addresses of the certificates, by index
 	entries []int              // their entries, by index
@@ -267,12 +268,75 @@ func PoolBytes(dirs []string) (int64, error) {
 	return int64(min(entries, MaxPoolEntries)) * PoolEntryBytes, nil
 }
 
-// Len returns the number of values in the pool.
+// Len returns the number of values in the pool, those it draws on
+// uncited included.
 func (p *Pool) Len() int {
 	if p == nil {
 		return 0
 	}
-	return len(p.values)
+	return len(p.values) + len(p.uncited)
+}
+
+// Uncited returns the number of values added by AddUncited.
+func (p *Pool) Uncited() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.uncited)
+}
+
+// AddUncited reads the Sprouts certificates in dir as LoadPool does and
+// adds the values of theirs that the pool does not hold yet, for a search
+// to draw on but for no proof to cite: a proof that relies on one holds
+// it as an entry of its own. They are the lemmas of an unfinished search,
+// which are retired once its result is certified and so must not be
+// cited. A value that one of the pool's certificates gives otherwise is
+// an error naming both. It returns the number of files and of values
+// added; a dir that does not exist adds nothing.
+func (p *Pool) AddUncited(dir string) (files, values int, err error) {
+	names, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("certificates to draw on: %w", err)
+	}
+	if p.uncited == nil {
+		p.uncited = map[string]uint32{}
+	}
+	from := map[string]string{}
+	for _, n := range names {
+		addr, ok := strings.CutSuffix(n.Name(), ".arrow")
+		if !ok || !format.IsAddress(addr) || !n.Type().IsRegular() {
+			continue
+		}
+		rf := readCert(filepath.Join(dir, n.Name()), addr)
+		if rf.err != nil {
+			return files, values, rf.err
+		}
+		if len(p.values)+len(p.uncited)+len(rf.keys) > MaxPoolEntries {
+			return files, values, fmt.Errorf("certificates to draw on: more than %d entries in all (at %s)", MaxPoolEntries, rf.path)
+		}
+		files++
+		for i, k := range rf.keys {
+			g := rf.values[i]
+			if old, ok := p.values[k]; ok {
+				if old.g != g {
+					return files, values, fmt.Errorf("certificates to draw on: %s and %s give %s the values %d and %d", p.sources[old.source], addr, rf.texts[i], old.g, g)
+				}
+				continue
+			}
+			if old, ok := p.uncited[k]; ok {
+				if old != g {
+					return files, values, fmt.Errorf("certificates to draw on: %s and %s give %s the values %d and %d", from[k], addr, rf.texts[i], old, g)
+				}
+				continue
+			}
+			p.uncited[k], from[k] = g, addr
+			values++
+		}
+	}
+	return files, values, nil
 }
 
 // Bytes estimates the memory the pool's values take in the pool and in a
@@ -288,6 +352,11 @@ func (p *Pool) Preload(db *solve.NimberDB) {
 	for k, v := range p.values {
 		if _, ok := db.Get(k); !ok {
 			db.Put(k, v.g)
+		}
+	}
+	for k, g := range p.uncited {
+		if _, ok := db.Get(k); !ok {
+			db.Put(k, g)
 		}
 	}
 }

@@ -70,10 +70,11 @@ type Report struct {
 	// Elsewhere has one check per record that is not committed, in index
 	// order, when CheckOptions.Elsewhere names directories (nil otherwise).
 	Elsewhere []CertCheck
-	Problems  []Problem   // disagreements: the corpus does not check
-	Notes     []Problem   // worth knowing but not wrong (a certificate of a case the literature lists as open)
-	Bytes     int64       // the size of the corpus directory (see Corpus.Size)
-	Cram      []CramCheck // one per record of the Cram table, in its order
+	Problems  []Problem    // disagreements: the corpus does not check
+	Notes     []Problem    // worth knowing but not wrong (a certificate of a case the literature lists as open)
+	Bytes     int64        // the size of the corpus directory (see Corpus.Size)
+	Cram      []CramCheck  // one per record of the Cram table, in its order
+	Lemmas    []LemmaCheck // one per record of lemmas.csv, in its order
 	// SampleCited counts the committed certificates that CheckOptions.Sample
 	// left out but that were verified all the same, because a certificate
 	// it chose cites them, directly or not: a certificate is valid only
@@ -187,6 +188,7 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 	k.certificates(opt, citesOf)
 	k.claims()
 	c.checkCram(k.rep, opt)
+	c.checkLemmas(k.rep, opt, k.lib)
 	sort.SliceStable(k.rep.Problems, func(i, j int) bool {
 		return k.rep.Problems[i].N < k.rep.Problems[j].N
 	})

@@ -17,6 +17,7 @@ type checking struct {
 	rep                          *Report
 	indexFile, litFile, certsDir string
 	byAddress                    map[string]Record // the index's rows by address (index)
+	lib                          *verify.Library   // what checked the certificates (certificates), for the lemmas that cite them
 }
 
 // problem adds a problem about 0*n (0: the corpus) in file to the report.
@@ -142,6 +143,7 @@ func (k *checking) certificates(opt CheckOptions, citesOf map[string][]string) {
 	if opt.Verify.Library == nil {
 		opt.Verify.Library = verify.NewLibrary(append([]string{k.certsDir}, opt.Elsewhere...)...)
 	}
+	k.lib = opt.Verify.Library
 	checks := k.c.checkCertificates(jobs, opt, citesOf)
 	for _, cc := range checks[:committedJobs] {
 		if cc.Err != nil {

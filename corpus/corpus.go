@@ -31,9 +31,10 @@ const Module = "github.com/spots-dev/spots"
 // Certificates are read only by Check.
 type Corpus struct {
 	Dir        string
-	Literature []Known      // in increasing order of n
-	Records    []Record     // in the order of EncodeIndex
-	Cram       []CramRecord // the Cram table (cram.csv), in the order of EncodeCramIndex; empty without the file
+	Literature []Known       // in increasing order of n
+	Records    []Record      // in the order of EncodeIndex
+	Cram       []CramRecord  // the Cram table (cram.csv), in the order of EncodeCramIndex; empty without the file
+	Lemmas     []LemmaRecord // the lemmas of searches not yet finished (lemmas.csv), in the order of EncodeLemmaIndex; empty without the file
 }
 
 // Open reads the literature table and the index of the corpus in dir.
@@ -59,6 +60,9 @@ func Open(dir string) (*Corpus, error) {
 	c.Records = recs
 	c.sumCited()
 	if err := c.readCram(); err != nil {
+		return nil, err
+	}
+	if err := c.readLemmas(); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -81,3 +81,23 @@ func FuzzReadCramIndex(f *testing.F) {
 		}
 	})
 }
+
+func FuzzReadLemmaIndex(f *testing.F) {
+	f.Add(strings.Join(lemmaHeader, ",") + "\n")
+	f.Add(strings.Join(lemmaHeader, ",") + "\n53,lemmas(0*53)," + strings.Repeat("ab", 32) + ",10,2000,dfpn,12.5,3.000,2026-11-28,spots v1,linux/amd64 2 CPUs,spots-corpus add --solve 53,12345," + strings.Repeat("cd", 32) + "\n")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, in string) {
+		rs, err := ReadLemmaIndex(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		once := EncodeLemmaIndex(rs)
+		back, err := ReadLemmaIndex(bytes.NewReader(once))
+		if err != nil {
+			t.Fatalf("accepted records encode to an index that does not read: %v\n%s", err, once)
+		}
+		if twice := EncodeLemmaIndex(back); !bytes.Equal(once, twice) {
+			t.Fatalf("index changes on a round trip:\n%s\n%s", once, twice)
+		}
+	})
+}

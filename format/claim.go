@@ -19,6 +19,7 @@ const (
 	ClaimLoss   ClaimKind = iota + 1 // Root + *N is a loss for the player to move
 	ClaimWin                         // Root + *N is a win for the player to move
 	ClaimGrundy                      // gn(Root) = N
+	ClaimLemmas                      // every entry holds; nothing is said of Root
 )
 
 // Outcome returns the outcome a claim of kind k asserts of Root + *N:
@@ -55,6 +56,12 @@ func OutcomeKind(o outcome.Outcome) ClaimKind {
 //	POS=L   POS=W         Root is a loss / win (heap 0)
 //	POS+*N=L  POS+*N=W    Root + *N is a loss / win, N ≥ 1
 //	gn(POS)=N             the Grundy value of Root is N
+//	lemmas(POS)           every entry of the certificate is a true value
+//
+// A claim of lemmas says nothing of Root, which names the search whose
+// proven values the certificate keeps (so that a later search of Root
+// can draw on them), and has N = 0: a certificate of lemmas is valid when
+// each of its entries is, its worth is its entries.
 //
 // where N is a decimal number without leading zeros that fits 32 bits.
 // POS is any non-empty UTF-8 text without whitespace or control characters
@@ -76,6 +83,10 @@ func (c Claim) String() string {
 	switch c.Kind {
 	case ClaimGrundy:
 		return "gn(" + c.Root + ")=" + strconv.FormatUint(uint64(c.N), 10)
+	case ClaimLemmas:
+		if c.N == 0 {
+			return lemmasPrefix + c.Root + ")"
+		}
 	case ClaimWin, ClaimLoss:
 		out := c.Kind.Outcome().String()
 		if c.N == 0 {
@@ -115,10 +126,20 @@ func ParseClaim(s string) (Claim, error) {
 	return c, nil
 }
 
+// lemmasPrefix starts the text of a claim of lemmas, "lemmas(POS)".
+const lemmasPrefix = "lemmas("
+
 func parseClaim(s string) (Claim, string) {
+	if root, ok := strings.CutPrefix(s, lemmasPrefix); ok && strings.HasSuffix(root, ")") {
+		root = root[:len(root)-1]
+		if reason := checkRoot(root); reason != "" {
+			return Claim{}, reason
+		}
+		return Claim{Root: root, Kind: ClaimLemmas}, ""
+	}
 	eq := strings.LastIndexByte(s, '=')
 	if eq < 0 {
-		return Claim{}, `no "=": want POS=W, POS=L, POS+*N=W, POS+*N=L or gn(POS)=N`
+		return Claim{}, `no "=": want POS=W, POS=L, POS+*N=W, POS+*N=L, gn(POS)=N or lemmas(POS)`
 	}
 	lhs, rhs := s[:eq], s[eq+1:]
 	switch {

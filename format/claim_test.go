@@ -118,7 +118,8 @@ func TestClaimCheck(t *testing.T) {
 	bad := []Claim{
 		{},
 		{Root: "0*2", Kind: 0},
-		{Root: "0*2", Kind: 4},
+		{Root: "0*2", Kind: 5},
+		{Root: "0*2", Kind: ClaimLemmas, N: 1},
 		{Root: "", Kind: ClaimWin},
 		{Root: "a+*b", Kind: ClaimWin},
 		{Root: "a+*5", Kind: ClaimWin},

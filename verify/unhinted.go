@@ -23,6 +23,7 @@ type Database struct {
 // database is the part of a Database that depends on the game.
 type database interface {
 	check(claim format.Claim, opt Options) (*Proof, error)
+	lemmas(root string, maxEntries int, opt Options) (*Proof, LemmaStats, error)
 	cite(key string, g uint32)
 	len() int
 	invalid() []string
@@ -274,6 +275,9 @@ func (d *Database) Check(claim format.Claim, opt Options) (*Proof, error) {
 
 func (d *gameDB[P]) check(claim format.Claim, opt Options) (*Proof, error) {
 	g := d.g
+	if claim.Kind == format.ClaimLemmas {
+		return nil, fmt.Errorf("%s: a claim of lemmas is what a certificate's rows prove; a database is checked against a claim about its root (POS=W, POS=L, gn(POS)=N)", claim)
+	}
 	root, err := claimRoot(g, claim, opt.Limits.resolved())
 	if err != nil {
 		return nil, err
@@ -534,38 +538,61 @@ func (s *search[P]) winning(e *dbEntry[P], child P, g uint32) (int32, P, bool) {
 // collect gathers into p the entries the proof relies on: the root's, and
 // those their witnesses name, transitively.
 func collect[P any](d *gameDB[P], p *Proof, root values) {
-	g := d.g
-	seen := map[*dbEntry[P]]bool{}
-	var stack []*dbEntry[P]
-	add := func(key string) {
-		e := d.entries[key]
-		if seen[e] {
-			return
-		}
-		seen[e] = true
-		if e.cited {
-			p.citedKeys = append(p.citedKeys, key)
-			return
-		}
-		stack = append(stack, e)
-	}
+	c := newCollector(d, p)
 	for key := range root {
-		add(key)
+		c.add(key)
 	}
-	for len(stack) > 0 {
-		e := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	c.drain()
+	c.done()
+}
+
+// collector gathers the entries a proof relies on, from the keys it is
+// given, following their witnesses; each entry once.
+type collector[P any] struct {
+	d     *gameDB[P]
+	p     *Proof
+	seen  map[*dbEntry[P]]bool
+	stack []*dbEntry[P]
+}
+
+func newCollector[P any](d *gameDB[P], p *Proof) *collector[P] {
+	return &collector[P]{d: d, p: p, seen: map[*dbEntry[P]]bool{}}
+}
+
+// add takes the entry of key into the proof (a cited one into its cited
+// keys), to be followed by drain.
+func (c *collector[P]) add(key string) {
+	e := c.d.entries[key]
+	if c.seen[e] {
+		return
+	}
+	c.seen[e] = true
+	if e.cited {
+		c.p.citedKeys = append(c.p.citedKeys, key)
+		return
+	}
+	c.stack = append(c.stack, e)
+}
+
+// drain follows the witnesses of the entries added, transitively.
+func (c *collector[P]) drain() {
+	g := c.d.g
+	for len(c.stack) > 0 {
+		e := c.stack[len(c.stack)-1]
+		c.stack = c.stack[:len(c.stack)-1]
 		text := g.text(e.pos)
-		p.used = append(p.used, format.Entry{Position: text, Grundy: e.g, Reach: e.reach, Win: e.win})
-		p.sizes[text] = g.size(e.pos)
+		c.p.used = append(c.p.used, format.Entry{Position: text, Grundy: e.g, Reach: e.reach, Win: e.win})
+		c.p.sizes[text] = g.size(e.pos)
 		for _, dep := range e.deps {
 			for _, land := range g.components(dep) {
-				add(g.key(land))
+				c.add(g.key(land))
 			}
 		}
 	}
-	slices.Sort(p.citedKeys)
 }
+
+// done sorts the cited keys.
+func (c *collector[P]) done() { slices.Sort(c.p.citedKeys) }
 
 // Entries returns the number of entries the proof relies on, besides
 // those of the certificates it cites.

@@ -52,7 +52,9 @@ type adder struct {
 	saver    *prove.Checkpoint
 	pipeline *prove.Pipeline[sprouts.Position]
 	result   prove.Result
-	stats    solve.Stats // of the search over all its runs
+	stats    solve.Stats     // of the search over all its runs
+	db       *solve.NimberDB // the search's values
+	pool     *certify.Pool   // what it draws on
 }
 
 func runAdd(e *env) int {
@@ -102,6 +104,9 @@ func (e *env) addOne() int {
 		return status
 	}
 	a.print(rec, path, old, replaced)
+	if status := a.retireLemmas(); status >= 0 {
+		return status
+	}
 	if a.stateAt != "" {
 		// The certificate is in: the checkpoint has served its purpose.
 		if err := checkpoint.Remove(a.stateAt); err != nil {
@@ -208,7 +213,7 @@ func (e *env) newAdder() (*adder, int) {
 // stopped first, or -1.
 func (a *adder) solve() int {
 	o := a.opt
-	s := prove.Search{Algorithm: o.algorithm, Capacity: o.capacity}
+	s := prove.Search{Algorithm: o.algorithm, Capacity: o.capacity, MaxIterations: addMaxIterations}
 	if a.prog != nil {
 		s.Progress = func(p solve.Progress) { a.prog.Show(true, "solving: %s", searchstatus.Search(p)) }
 		s.ProgressEvery = a.prog.Every()
@@ -236,6 +241,7 @@ func (a *adder) solve() int {
 	}
 	db := solve.NewNimberDB()
 	pool.Preload(db)
+	a.db, a.pool = db, pool
 	var search solve.Searcher[sprouts.Position] = prove.NewSearcher(sprouts.Rules{}, db, s)
 	resumed := false
 	if a.saver != nil {
@@ -249,7 +255,9 @@ func (a *adder) solve() int {
 	if pool != nil && pool == a.env.pool {
 		lib = a.env.lib
 	}
-	if resumed {
+	if resumed || pool.Uncited() > 0 {
+		// Lemmas, like a checkpoint, are values of a search not yet
+		// certified: a result found with them is checked first.
 		search = a.checked(search, s, pool, lib)
 	}
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
@@ -303,6 +311,9 @@ func (a *adder) loadPool() (*certify.Pool, int) {
 	}
 	a.prog.Clear()
 	fmt.Fprintf(a.stderr, "spots-corpus: drawing on %d values of %d certificates (read in %.1f s)\n", pool.Len(), pool.Files, time.Since(start).Seconds())
+	if status := a.drawOnLemmas(pool); status >= 0 {
+		return nil, status
+	}
 	if a.existing < 0 {
 		a.env.pool, a.env.lib = pool, pool.Library()
 	}
@@ -326,9 +337,9 @@ func (a *adder) solved() int {
 		return a.fail(130, "0*%d: interrupted after %.1f s and %d iterations in all; nothing added%s", a.n, a.stats.Seconds, a.stats.Iterations, resume)
 	case a.result.Stop == prove.MemoryLimit:
 		_, what := memguard.Usable()
-		return a.fail(1, "0*%d: stopped at the memory this process may use (%s) after %.1f s and %d iterations in all: %v; nothing added%s", a.n, what, a.stats.Seconds, a.stats.Iterations, a.result.StopCause, resume)
+		return a.fail(1, "0*%d: stopped at the memory this process may use (%s) after %.1f s and %d iterations in all: %v; nothing added%s%s", a.n, what, a.stats.Seconds, a.stats.Iterations, a.result.StopCause, resume, a.keepLemmas())
 	}
-	return a.fail(1, "0*%d: not solved (stopped after %.1f s and %d iterations in all); nothing added%s", a.n, a.stats.Seconds, a.stats.Iterations, resume)
+	return a.fail(1, "0*%d: not solved (stopped after %.1f s and %d iterations in all); nothing added%s%s", a.n, a.stats.Seconds, a.stats.Iterations, resume, a.keepLemmas())
 }
 
 // lock makes the directory the certificate goes into and takes the
@@ -523,6 +534,11 @@ func (a *adder) print(rec corpus.Record, path string, old corpus.Record, replace
 // again to list its certificate.
 var beforeListing func()
 
+// addMaxIterations, when set (by tests), stops add's search after so many
+// iterations: a stop at a known point, where a --timeout would depend on
+// the machine.
+var addMaxIterations uint64
+
 // command returns the command line that makes the certificate again.
 func command(o options) string {
 	parts := []string{"spots-corpus", "add", "--solve", strconv.Itoa(o.solve)}
@@ -572,6 +588,7 @@ func addFlags(f *pflag.FlagSet, o *options) {
 	f.DurationVar(&o.every, "state-every", solve.DefaultCheckpointEvery, "how often --state saves the search")
 	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
 	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")
+	f.IntVar(&o.lemmaEntries, "lemma-entries", defaultLemmaEntries, "when the search stops unsolved (--timeout, memory), keep what it proved in the corpus as a certificate of lemmas of at most about `N` entries (largest lands first; corpus/lemmas/, listed in corpus/lemmas.csv) that a later add of the same N draws on, on any machine; 0: keep none")
 	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 }
 

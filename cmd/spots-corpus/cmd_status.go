@@ -48,6 +48,29 @@ type rowJSON struct {
 	Literature       *literatureJSON `json:"literature"`
 	Certificates     []certJSON      `json:"certificates"`
 	Unfinished       []unfinished    `json:"unfinished,omitempty"`
+	Lemmas           []lemmaJSON     `json:"lemmas,omitempty"`
+}
+
+// lemmaJSON is a certificate of lemmas of a search not yet finished, as
+// status prints it.
+type lemmaJSON struct {
+	Claim      string  `json:"claim"`
+	Address    string  `json:"address"`
+	Path       string  `json:"path"`
+	Entries    int     `json:"entries"`
+	Bytes      int64   `json:"bytes"`
+	Seconds    float64 `json:"solve_seconds"` // the search's time up to the lemmas, all runs
+	Iterations uint64  `json:"iterations"`
+}
+
+// lemmasOf returns the lemmas of 0*n in c, for status.
+func lemmasOf(c *corpus.Corpus, n int) []lemmaJSON {
+	var out []lemmaJSON
+	for _, r := range c.LemmasOf(n) {
+		out = append(out, lemmaJSON{Claim: r.Claim.String(), Address: r.Address, Path: c.LemmaPath(r), Entries: r.Entries,
+			Bytes: r.Bytes, Seconds: r.SolveSeconds, Iterations: r.Iterations})
+	}
+	return out
 }
 
 // unfinished is a solve of add that stopped before its certificate, as its
@@ -110,7 +133,8 @@ func runStatus(e *env) int {
 	if e.opt.json {
 		for _, r := range rows {
 			j := rowJSON{N: r.N, Outcome: r.Outcome, Grundy: r.Grundy, Conjecture: r.ConjectureOutcome,
-				ConjectureGrundy: r.ConjectureGrundy, Certificates: []certJSON{}, Unfinished: unfinishedOf(root, r.N)}
+				ConjectureGrundy: r.ConjectureGrundy, Certificates: []certJSON{}, Unfinished: unfinishedOf(root, r.N),
+				Lemmas: lemmasOf(c, r.N)}
 			if k := r.Known; k != nil {
 				who, year := k.Solver()
 				j.Literature = &literatureJSON{Outcome: k.Outcome, FirstSolvedBy: k.FirstSolvedBy, Who: who, Year: year, ProofSize: k.ProofSize}
@@ -155,6 +179,10 @@ func runStatus(e *env) int {
 			for _, u := range unfinishedOf(root, r.N) {
 				fmt.Fprintf(tw, "\t\t\t\t\t\t%s\tunfinished\t\t%.0f s\t\t%d iterations, %d Grundy values, %d run(s); checkpoint %s\n",
 					u.Claim, u.Seconds, u.Iterations, u.Nimbers, u.Runs, u.Checkpoint)
+			}
+			for _, l := range lemmasOf(c, r.N) {
+				fmt.Fprintf(tw, "\t\t\t\t\t\t%s  %.12s\tlemmas\t%d\t%.0f s\t\t%d iterations so far; add --solve %d goes on from them\n",
+					l.Claim, l.Address, l.Entries, l.Seconds, l.Iterations, r.N)
 			}
 		}
 		tw.Flush()

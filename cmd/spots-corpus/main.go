@@ -223,20 +223,21 @@ type options struct {
 	// check and retime: the independent check (spots-verify --independent)
 	independent bool
 	// add
-	solve     int   // the N being added
-	solves    []int // --solve
-	nimber    bool
-	algorithm string
-	timeout   time.Duration
-	capacity  int
-	replace   bool
-	noCommit  bool
-	out       string
-	state     string        // --state: the checkpoint directory ("" for the default)
-	noState   bool          // --no-state
-	noReuse   bool          // --no-reuse
-	every     time.Duration // --state-every
-	runs      int           // runs the solve took, from its checkpoint; retime: processes per certificate
+	solve        int   // the N being added
+	solves       []int // --solve
+	nimber       bool
+	algorithm    string
+	timeout      time.Duration
+	capacity     int
+	replace      bool
+	noCommit     bool
+	out          string
+	state        string        // --state: the checkpoint directory ("" for the default)
+	noState      bool          // --no-state
+	noReuse      bool          // --no-reuse
+	every        time.Duration // --state-every
+	lemmaEntries int           // --lemma-entries
+	runs         int           // runs the solve took, from its checkpoint; retime: processes per certificate
 	// retime
 	minN   int
 	claims []string

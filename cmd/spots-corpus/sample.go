@@ -71,11 +71,11 @@ func changedSinceTag(dir string) (string, map[string]bool, error) {
 	} else if _, err := git("rev-parse", "--verify", "--quiet", "HEAD"); err != nil {
 		return "", nil, errors.New("no commit yet")
 	}
-	diff, err := git("diff", "--name-only", "--relative", against, "--", corpus.CertsDir)
+	diff, err := git("diff", "--name-only", "--relative", against, "--", corpus.CertsDir, corpus.LemmaCertsDir)
 	if err != nil {
 		return "", nil, err
 	}
-	untracked, err := git("ls-files", "--others", "--exclude-standard", "--", corpus.CertsDir)
+	untracked, err := git("ls-files", "--others", "--exclude-standard", "--", corpus.CertsDir, corpus.LemmaCertsDir)
 	if err != nil {
 		return "", nil, err
 	}

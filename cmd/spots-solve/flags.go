@@ -48,6 +48,7 @@ type config struct {
 	plan          solve.MemoryPlan
 	dbIn, dbOut   string
 	reuse         []string // --reuse: directories of certificates to draw on
+	lemmasDir     string   // --lemmas: where a search stopped unsolved keeps what it proved
 	statsPath     string
 	json          bool
 	rootMoves     bool
@@ -137,6 +138,7 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.StringVar(&cfg.memory, "memory", "", memoryFlagHelp)
 	flags.StringArrayVar(&cfg.reuse, "reuse", nil, "draw on the certificates in `DIR` (e.g. corpus/certs; repeatable): the search starts from the Grundy values they prove, and a certificate --cert writes cites those its proof relies on instead of repeating them. The values are input, not truth: the result is checked with the certificates it relies on, all verified, before it is printed, and solved again without them if they do not hold (every algorithm; the swarm: spots-solve --algorithm swarm --help)")
 	flags.StringVar(&cfg.dbIn, "db-in", "", "preload a nimber database ([Positions+Nimber] text); a result found with it is checked from the rules before it is printed, and found again without it if its values do not prove it")
+	flags.StringVar(&cfg.lemmasDir, "lemmas", "", "when a search stops unsolved (--timeout, --max-iterations, memory), write what it proved into `DIR` as a certificate of lemmas, which both checkers verify and a later run, on any machine, draws on with --reuse DIR")
 	flags.StringVar(&cfg.dbOut, "db-out", "", "write the nimber database built (and preloaded) to `FILE`")
 	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
 	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
@@ -217,6 +219,7 @@ func notApplying(flags *pflag.FlagSet, cfg config) error {
 	}{
 		{"state-every", saved && (cfg.algorithm == "dfpn" || cfg.algorithm == "pdfpn"), "is how often dfpn and pdfpn save their search into --state (or back into --resume; the swarm's master saves every few seconds): give --state DIR with --algorithm dfpn or pdfpn, or leave it out"},
 		{"force", cfg.swarm.stateDir != "", "moves aside the search a --state DIR holds, and this run has no --state: give --state DIR, or leave it out"},
+		{"lemmas", cfg.algorithm != "swarm" && cfg.game == sprouts.Game, "keeps what a search of this process proved, and the swarm and Cram keep no lemmas: leave it out"},
 		{"lenient", cfg.dbIn != "", "skips the malformed lines of --db-in, and this run reads no database: give --db-in FILE, or leave it out"},
 		{"capacity", cfg.algorithm != "pns", "sizes the table of dfpn, pdfpn and the swarm's workers, and pns has none (it keeps its whole DAG): add --algorithm dfpn, or leave it out"},
 	} {

@@ -112,6 +112,9 @@ func solveSprouts(r *runner, inputs []string) int {
 	p.Checkpoint, p.CheckpointSolved = saver, true
 	p.Pool, p.Verify.Library = pool, lib
 	results, status := solveEach(r, p, inputs, roots, heaps)
+	if cfg.lemmasDir != "" {
+		status = keepLemmas(r, p, pool, roots, results, status)
+	}
 	return r.finish(results, status, func() int {
 		if cfg.dbOut != "" {
 			if err := saveDB(p.Searcher.DB(), cfg.dbOut); err != nil {
@@ -198,12 +201,18 @@ func (r *runner) lockStateDirs() int {
 	return -1
 }
 
-// makeCertDir makes the --cert directory; it returns the exit status of a
+// makeCertDir makes the --cert and --lemmas directories, before any
+// search; it returns the exit status of a
 // failure, or -1.
 func (r *runner) makeCertDir() int {
 	if r.cfg.certDir != "" {
 		if err := os.MkdirAll(r.cfg.certDir, 0o755); err != nil {
 			return r.fail("--cert: %v", err)
+		}
+	}
+	if r.cfg.lemmasDir != "" {
+		if err := os.MkdirAll(r.cfg.lemmasDir, 0o755); err != nil {
+			return r.fail("--lemmas: %v", err)
 		}
 	}
 	return -1

@@ -148,6 +148,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return c.bad("--claim: %v", err)
 		}
+		if claim.Kind == format.ClaimLemmas {
+			return c.bad("--claim %s: a claim of lemmas is what a certificate's rows prove, not a claim about a position a database is checked against: give POS=W, POS=L or gn(POS)=N", c.claim)
+		}
 		p.emit(checkDatabase(c.spr, claim, c.convert, c.lenient, opt, p.prog))
 	case c.flags.NArg() == 0:
 		fmt.Fprintln(stderr, "spots-verify: nothing to check: give certificate files, or --spr DB --claim CLAIM")

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/verify"
+)
+
+// TestAddKeepsLemmas stops a search of 0*14 part way: what it proved is
+// kept in the corpus as a certificate of lemmas (valid in both checkers,
+// listed, passing check), with no checkpoint left; add run again draws on
+// it, certifies 0*14 and retires the lemmas.
+func TestAddKeepsLemmas(t *testing.T) {
+	dir := smallCorpus(t, 10)
+	addMaxIterations = 6000
+	status, stdout, stderr := runCmd(t, "add", "--solve", "14", "--dir", dir, "--no-state")
+	addMaxIterations = 0
+	if status != 1 || !strings.Contains(stderr, "kept what it proved") {
+		t.Fatalf("add stopped part way: status %d\n%s%s", status, stdout, stderr)
+	}
+	c, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Lemmas) != 1 || c.Lemmas[0].Claim.String() != "lemmas(0*14)" || c.Lemmas[0].Iterations != 6000 {
+		t.Fatalf("lemmas listed: %+v", c.Lemmas)
+	}
+	path := c.LemmaPath(c.Lemmas[0])
+	for _, independent := range []bool{false, true} {
+		res, err := verify.File(path, verify.Options{Independent: independent, Library: verify.NewLibrary(filepath.Join(dir, corpus.CertsDir))})
+		if err != nil || res.Entries != c.Lemmas[0].Entries {
+			t.Fatalf("independent %v: %v, %d entries", independent, err, res.Entries)
+		}
+	}
+	if status, stdout, stderr := runCmd(t, "check", "--dir", dir); status != 0 {
+		t.Fatalf("check with the lemmas: %d\n%s%s", status, stdout, stderr)
+	}
+
+	status, stdout, stderr = runCmd(t, "add", "--solve", "14", "--dir", dir, "--no-state")
+	if status != 0 || !strings.Contains(stderr, "certificates of lemmas") || !strings.Contains(stderr, "retired 1 certificate(s) of lemmas of 0*14") {
+		t.Fatalf("add again: %d\n%s%s", status, stdout, stderr)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the retired lemmas are still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, corpus.LemmaIndexFile)); !os.IsNotExist(err) {
+		t.Errorf("lemmas.csv is left with no lemmas: %v", err)
+	}
+	_, r := record(t, dir, 14, false)
+	if r.Claim.String() != "0*14=L" {
+		t.Errorf("added %s", r.Claim)
+	}
+	for _, a := range r.Cites {
+		if a == c.Lemmas[0].Address {
+			t.Errorf("the certificate cites the lemmas it retired")
+		}
+	}
+	if status, stdout, stderr := runCmd(t, "check", "--dir", dir); status != 0 {
+		t.Fatalf("check after: %d\n%s%s", status, stdout, stderr)
+	}
+}
+
+// TestCheckLemmaProblems: an unlisted file in lemmas/, and lemmas of an n
+// the index certifies, are problems.
+func TestCheckLemmaProblems(t *testing.T) {
+	dir := smallCorpus(t, 8)
+	if err := os.MkdirAll(filepath.Join(dir, corpus.LemmaCertsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stray := filepath.Join(dir, corpus.LemmaCertsDir, strings.Repeat("a", 64)+".arrow")
+	if err := os.WriteFile(stray, []byte("junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr := runCmd(t, "check", "--dir", dir)
+	if status != 1 || !strings.Contains(stdout+stderr, "not listed in lemmas.csv") {
+		t.Fatalf("check with a stray lemma file: %d\n%s%s", status, stdout, stderr)
+	}
+}
