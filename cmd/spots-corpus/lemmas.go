@@ -58,7 +58,19 @@ func (a *adder) keepLemmas() string {
 		return fmt.Sprintf("; no lemmas kept: %v", err)
 	}
 	defer release()
+	rec, path, skipped, err := a.writeLemmas(dir)
+	if err != nil {
+		return fmt.Sprintf("; no lemmas kept: %v", err)
+	}
+	return a.listLemmas(rec, path, skipped)
+}
+
+// writeLemmas certifies the search's values as lemmas, writes them into
+// dir and verifies the file; it returns their record (but the fields of
+// the listing), the file and the number of values left out.
+func (a *adder) writeLemmas(dir string) (corpus.LemmaRecord, string, int, error) {
 	a.prog.Show(false, "keeping what the search of 0*%d proved: certifying its values", a.n)
+	defer a.prog.Clear()
 	start := time.Now()
 	vopt := a.pipeline.Verify
 	if vopt.Library == nil {
@@ -66,38 +78,50 @@ func (a *adder) keepLemmas() string {
 	}
 	cert, st, err := certify.BuildLemmas(a.db, a.pool, a.root, a.opt.lemmaEntries, vopt)
 	if err != nil {
-		a.prog.Clear()
-		return fmt.Sprintf("; no lemmas kept: %v", err)
+		return corpus.LemmaRecord{}, "", 0, err
 	}
 	cert.Version = buildinfo.Version()
 	a.prog.Show(false, "keeping what the search of 0*%d proved: verifying %d entries", a.n, len(cert.Entries))
 	path, res, err := certify.WriteCertificate(dir, cert, vopt)
-	a.prog.Clear()
+	if err == nil {
+		err = os.Chmod(path, 0o644)
+	}
+	var info os.FileInfo
+	if err == nil {
+		info, err = os.Stat(path)
+	}
 	if err != nil {
 		if path != "" {
 			os.Remove(path)
 		}
-		return fmt.Sprintf("; no lemmas kept: %v", err)
+		return corpus.LemmaRecord{}, "", 0, err
 	}
-	verifySeconds := time.Since(start).Seconds()
-	if err := os.Chmod(path, 0o644); err != nil {
-		return fmt.Sprintf("; no lemmas kept: %v", err)
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return fmt.Sprintf("; no lemmas kept: %v", err)
-	}
+	o := a.opt
+	o.runs = 0
+	rec := corpus.LemmaRecord{N: a.n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: info.Size(),
+		Algorithm: o.algorithm, SolveSeconds: millis(a.stats.Seconds), VerifySeconds: millis(time.Since(start).Seconds()),
+		Added: time.Now().UTC().Format(time.DateOnly), Producer: certify.Producer + " " + cert.Version,
+		Machine: fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+		Command: command(o), Iterations: a.stats.Iterations, Cites: cert.Cites}
+	return rec, path, st.Invalid + st.Refused, nil
+}
+
+// listLemmas lists rec, whose file is at path, in the corpus as it is now
+// (another add may have listed something meanwhile), in place of the
+// older lemmas of 0*N, whose files it removes; lemmas over the size rule
+// are moved to --out instead. It returns what to tell the user.
+func (a *adder) listLemmas(rec corpus.LemmaRecord, path string, skipped int) string {
 	c, status := a.open()
 	if c == nil {
 		return fmt.Sprintf("; no lemmas kept: the corpus could not be read again (status %d)", status)
 	}
 	var freed int64 // the older lemmas of 0*N, which these replace
 	for _, r := range c.LemmasOf(a.n) {
-		if r.Address != res.Address {
+		if r.Address != rec.Address {
 			freed += r.Bytes
 		}
 	}
-	if fits, why, err := c.Fits(limits, info.Size(), true, freed); err != nil || !fits {
+	if fits, why, err := c.Fits(limits, rec.Bytes, true, freed); err != nil || !fits {
 		if err != nil {
 			why = err.Error()
 		}
@@ -105,15 +129,8 @@ func (a *adder) keepLemmas() string {
 		if err != nil {
 			return fmt.Sprintf("; no lemmas kept: %s, and moving them out: %v", why, err)
 		}
-		return fmt.Sprintf("\nspots-corpus: the lemmas of what it proved (%d entries) are not committed: %s; moved to %s (give a smaller --lemma-entries, or make room in the corpus, to keep them there)", res.Entries, why, moved)
+		return fmt.Sprintf("\nspots-corpus: the lemmas of what it proved (%d entries) are not committed: %s; moved to %s (give a smaller --lemma-entries, or make room in the corpus, to keep them there)", rec.Entries, why, moved)
 	}
-	o := a.opt
-	o.runs = 0
-	rec := corpus.LemmaRecord{N: a.n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: info.Size(),
-		Algorithm: o.algorithm, SolveSeconds: millis(a.stats.Seconds), VerifySeconds: millis(verifySeconds),
-		Added: time.Now().UTC().Format(time.DateOnly), Producer: certify.Producer + " " + cert.Version,
-		Machine: fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Command: command(o), Iterations: a.stats.Iterations, Cites: cert.Cites}
 	replaced := c.PutLemmas(rec)
 	if err := c.SaveLemmas(); err != nil {
 		return fmt.Sprintf("; no lemmas kept: %v", err)
@@ -123,12 +140,12 @@ func (a *adder) keepLemmas() string {
 			fmt.Fprintf(a.stderr, "spots-corpus: warning: removing the lemmas they replace: %v\n", err)
 		}
 	}
-	skipped := ""
-	if st.Invalid+st.Refused > 0 {
-		skipped = fmt.Sprintf("; %d values the rules do not derive left out", st.Invalid+st.Refused)
+	left := ""
+	if skipped > 0 {
+		left = fmt.Sprintf("; %d values the rules do not derive left out", skipped)
 	}
 	return fmt.Sprintf("\nspots-corpus: kept what it proved: %d entries (%d bytes) in %s%s, listed in %s; commit both, and add --solve %d on any machine goes on from them",
-		res.Entries, info.Size(), path, skipped, c.Path(corpus.LemmaIndexFile), a.n)
+		rec.Entries, rec.Bytes, path, left, c.Path(corpus.LemmaIndexFile), a.n)
 }
 
 // retireLemmas drops the lemmas of 0*N from the corpus once 0*N is

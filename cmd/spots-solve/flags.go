@@ -219,7 +219,7 @@ func notApplying(flags *pflag.FlagSet, cfg config) error {
 	}{
 		{"state-every", saved && (cfg.algorithm == "dfpn" || cfg.algorithm == "pdfpn"), "is how often dfpn and pdfpn save their search into --state (or back into --resume; the swarm's master saves every few seconds): give --state DIR with --algorithm dfpn or pdfpn, or leave it out"},
 		{"force", cfg.swarm.stateDir != "", "moves aside the search a --state DIR holds, and this run has no --state: give --state DIR, or leave it out"},
-		{"lemmas", cfg.algorithm != "swarm" && cfg.game == sprouts.Game, "keeps what a search of this process proved, and the swarm and Cram keep no lemmas: leave it out"},
+		{"lemmas", lemmasApply(cfg), "keeps what a search of this process proved, and the swarm and Cram keep no lemmas: leave it out"},
 		{"lenient", cfg.dbIn != "", "skips the malformed lines of --db-in, and this run reads no database: give --db-in FILE, or leave it out"},
 		{"capacity", cfg.algorithm != "pns", "sizes the table of dfpn, pdfpn and the swarm's workers, and pns has none (it keeps its whole DAG): add --algorithm dfpn, or leave it out"},
 	} {

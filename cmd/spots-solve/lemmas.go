@@ -15,14 +15,21 @@ import (
 // draws on with --reuse DIR. A checkpoint (--state) is local to the
 // machine and holds the table too; the lemmas are a few files to carry.
 
+// lemmasApply says whether --lemmas applies to the run of cfg: a search
+// of Sprouts in this process.
+func lemmasApply(cfg config) bool { return cfg.algorithm != "swarm" && cfg.game == sprouts.Game }
+
 // lemmaEntries bounds a certificate of lemmas: about 7 MB.
 const lemmaEntries = 250_000
 
 // keepLemmas writes, for each position that stopped unsolved but not
 // interrupted (an interrupt stops at once), a certificate of lemmas of
-// what the search proved into --lemmas DIR. It returns the exit status,
-// at least status.
+// what the search proved into --lemmas DIR (none without the flag). It
+// returns the exit status, at least status.
 func keepLemmas(r *runner, p *prove.Pipeline[sprouts.Position], pool *certify.Pool, roots []sprouts.Position, results []result, status int) int {
+	if r.cfg.lemmasDir == "" {
+		return status
+	}
 	for i, res := range results {
 		if res.Outcome.Known() || res.Reason == string(prove.Interrupted) || r.ctx.Err() != nil {
 			continue

@@ -112,9 +112,7 @@ func solveSprouts(r *runner, inputs []string) int {
 	p.Checkpoint, p.CheckpointSolved = saver, true
 	p.Pool, p.Verify.Library = pool, lib
 	results, status := solveEach(r, p, inputs, roots, heaps)
-	if cfg.lemmasDir != "" {
-		status = keepLemmas(r, p, pool, roots, results, status)
-	}
+	status = keepLemmas(r, p, pool, roots, results, status)
 	return r.finish(results, status, func() int {
 		if cfg.dbOut != "" {
 			if err := saveDB(p.Searcher.DB(), cfg.dbOut); err != nil {
