@@ -55,6 +55,7 @@ type adder struct {
 	stats    solve.Stats     // of the search over all its runs
 	db       *solve.NimberDB // the search's values
 	pool     *certify.Pool   // what it draws on
+	keeper   *lemmaKeeper    // keeps its lemmas while it runs (nil: only at a stop)
 }
 
 func runAdd(e *env) int {
@@ -235,6 +236,7 @@ func (a *adder) solve() int {
 			}
 		}
 	}
+	s.Progress, s.ProgressEvery = a.withKeeper(s.Progress, s.ProgressEvery)
 	pool, status := a.loadPool()
 	if status >= 0 {
 		return status
@@ -263,7 +265,9 @@ func (a *adder) solve() int {
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
 		Timeout: o.timeout, Memory: usableMemory(), Version: buildinfo.Version(), Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
 	a.pipeline.Verify.Library = lib
+	a.keeper = a.startLemmas()
 	a.result = a.pipeline.Solve(a.ctx, a.root, 0)
+	a.keeper.end(a)
 	return a.solved()
 }
 
@@ -588,6 +592,7 @@ func addFlags(f *pflag.FlagSet, o *options) {
 	f.DurationVar(&o.every, "state-every", solve.DefaultCheckpointEvery, "how often --state saves the search")
 	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
 	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")
+	f.DurationVar(&o.lemmasEvery, "lemmas-every", time.Hour, "also keep the lemmas this often while the search runs (0: only when it stops), so that a machine lost mid-search leaves what was proved up to then in the corpus, to commit")
 	f.IntVar(&o.lemmaEntries, "lemma-entries", defaultLemmaEntries, "when the search stops unsolved (--timeout, memory), keep what it proved in the corpus as a certificate of lemmas of at most about `N` entries (largest lands first; corpus/lemmas/, listed in corpus/lemmas.csv) that a later add of the same N draws on, on any machine; 0: keep none")
 	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 }

@@ -1,15 +1,22 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/solve"
+	"github.com/spots-dev/spots/verify"
 )
 
 // Lemmas: what a search that stops unsolved has proved, kept in the corpus
@@ -43,22 +50,39 @@ func (a *adder) drawOnLemmas(pool *certify.Pool) int {
 // unsolved into the corpus and lists it in place of the older lemmas of
 // 0*N; it returns what to tell the user ("" when nothing was kept).
 func (a *adder) keepLemmas() string {
-	if a.db == nil || a.opt.lemmaEntries <= 0 || a.opt.noCommit || a.opt.nimber {
+	if !a.keepsLemmas() {
 		return ""
 	}
+	vopt := a.pipeline.Verify
+	if vopt.Library == nil {
+		vopt.Library = a.pool.Library()
+	}
+	defer a.prog.Clear()
+	return a.keepLemmasOf(a.db, a.stats.Iterations, a.stats.Seconds, vopt, a.prog.Show)
+}
+
+// keepsLemmas says whether this add keeps lemmas.
+func (a *adder) keepsLemmas() bool {
+	return a.db != nil && a.opt.lemmaEntries > 0 && !a.opt.noCommit && !a.opt.nimber
+}
+
+// keepLemmasOf is keepLemmas of the values of db, found by a search of
+// its iterations and seconds (over all runs), checked with vopt; show,
+// if set, shows what it is doing.
+func (a *adder) keepLemmasOf(db *solve.NimberDB, its uint64, secs float64, vopt verify.Options, show func(bool, string, ...any)) string {
 	dir := filepath.Join(a.c.Dir, corpus.LemmaCertsDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Sprintf("; no lemmas kept: %v", err)
 	}
-	release, err := lockCorpus(a.c.Dir, func() {
-		a.prog.Clear()
-		fmt.Fprintf(a.stderr, "spots-corpus: waiting for another add into %s to finish\n", a.c.Dir)
-	})
+	release, err := lockCorpus(a.c.Dir, func() {})
 	if err != nil {
 		return fmt.Sprintf("; no lemmas kept: %v", err)
 	}
 	defer release()
-	rec, path, skipped, err := a.writeLemmas(dir)
+	rec, path, skipped, err := a.writeLemmas(dir, db, its, secs, vopt, show)
+	if errors.Is(err, certify.ErrNoLemmas) {
+		return "" // nothing of its own proved yet
+	}
 	if err != nil {
 		return fmt.Sprintf("; no lemmas kept: %v", err)
 	}
@@ -68,20 +92,18 @@ func (a *adder) keepLemmas() string {
 // writeLemmas certifies the search's values as lemmas, writes them into
 // dir and verifies the file; it returns their record (but the fields of
 // the listing), the file and the number of values left out.
-func (a *adder) writeLemmas(dir string) (corpus.LemmaRecord, string, int, error) {
-	a.prog.Show(false, "keeping what the search of 0*%d proved: certifying its values", a.n)
-	defer a.prog.Clear()
-	start := time.Now()
-	vopt := a.pipeline.Verify
-	if vopt.Library == nil {
-		vopt.Library = a.pool.Library()
+func (a *adder) writeLemmas(dir string, db *solve.NimberDB, its uint64, secs float64, vopt verify.Options, show func(bool, string, ...any)) (corpus.LemmaRecord, string, int, error) {
+	if show == nil {
+		show = func(bool, string, ...any) {}
 	}
-	cert, st, err := certify.BuildLemmas(a.db, a.pool, a.root, a.opt.lemmaEntries, vopt)
+	show(false, "keeping what the search of 0*%d proved: certifying its values", a.n)
+	start := time.Now()
+	cert, st, err := certify.BuildLemmas(db, a.pool, a.root, a.opt.lemmaEntries, vopt)
 	if err != nil {
 		return corpus.LemmaRecord{}, "", 0, err
 	}
 	cert.Version = buildinfo.Version()
-	a.prog.Show(false, "keeping what the search of 0*%d proved: verifying %d entries", a.n, len(cert.Entries))
+	show(false, "keeping what the search of 0*%d proved: verifying %d entries", a.n, len(cert.Entries))
 	path, res, err := certify.WriteCertificate(dir, cert, vopt)
 	if err == nil {
 		err = os.Chmod(path, 0o644)
@@ -99,10 +121,10 @@ func (a *adder) writeLemmas(dir string) (corpus.LemmaRecord, string, int, error)
 	o := a.opt
 	o.runs = 0
 	rec := corpus.LemmaRecord{N: a.n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: info.Size(),
-		Algorithm: o.algorithm, SolveSeconds: millis(a.stats.Seconds), VerifySeconds: millis(time.Since(start).Seconds()),
+		Algorithm: o.algorithm, SolveSeconds: millis(secs), VerifySeconds: millis(time.Since(start).Seconds()),
 		Added: time.Now().UTC().Format(time.DateOnly), Producer: certify.Producer + " " + cert.Version,
 		Machine: fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Command: command(o), Iterations: a.stats.Iterations, Cites: cert.Cites}
+		Command: command(o), Iterations: its, Cites: cert.Cites}
 	return rec, path, st.Invalid + st.Refused, nil
 }
 
@@ -165,4 +187,126 @@ func (a *adder) retireLemmas() int {
 	}
 	fmt.Fprintf(a.stderr, "spots-corpus: retired %d certificate(s) of lemmas of 0*%d, which its certificate makes redundant\n", len(gone), a.n)
 	return -1
+}
+
+// lemmaKeeper keeps the lemmas of a running search every --lemmas-every,
+// so that a search whose machine is lost (a kill, the end of a lease)
+// leaves what it proved up to its last keep in the corpus, not only in
+// its local checkpoint. It works on a copy of the search's values (the
+// database is safe for concurrent use) with a library of its own (a
+// verify.Library is not), so that the closure of the corpus certificates
+// the lemmas cite is checked once for the whole run. Its messages are
+// printed by the search's progress callback, which owns the status line.
+type lemmaKeeper struct {
+	last atomic.Pointer[solve.Progress]
+	stop context.CancelFunc
+	done chan struct{}
+
+	mu   sync.Mutex
+	note string // what the last keep has to say, until printed
+}
+
+// startLemmas starts the keeper of a's search (nil when it keeps none
+// while it runs).
+func (a *adder) startLemmas() *lemmaKeeper {
+	if a.opt.lemmasEvery <= 0 || !a.keepsLemmas() {
+		return nil
+	}
+	ctx, stop := context.WithCancel(a.ctx)
+	k := &lemmaKeeper{stop: stop, done: make(chan struct{})}
+	vopt := a.pipeline.Verify
+	vopt.Library = a.pool.Library()
+	vopt.Progress = nil
+	go func() {
+		defer close(k.done)
+		tick := time.NewTicker(a.opt.lemmasEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			snapshot := solve.NewNimberDB()
+			a.db.Range(func(key string, g uint32) bool {
+				snapshot.Put(key, g)
+				return true
+			})
+			var its uint64
+			var secs float64
+			if p := k.last.Load(); p != nil {
+				its, secs = p.Iterations, p.Elapsed.Seconds()
+				if a.saver != nil {
+					its, secs = a.saver.Totals(p.Iterations)
+				}
+			}
+			note := a.keepLemmasOf(snapshot, its, secs, vopt, nil)
+			if note != "" {
+				k.mu.Lock()
+				k.note = strings.TrimPrefix(strings.TrimPrefix(note, "\n"), "; ")
+				k.mu.Unlock()
+			}
+		}
+	}()
+	return k
+}
+
+// progress notes the search's progress p, and prints what the keeper has
+// to say (in the search's goroutine, which owns the status line).
+func (k *lemmaKeeper) progress(a *adder, p solve.Progress) {
+	if k == nil {
+		return
+	}
+	k.last.Store(&p)
+	k.print(a)
+}
+
+func (k *lemmaKeeper) print(a *adder) {
+	k.mu.Lock()
+	note := k.note
+	k.note = ""
+	k.mu.Unlock()
+	if note != "" {
+		a.prog.Clear()
+		if !strings.HasPrefix(note, "spots-corpus: ") {
+			note = "spots-corpus: " + note
+		}
+		fmt.Fprintf(a.stderr, "%s (while it runs)\n", note)
+	}
+}
+
+// end stops the keeper and waits for it (a keep under way is finished:
+// what it writes is whole), then prints what it had left to say. After
+// an interrupt it does not wait: the command stops at once, and a keep
+// cut short leaves no file (each is written through a temporary file and
+// a rename) and no row.
+func (k *lemmaKeeper) end(a *adder) {
+	if k == nil {
+		return
+	}
+	k.stop()
+	if a.ctx.Err() != nil {
+		return
+	}
+	<-k.done
+	k.print(a)
+}
+
+// withKeeper returns the search's progress callback and period with the
+// keeper's note of the progress added (it needs the iterations, also
+// when no progress is shown).
+func (a *adder) withKeeper(show func(solve.Progress), every time.Duration) (func(solve.Progress), time.Duration) {
+	if a.opt.lemmasEvery <= 0 {
+		return show, every
+	}
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	every = min(every, a.opt.lemmasEvery) // the keeper's count of iterations is of the last call
+	return func(p solve.Progress) {
+		a.keeper.progress(a, p)
+		if show != nil {
+			show(p)
+		}
+	}, every
 }

@@ -80,3 +80,27 @@ func TestCheckLemmaProblems(t *testing.T) {
 		t.Fatalf("check with a stray lemma file: %d\n%s%s", status, stdout, stderr)
 	}
 }
+
+// TestAddKeepsLemmasWhileRunning: with --lemmas-every, the lemmas are
+// kept while the search runs, not only when it stops, and each keep
+// replaces the one before: one row, one file.
+func TestAddKeepsLemmasWhileRunning(t *testing.T) {
+	dir := smallCorpus(t, 10)
+	addMaxIterations = 30000
+	status, stdout, stderr := runCmd(t, "add", "--solve", "16", "--dir", dir, "--no-state", "--lemmas-every", "1ms")
+	addMaxIterations = 0
+	if status != 1 || strings.Count(stderr, "kept what it proved") < 2 {
+		t.Fatalf("add with --lemmas-every: status %d\n%s%s", status, stdout, stderr)
+	}
+	c, err := corpus.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := os.ReadDir(filepath.Join(dir, corpus.LemmaCertsDir))
+	if err != nil || len(c.Lemmas) != 1 || len(files) != 1 || c.Lemmas[0].Iterations != 30000 {
+		t.Fatalf("%v: %d rows, %d files; %+v", err, len(c.Lemmas), len(files), c.Lemmas)
+	}
+	if status, stdout, stderr := runCmd(t, "check", "--dir", dir); status != 0 {
+		t.Fatalf("check: %d\n%s%s", status, stdout, stderr)
+	}
+}

@@ -237,6 +237,7 @@ type options struct {
 	noReuse      bool          // --no-reuse
 	every        time.Duration // --state-every
 	lemmaEntries int           // --lemma-entries
+	lemmasEvery  time.Duration // --lemmas-every
 	runs         int           // runs the solve took, from its checkpoint; retime: processes per certificate
 	// retime
 	minN   int
