@@ -379,8 +379,14 @@ func (p *parser) unexpected(i int) error {
 		return p.fail(i, "'!' may only end a position (or stand alone for the empty one)")
 	case c == '-' || c == '=' || c == '#':
 		return p.fail(i, "%q is a mark the reference uses while building a move, not part of a position", c)
+	case c == '*' && i > 0 && (s[i-1] == 'O' || s[i-1] == 'o'):
+		return p.fail(i, "'*' follows the letter %c: the n-spot start is written with the digit zero, as in 0*5", s[i-1])
 	case c == '*':
 		return p.fail(i, "'*' may only follow a 0 that starts a boundary, as in 0*5")
+	case c == 'o' && i+1 < len(s) && s[i+1] == '*':
+		return p.fail(i, "unknown character 'o': the n-spot start is written with the digit zero, as in 0*5")
+	case c == 'x' || c == 'X':
+		return p.fail(i, "unknown character %s: the n-spot start is written 0*N (as in 0*12), and a board such as 5x5 is Cram (--game cram)", describe(s, i))
 	case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 		return p.fail(i, "unexpected white space")
 	case c >= '4' && c <= '9':

@@ -120,6 +120,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "spots-position: %v\n", err)
 		return 2
 	}
+	*game = strings.ToLower(*game) // --game Cram is cram
 	if std.Handle("spots-position", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
 		return 0
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -86,6 +87,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
+	cfg.game = strings.ToLower(cfg.game) // --game Cram is cram
 	if cfg.algorithm == "pns-pdfpn" {
 		cfg.algorithm = "swarm" // SPOTS's name of its distributed search
 	}
