@@ -50,10 +50,11 @@ type config struct {
 	dbIn, dbOut   string
 	reuse         []string // --reuse: directories of certificates to draw on
 	lemmasDir     string   // --lemmas: where a search stopped unsolved keeps what it proved
+	noState       bool     // --state none: no checkpoint, not even the default one
+	npos          int      // positions to solve (given, or the one --resume DIR holds)
 	statsPath     string
 	json          bool
 	rootMoves     bool
-	seed          uint64
 	timeout       time.Duration
 	maxIterations uint64
 	progress      statusline.Mode // --progress
@@ -88,6 +89,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		return cfg, nil, 2
 	}
 	cfg.game = strings.ToLower(cfg.game) // --game Cram is cram
+	if cfg.swarm.stateDir == stateNone {
+		cfg.swarm.stateDir, cfg.noState = "", true
+	}
 	if cfg.algorithm == "pns-pdfpn" {
 		cfg.algorithm = "swarm" // SPOTS's name of its distributed search
 	}
@@ -111,18 +115,27 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
-	if flags.NArg() == 0 {
+	positions := flags.Args()
+	if len(positions) == 0 && cfg.swarm.resumeDir != "" {
+		var err error
+		if positions, err = resumeArgs(flags, &cfg); err != nil {
+			fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+			return cfg, nil, 2
+		}
+	}
+	if len(positions) == 0 {
 		fmt.Fprintln(stderr, "spots-solve: no position given (e.g. spots-solve 0*12)")
 		flags.Usage()
 		return cfg, nil, 2
 	}
+	cfg.npos = len(positions)
 	plan, err := checkRun(flags, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
 	cfg.plan = plan
-	return cfg, flags.Args(), -1
+	return cfg, positions, -1
 }
 
 // addFlags defines the flags of spots-solve (the swarm's among them) on
@@ -145,7 +158,6 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.StringVar(&cfg.statsPath, "stats", "", "append one CSV row of statistics per position to `FILE`, with a header when the file is new or empty (columns: input, canonical, algorithm, outcome, nimber, seconds, iterations, expansions, grundy_numbers, nimber_db, tt_entries, tt_capacity, tt_evictions, nodes, arguments, time)")
 	flags.BoolVar(&cfg.json, "json", false, "print one JSON object per position")
 	flags.BoolVar(&cfg.rootMoves, "root-moves", false, "dfpn, pdfpn: also print the iterations spent below each move of the position (with --nimber: of its last couple, the position plus a heap of its value), most first")
-	flags.Uint64Var(&cfg.seed, "seed", 0, "break ties between equal children at random with this seed (0: in heuristic order)")
 	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; without it: never)")
 	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (without it: never)")
 	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
@@ -240,7 +252,7 @@ func notApplying(flags *pflag.FlagSet, cfg config) error {
 // the game, the resources asked for) and returns the memory plan.
 func checkRun(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 	switch {
-	case (cfg.swarm.stateDir != "" || cfg.swarm.resumeDir != "") && (cfg.algorithm == "pns" || flags.NArg() != 1):
+	case (cfg.swarm.stateDir != "" || cfg.swarm.resumeDir != "") && (cfg.algorithm == "pns" || cfg.npos != 1):
 		return solve.MemoryPlan{}, errStateUse
 	case cfg.stateEvery <= 0:
 		return solve.MemoryPlan{}, fmt.Errorf("--state-every %v: want a positive duration", cfg.stateEvery)

@@ -39,6 +39,7 @@ type runner struct {
 	cfg            config
 	stdout, stderr io.Writer
 	prog           *statusline.Line // nil with --progress none
+	auto           string           // the default checkpoint's directory, when the run keeps one
 }
 
 // fail says msg on standard error and returns the status of bad input.
@@ -83,6 +84,17 @@ func solveSprouts(r *runner, inputs []string) int {
 		}
 		return runMaster(r.ctx, cfg, cfg.swarm, inputs[0], roots[0], r.stdout, r.stderr)
 	}
+	return r.solveHere(inputs, roots, heaps)
+}
+
+// solveHere solves the positions in this process, one after another, by
+// one search (saved into --state or the default checkpoint, resumed from
+// --resume or it, preloaded from --db-in and --reuse).
+func (r *runner) solveHere(inputs []string, roots []sprouts.Position, heaps []uint32) int {
+	if status := r.autoState(roots, heaps); status >= 0 {
+		return status
+	}
+	cfg := r.cfg
 	db := solve.NewNimberDB()
 	if cfg.dbIn != "" {
 		if err := loadDB(r.ctx, db, cfg.dbIn, cfg.lenient, r.stderr); err != nil {
@@ -109,10 +121,11 @@ func solveSprouts(r *runner, inputs []string) int {
 		s = reuseChecked(r.ctx, cfg, s, pool, lib, saver, r.prog, r.stderr)
 	}
 	p := pipeline(r, sprouts.Game, s)
-	p.Checkpoint, p.CheckpointSolved = saver, true
+	p.Checkpoint, p.CheckpointSolved = saver, r.auto == "" // a default checkpoint is removed once solved
 	p.Pool, p.Verify.Library = pool, lib
 	results, status := solveEach(r, p, inputs, roots, heaps)
 	status = keepLemmas(r, p, pool, roots, results, status)
+	r.afterState(results)
 	return r.finish(results, status, func() int {
 		if cfg.dbOut != "" {
 			if err := saveDB(p.Searcher.DB(), cfg.dbOut); err != nil {
@@ -312,7 +325,7 @@ func parseInput(in string) (sprouts.Position, uint32, error) {
 func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *prove.Checkpoint) solve.Searcher[P] {
 	applyMemory(cfg.plan, cfg.algorithm)
 	s := prove.Search{Algorithm: cfg.algorithm, Threads: cfg.threads, Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache,
-		Seed: cfg.seed, MaxIterations: cfg.maxIterations, Checkpoint: saver, SaveEvery: cfg.stateEvery}
+		MaxIterations: cfg.maxIterations, Checkpoint: saver, SaveEvery: cfg.stateEvery}
 	if prog != nil {
 		s.Progress = func(p solve.Progress) {
 			prog.Report(true, "solving", searchstatus.FiguresOf(p), searchstatus.Search(p))

@@ -32,7 +32,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 		fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...)
 		return status
 	}
-	sf.params.Seed, sf.params.Capacity = cfg.seed, cfg.capacity
+	sf.params.Capacity = cfg.capacity
 	sf.reuse = cfg.reuse
 	pool, err := loadSwarmPool(ctx, sf.reuse, "spots-solve", stderr)
 	if err != nil {

@@ -36,6 +36,19 @@ func Main(runMain func() int) {
 	}
 }
 
+// isolateCache gives the test binary, and every process it starts, a
+// cache directory of its own (XDG_CACHE_HOME): a command that keeps state
+// there (spots-solve's default checkpoints) must not read a user's, nor
+// one test read another run's. It returns the directory's removal.
+func isolateCache() func() {
+	dir, err := os.MkdirTemp("", "spots-test-cache")
+	if err != nil {
+		return func() {}
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	return func() { os.RemoveAll(dir) }
+}
+
 // Process is a command running as a process of its own.
 type Process struct {
 	Cmd            *exec.Cmd

@@ -31,14 +31,17 @@ func ScriptMain(m *testing.M, name string, runMain func() int, after ...func()) 
 	testscript.Main(cleanup{m, after}, map[string]func(){name: func() { os.Exit(runMain()) }})
 }
 
-// cleanup removes the commands Scripts built into a temporary directory
-// (see builtCommands) once the tests have run.
+// cleanup runs the tests with a cache directory of their own (see
+// isolateCache), then removes it and the commands Scripts built into a
+// temporary directory (see builtCommands).
 type cleanup struct {
 	m     *testing.M
 	after []func()
 }
 
 func (c cleanup) Run() int {
+	done := isolateCache()
+	defer done()
 	code := c.m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)

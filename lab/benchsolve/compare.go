@@ -167,6 +167,7 @@ func refArgv(tmpl string) func(alg, pos string, nimber bool) []string {
 // iterations, where it reports them.
 func timeRun(argv []string) (sample, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
+	defer freshCache(cmd)()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, os.Stderr
 	start := time.Now()
@@ -247,6 +248,7 @@ func childrenTable(bin, base, refCmd, file string, runs int) error {
 // is set, and returns its wall time.
 func timeChildren(argv []string, file string, stdin bool) (float64, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
+	defer freshCache(cmd)()
 	if stdin {
 		in, err := os.Open(file)
 		if err != nil {

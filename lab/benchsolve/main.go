@@ -131,6 +131,7 @@ func runOne(bin, alg string, n int, extra []string) (string, error) {
 		args = append(args, "--cert", certDir)
 	}
 	cmd := exec.Command(bin, append(args, fmt.Sprintf("0*%d", n))...)
+	defer freshCache(cmd)()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, os.Stderr
 	if err := cmd.Run(); err != nil {

@@ -127,6 +127,7 @@ func timedSolve(bin, alg string, n int, reuse string, workers int) (solveRun, er
 		args = append(args, "--reuse", reuse)
 	}
 	cmd := exec.Command(bin, append(args, fmt.Sprintf("0*%d", n))...)
+	defer freshCache(cmd)()
 	var out, errs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errs
 	start := time.Now()

@@ -231,6 +231,7 @@ func scaleOne(bin, verifier string, args []string, pos, certDir string) (scaleRu
 		args = append(args, "--cert", certDir)
 	}
 	cmd := exec.Command(bin, append(args, pos)...)
+	defer freshCache(cmd)()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	start := time.Now()
