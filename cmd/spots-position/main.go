@@ -120,7 +120,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "spots-position: %v\n", err)
 		return 2
 	}
-	*game = strings.ToLower(*game) // --game Cram is cram
 	if std.Handle("spots-position", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
 		return 0
 	}
@@ -142,7 +141,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	describe, maxInput := func(cmd, in string) report { return describeSprouts(cmd, in, limits) }, sprouts.MaxInput
-	switch *game {
+	switch strings.ToLower(*game) { // --game Cram is cram
 	case sprouts.Game:
 	case cram.Game:
 		describe, maxInput = describeCram, cram.MaxInput
