@@ -37,10 +37,14 @@ func (e *env) check(c *corpus.Corpus, opt corpus.CheckOptions) *corpus.Report {
 		opt.Progress = func(i, total int, r corpus.Record) {
 			e.prog.Report(false, what, checkProgress{i, total, r.Claim.String()}, fmt.Sprintf("%s %d of %d: %s", what, i, total, r.Claim))
 		}
-		if e.opt.progress == statusline.Text {
-			// A line a certificate, kept: interrupted, the run shows
-			// what it had checked.
+		if e.opt.progress == statusline.Text && !opt.NoVerify {
+			// A line a certificate verified, kept: interrupted, the run
+			// shows what it had checked. One only found (status, or left
+			// out of a sample) says nothing worth a line.
 			opt.Checked = func(done, total int, cc corpus.CertCheck) {
+				if cc.Trusted && cc.Err == nil {
+					return
+				}
 				e.prog.Clear()
 				fmt.Fprintf(e.stderr, "spots-corpus: %d of %d: %s %s (%.2f s)\n", done, total, cc.Record.Claim, checkedWord(cc), cc.Elapsed.Seconds())
 			}
