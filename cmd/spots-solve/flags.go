@@ -124,7 +124,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		}
 	}
 	if len(positions) == 0 {
-		fmt.Fprintln(stderr, "spots-solve: no position given (e.g. spots-solve 0*12)")
+		fmt.Fprintf(stderr, "spots-solve: no position given%s\n", noPositionHint(cfg))
 		flags.Usage()
 		return cfg, nil, 2
 	}

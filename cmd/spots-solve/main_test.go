@@ -34,7 +34,8 @@ func TestHelpFlags(t *testing.T) {
 		n := 0
 		_, list, _ := strings.Cut(stdout, "\nFlags:\n")
 		for _, line := range strings.Split(list, "\n") {
-			if f := strings.Fields(line); len(f) > 0 && (strings.HasPrefix(f[0], "--") || f[0] == "-h,") {
+			// A flag's line starts at column 2 or 6; its wrapped text further in.
+			if strings.HasPrefix(line, "      --") || strings.HasPrefix(line, "  -") && !strings.HasPrefix(line, "   ") {
 				n++
 			}
 		}

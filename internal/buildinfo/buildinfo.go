@@ -155,12 +155,15 @@ func (s *Std) Handle(name string, stdout io.Writer, printUsage func(io.Writer)) 
 	return false
 }
 
+// helpWidth is the width the flags of --help are wrapped to.
+const helpWidth = 100
+
 // Usage prints a command's usage text, then its flags and, when exitCodes
 // is not empty, its exit codes, to w.
 func Usage(w io.Writer, text string, flags *pflag.FlagSet, exitCodes string) {
 	fmt.Fprint(w, text)
-	flags.SetOutput(w)
-	flags.PrintDefaults()
+	// Wrapped to helpWidth columns: a flag's text ran to 520.
+	fmt.Fprint(w, flags.FlagUsagesWrapped(helpWidth))
 	if exitCodes != "" {
 		fmt.Fprint(w, "\nExit status:\n"+strings.TrimLeft(exitCodes, "\n"))
 	}

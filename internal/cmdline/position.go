@@ -38,6 +38,8 @@ func PositionError(game, text string, err error) error {
 	case sprouts.Game:
 		if n := bareNumber(text); n > 0 {
 			hint = fmt.Sprintf("%d spots with no line drawn are written 0*%d", n, n)
+		} else if strings.HasSuffix(text, "!") && strings.ContainsAny(text, "}]") {
+			hint = "this is GLOP's notation (a position ending with !): spots-solve reads it; spots-position and spots-verify read the notation of SPOTS (GLOP's 2AB.}AB.}]! is 2AB|AB)"
 		} else if _, cerr := cram.Parse(text); cerr == nil {
 			hint = fmt.Sprintf("%s is a Cram board, not a Sprouts position: spots-solve and spots-position read Cram with --game cram", text)
 		}
