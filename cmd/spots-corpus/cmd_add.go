@@ -49,6 +49,7 @@ type adder struct {
 	root     sprouts.Position
 	existing int    // the index of the record it replaces, or -1
 	stateAt  string // the checkpoint directory, or ""
+	unlock   func() // releases the lock of stateAt
 	saver    *prove.Checkpoint
 	pipeline *prove.Pipeline[sprouts.Position]
 	result   prove.Result
@@ -81,6 +82,7 @@ func (e *env) addOne() int {
 	if a == nil {
 		return status
 	}
+	defer a.unlock()
 	if status := a.solve(); status >= 0 {
 		return status
 	}
@@ -200,7 +202,38 @@ func (e *env) newAdder() (*adder, int) {
 	if err != nil {
 		return nil, e.fail(2, "0*%d: %v", n, err)
 	}
-	return &adder{env: e, c: c, n: n, root: root, existing: existing, stateAt: stateAt}, -1
+	unlock, err := lockState(stateAt)
+	if err != nil {
+		what := "the checkpoint directory " + stateAt
+		if e.opt.state != "" {
+			what = "--state " + stateAt
+		}
+		return nil, e.fail(2, "%s: %v", what, err)
+	}
+	return &adder{env: e, c: c, n: n, root: root, existing: existing, stateAt: stateAt, unlock: unlock}, -1
+}
+
+// lockState takes the lock of the checkpoint directory dir (made if
+// missing; none for ""), the lock spots-solve takes of its --state and
+// --resume directories: a second add, or a spots-solve, saving into the
+// directory at the same time would alternate their saves with this one's.
+// Its release also removes the directory when it holds no checkpoint,
+// only the lock file.
+func lockState(dir string) (unlock func(), err error) {
+	if dir == "" {
+		return func() {}, nil
+	}
+	release, err := checkpoint.LockDir(dir, "spots-corpus add")
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		if _, err := checkpoint.Load(dir); errors.Is(err, checkpoint.ErrNone) {
+			os.Remove(filepath.Join(dir, checkpoint.LockName))
+			os.Remove(dir) // only if empty
+		}
+		release()
+	}, nil
 }
 
 // solve runs the search, resumed from its checkpoint and saved into it

@@ -309,8 +309,9 @@ func readFile(ctx context.Context, dir string, f File, read func(io.Reader) erro
 }
 
 // Remove deletes the checkpoint of dir: its manifest and the files it
-// names, then dir itself if nothing else is left in it. A directory that
-// holds no checkpoint is left alone.
+// names, and its lock file (LockName: the caller holds the lock, and
+// writes nothing there after), then dir itself if nothing else is left in
+// it. A directory that holds no checkpoint is left alone.
 func Remove(dir string) error {
 	m, err := Load(dir)
 	if errors.Is(err, ErrNone) {
@@ -327,6 +328,7 @@ func Remove(dir string) error {
 	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil {
 		return err
 	}
+	os.Remove(filepath.Join(dir, LockName))
 	os.Remove(dir) // only if empty
 	return nil
 }

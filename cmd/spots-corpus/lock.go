@@ -1,0 +1,22 @@
+package main
+
+import (
+	"path/filepath"
+
+	"github.com/spots-dev/spots/internal/checkpoint"
+)
+
+// addLockName is the file of a corpus directory that add holds locked.
+const addLockName = ".add.lock"
+
+// lockCorpus takes the corpus directory's add lock, waiting for another
+// add to release it (after calling waiting, when it has to), and returns
+// its release. add holds it from writing a certificate into certs/ until
+// the index lists it and the generated files are rewritten: two adds
+// solving side by side would otherwise each see the other's certificate
+// in certs/ before it is listed, and fail their check. The lock is
+// advisory (flock) and ends with the process. A link planted at its name
+// is refused, never followed (checkpoint.Lock).
+func lockCorpus(dir string, waiting func()) (release func(), err error) {
+	return checkpoint.Lock(filepath.Join(dir, addLockName), "spots-corpus add", waiting)
+}
