@@ -70,7 +70,10 @@ pns, not with the swarm, --db-in, --db-out, --state or --resume.
 A position whose children would cost more than the checker's limits is
 refused before any search (exit 2), naming the limit and the flag that
 raises it: --max-lives, --max-boundaries, --max-letters, --max-cells,
---max-moves, --max-work, as spots-verify --help lists them.
+--max-moves, --max-work, as spots-verify --help lists them. A --db-in
+of more entries than --max-entries (524288; counted as read, sums and
+repeats included) is refused as it is read, and so is one whose values
+take more than half of --memory.
 
 Examples:
   spots-solve 0*12                      who wins 12 spots

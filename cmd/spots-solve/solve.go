@@ -83,13 +83,14 @@ func solveSprouts(r *runner, inputs []string) int {
 		}
 		return runMaster(r.ctx, cfg, cfg.swarm, inputs[0], roots[0], r.stdout, r.stderr)
 	}
+	r.startProgress()
 	db := solve.NewNimberDB()
 	if cfg.dbIn != "" {
-		if err := loadDB(r.ctx, db, cfg.dbIn, cfg.lenient, r.stderr); err != nil {
-			return r.fail("--db-in %s: %v", cfg.dbIn, err)
+		if status := r.loadDBIn(db); status >= 0 {
+			return status
 		}
+		cfg = r.cfg // its memory planned with the database's taken off
 	}
-	r.startProgress()
 	pool, err := r.loadPool()
 	if err != nil {
 		return r.fail("--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(cfg.reuse, ", "), err)

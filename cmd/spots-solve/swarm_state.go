@@ -81,7 +81,7 @@ func loadState(ctx context.Context, dir string, root sprouts.Position, db *solve
 	if st.Root != root.String() {
 		return "", fmt.Errorf("the saved solve is of %s, not %s", st.Root, root)
 	}
-	return st.Run, loadDB(ctx, db, filepath.Join(dir, "nimbers.spr"), false, stderr)
+	return st.Run, loadSaved(ctx, db, filepath.Join(dir, "nimbers.spr"), stderr)
 }
 
 // maxStateFile bounds the master's state.json: it is a few hundred bytes.
