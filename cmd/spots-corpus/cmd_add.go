@@ -63,6 +63,9 @@ func runAdd(e *env) int {
 	if status := e.checkVersioned(); status >= 0 {
 		return status
 	}
+	if status := e.checkAddDirs(); status >= 0 {
+		return status
+	}
 	// Several n in one run share the certificates drawn on and the
 	// checks of what they cite: the frontier's certificates all rely on
 	// the same large proofs, checked here once.
@@ -211,29 +214,6 @@ func (e *env) newAdder() (*adder, int) {
 		return nil, e.fail(2, "%s: %v", what, err)
 	}
 	return &adder{env: e, c: c, n: n, root: root, existing: existing, stateAt: stateAt, unlock: unlock}, -1
-}
-
-// lockState takes the lock of the checkpoint directory dir (made if
-// missing; none for ""), the lock spots-solve takes of its --state and
-// --resume directories: a second add, or a spots-solve, saving into the
-// directory at the same time would alternate their saves with this one's.
-// Its release also removes the directory when it holds no checkpoint,
-// only the lock file.
-func lockState(dir string) (unlock func(), err error) {
-	if dir == "" {
-		return func() {}, nil
-	}
-	release, err := checkpoint.LockDir(dir, "spots-corpus add")
-	if err != nil {
-		return nil, err
-	}
-	return func() {
-		if _, err := checkpoint.Load(dir); errors.Is(err, checkpoint.ErrNone) {
-			os.Remove(filepath.Join(dir, checkpoint.LockName))
-			os.Remove(dir) // only if empty
-		}
-		release()
-	}, nil
 }
 
 // solve runs the search, resumed from its checkpoint and saved into it
@@ -621,38 +601,6 @@ func sofar(saver *prove.Checkpoint, p solve.Progress, before float64) string {
 		text += fmt.Sprintf("; about %s left, if it takes as long as the certificate it replaces", time.Duration((before-secs)*float64(time.Second)).Round(time.Second))
 	}
 	return text
-}
-
-// stateDir returns the checkpoint directory of add, or "" for none.
-func stateDir(o options) (string, error) {
-	switch {
-	case o.noState || o.algorithm != "dfpn":
-		return "", nil
-	case o.state != "":
-		return o.state, nil
-	}
-	root, err := stateRoot("")
-	if err != nil {
-		return "", fmt.Errorf("no --state given and %w", err)
-	}
-	name := corpus.StartText(o.solve)
-	if o.nimber {
-		name = "gn(" + name + ")"
-	}
-	return filepath.Join(root, name), nil
-}
-
-// stateRoot returns the directory under which add keeps its checkpoints by
-// default (one directory per claim, 0*n or gn(0*n)), or root if given.
-func stateRoot(root string) (string, error) {
-	if root != "" {
-		return root, nil
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache directory for the checkpoints: %w", err)
-	}
-	return filepath.Join(cache, "spots", "corpus"), nil
 }
 
 // usableMemory is the pipeline's Memory: what the process may use, so that

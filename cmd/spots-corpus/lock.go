@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 
 	"github.com/spots-dev/spots/internal/checkpoint"
@@ -19,4 +21,27 @@ const addLockName = ".add.lock"
 // is refused, never followed (checkpoint.Lock).
 func lockCorpus(dir string, waiting func()) (release func(), err error) {
 	return checkpoint.Lock(filepath.Join(dir, addLockName), "spots-corpus add", waiting)
+}
+
+// lockState takes the lock of the checkpoint directory dir (made if
+// missing; none for ""), the lock spots-solve takes of its --state and
+// --resume directories: a second add, or a spots-solve, saving into the
+// directory at the same time would alternate their saves with this one's.
+// Its release also removes the directory when it holds no checkpoint,
+// only the lock file.
+func lockState(dir string) (unlock func(), err error) {
+	if dir == "" {
+		return func() {}, nil
+	}
+	release, err := checkpoint.LockDir(dir, "spots-corpus add")
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		if _, err := checkpoint.Load(dir); errors.Is(err, checkpoint.ErrNone) {
+			os.Remove(filepath.Join(dir, checkpoint.LockName))
+			os.Remove(dir) // only if empty
+		}
+		release()
+	}, nil
 }

@@ -162,17 +162,3 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return status
 }
-
-// checkOutputs checks the files the run will write before it starts (see
-// cmdline.CheckOutputs). --db-out may name the file of --db-in: that
-// database is read whole before the search and replaced, extended, after
-// it, through a temporary file.
-func checkOutputs(cfg config) error {
-	var inputs []cmdline.File
-	if cfg.dbIn != "" && !cmdline.SameFile(cfg.dbIn, cfg.dbOut) {
-		inputs = append(inputs, cmdline.File{Flag: "--db-in", Path: cfg.dbIn})
-	}
-	return cmdline.CheckOutputs(inputs, []cmdline.File{
-		{Flag: "--db-out", Path: cfg.dbOut}, {Flag: "--stats", Path: cfg.statsPath}, {Flag: "--cpuprofile", Path: cfg.cpuProfile},
-	})
-}
