@@ -14,7 +14,7 @@ import (
 )
 
 // memoryFlagHelp is the help text of --memory.
-const memoryFlagHelp = "memory for the whole process, e.g. 90MB, 512MiB, 2GiB: the transposition table, every cache and the values drawn on with --reuse are sized to it, and a search that grows past it (pns's DAG, the Grundy values found) stops, saving its --state; " +
+const memoryFlagHelp = "memory for the whole process, e.g. 90MB, 512MiB, 2GiB: the transposition table, every cache and the values drawn on with --reuse are sized to it, the values of --db-in may take half of it (and --max-entries bounds their number), and a search that grows past it (pns's DAG, the Grundy values found) stops, saving its --state; " +
 	"without it, what a table of --capacity entries asks for (about 90 MB for 10⁶ entries, as the reference solver uses), and a search stops before it outgrows what the machine lets the process use"
 
 // parseSize reads a memory size: a number of bytes, or a number with one of
