@@ -89,7 +89,15 @@ HOSTILE_CASES = \
 	./cmd/spots-solve:^TestScript$$/^outputs$$ \
 	./cmd/spots-verify:^TestScript$$/^usage$$ \
 	./cmd/spots-solve:^TestScript$$/^database$$ \
-	./corpus:^TestTableRows$$
+	./corpus:^TestTableRows$$ \
+	./cmd/spots-solve:^TestScript$$/^hostile_lock$$ \
+	./internal/checkpoint:^TestLockRefusesWhatIsNoLockFile$$ \
+	./internal/checkpoint:^TestSaveReplacesLinks$$ \
+	./cmd/spots-corpus:^TestScript$$/^hostile_state$$ \
+	./cmd/spots-solve:^TestScript$$/^hostile_database$$ \
+	./cmd/spots-solve:^TestScript$$/^hostile_outputs$$ \
+	./cmd/spots-solve:^TestCheckOutputDirs$$ \
+	./cmd/spots-corpus:^TestScript$$/^hostile_outputs$$
 hostile:
 	@cd '$(HOSTILE_TREE)' && ulimit -v 4000000 && failed=0 && \
 	for c in $(HOSTILE_CASES); do \

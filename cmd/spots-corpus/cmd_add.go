@@ -49,6 +49,7 @@ type adder struct {
 	root     sprouts.Position
 	existing int    // the index of the record it replaces, or -1
 	stateAt  string // the checkpoint directory, or ""
+	unlock   func() // releases the lock of stateAt
 	saver    *prove.Checkpoint
 	pipeline *prove.Pipeline[sprouts.Position]
 	result   prove.Result
@@ -63,6 +64,9 @@ func runAdd(e *env) int {
 		return status
 	}
 	if status := e.checkVersioned(); status >= 0 {
+		return status
+	}
+	if status := e.checkAddDirs(); status >= 0 {
 		return status
 	}
 	// Several n in one run share the certificates drawn on and the
@@ -84,6 +88,7 @@ func (e *env) addOne() int {
 	if a == nil {
 		return status
 	}
+	defer a.unlock()
 	if status := a.solve(); status >= 0 {
 		return status
 	}
@@ -206,7 +211,15 @@ func (e *env) newAdder() (*adder, int) {
 	if err != nil {
 		return nil, e.fail(2, "0*%d: %v", n, err)
 	}
-	return &adder{env: e, c: c, n: n, root: root, existing: existing, stateAt: stateAt}, -1
+	unlock, err := lockState(stateAt)
+	if err != nil {
+		what := "the checkpoint directory " + stateAt
+		if e.opt.state != "" {
+			what = "--state " + stateAt
+		}
+		return nil, e.fail(2, "%s: %v", what, err)
+	}
+	return &adder{env: e, c: c, n: n, root: root, existing: existing, stateAt: stateAt, unlock: unlock}, -1
 }
 
 // solve runs the search, resumed from its checkpoint and saved into it
@@ -610,38 +623,6 @@ func sofar(saver *prove.Checkpoint, p solve.Progress, before float64) string {
 		text += fmt.Sprintf("; about %s left, if it takes as long as the certificate it replaces", time.Duration((before-secs)*float64(time.Second)).Round(time.Second))
 	}
 	return text
-}
-
-// stateDir returns the checkpoint directory of add, or "" for none.
-func stateDir(o options) (string, error) {
-	switch {
-	case o.noState || o.algorithm != "dfpn":
-		return "", nil
-	case o.state != "":
-		return o.state, nil
-	}
-	root, err := stateRoot("")
-	if err != nil {
-		return "", fmt.Errorf("no --state given and %w", err)
-	}
-	name := corpus.StartText(o.solve)
-	if o.nimber {
-		name = "gn(" + name + ")"
-	}
-	return filepath.Join(root, name), nil
-}
-
-// stateRoot returns the directory under which add keeps its checkpoints by
-// default (one directory per claim, 0*n or gn(0*n)), or root if given.
-func stateRoot(root string) (string, error) {
-	if root != "" {
-		return root, nil
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache directory for the checkpoints: %w", err)
-	}
-	return filepath.Join(cache, "spots", "corpus"), nil
 }
 
 // usableMemory is the pipeline's Memory: what the process may use, so that

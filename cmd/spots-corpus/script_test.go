@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -30,7 +31,11 @@ import (
 //		that it no longer verifies;
 //	unlist DIR ADDRESS
 //		takes the certificate ADDRESS out of the corpus DIR: its row of
-//		index.csv and its file.
+//		index.csv and its file;
+//	waitlock FILE
+//		waits until the lock file FILE names its holder (a command
+//		started in the background has taken the lock), failing after a
+//		minute.
 func TestScript(t *testing.T) {
 	cmdtest.Scripts(t, map[string]func(*testscript.TestScript, bool, []string){
 		"corpus": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -53,7 +58,27 @@ func TestScript(t *testing.T) {
 			}
 			ts.Check(unlist(ts.MkAbs(args[0]), args[1]))
 		},
+		"waitlock": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 1 {
+				ts.Fatalf("usage: waitlock FILE")
+			}
+			ts.Check(waitLock(ts.MkAbs(args[0]), time.Minute))
+		},
 	})
+}
+
+// waitLock waits until the lock file at path holds a line (its holder's
+// process id, which the holder writes once it has the lock), or fails
+// after timeout.
+func waitLock(path string, timeout time.Duration) error {
+	for deadline := time.Now().Add(timeout); ; time.Sleep(10 * time.Millisecond) {
+		if b, err := os.ReadFile(path); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: no holder after %v", path, timeout)
+		}
+	}
 }
 
 // copyCorpus copies the certificates of 0*n, n ≤ maxN, of the

@@ -62,6 +62,7 @@ type config struct {
 	certDir       string
 	cpuProfile    string
 	stateEvery    time.Duration
+	capacitySet   bool // --capacity given
 	force         bool // --force: move a search saved in --state aside
 	swarm         swarmFlags
 	limits        verify.Limits // --max-…: what a position given may cost
@@ -129,6 +130,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		return cfg, nil, 2
 	}
 	cfg.npos = len(positions)
+	cfg.capacitySet = flags.Changed("capacity")
 	plan, err := checkRun(flags, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
@@ -160,14 +162,15 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 	flags.BoolVar(&cfg.rootMoves, "root-moves", false, "dfpn, pdfpn: also print the iterations spent below each move of the position (with --nimber: of its last couple, the position plus a heap of its value), most first")
 	flags.DurationVar(&cfg.timeout, "timeout", 0, "give up on a position after this long (e.g. 30s, 10m; without it: never)")
 	flags.Uint64Var(&cfg.maxIterations, "max-iterations", 0, "give up on a couple after this many iterations (without it: never)")
-	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in with a warning instead of failing")
+	flags.BoolVar(&cfg.lenient, "lenient", false, "skip malformed lines of --db-in, counted in one line of stderr, instead of failing")
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (for go tool pprof)")
 	flags.StringVar(&cfg.certDir, "cert", "", "write a certificate of each solved position into `DIR` (as <address>.arrow) and verify it")
 	flags.DurationVar(&cfg.stateEvery, "state-every", solve.DefaultCheckpointEvery, "dfpn, pdfpn: how often --state saves the search")
 	flags.BoolVar(&cfg.force, "force", false, "with --state DIR: if DIR already holds a search, move it aside into DIR/previous-N instead of refusing")
 	flags.Var(&cfg.progress, "progress", statusline.FlagUsage)
 	cmdline.LimitFlags(flags, &cfg.limits)
-	for _, name := range []string{"max-lives", "max-boundaries", "max-letters", "max-cells", "max-moves", "max-work"} {
+	flags.IntVar(&cfg.limits.Entries, "max-entries", 0, fmt.Sprintf("refuse a --db-in of more entries than `N`, counted as read (sums and repeats included), as spots-verify --max-entries does: they bound its memory, which --memory counts too (0: default %d, -1: no limit)", verify.DefaultLimits.Entries))
+	for _, name := range []string{"max-lives", "max-boundaries", "max-letters", "max-cells", "max-moves", "max-work", "max-entries"} {
 		flags.MarkHidden(name) // the usage text names them; spots-verify --help lists them
 	}
 	addSwarmFlags(flags, &cfg.swarm)
@@ -196,6 +199,9 @@ func checkSearch(flags *pflag.FlagSet, cfg config) error {
 	}
 	if err := cmdline.CheckLimitFlags(cfg.limits); err != nil {
 		return err
+	}
+	if cfg.limits.Entries < -1 {
+		return fmt.Errorf("--max-entries %d: want a positive number, 0 for the default or -1 for no limit", cfg.limits.Entries)
 	}
 	return notApplying(flags, cfg)
 }
@@ -235,6 +241,7 @@ func notApplying(flags *pflag.FlagSet, cfg config) error {
 		{"force", cfg.swarm.stateDir != "", "moves aside the search a --state DIR holds, and this run has no --state: give --state DIR, or leave it out"},
 		{"lemmas", lemmasApply(cfg), "keeps what a search of this process proved, and the swarm and Cram keep no lemmas: leave it out"},
 		{"lenient", cfg.dbIn != "", "skips the malformed lines of --db-in, and this run reads no database: give --db-in FILE, or leave it out"},
+		{"max-entries", cfg.dbIn != "", "bounds the entries read from --db-in, and this run reads no database: give --db-in FILE, or leave it out"},
 		{"capacity", cfg.algorithm != "pns", "sizes the table of dfpn, pdfpn and the swarm's workers, and pns has none (it keeps its whole DAG): add --algorithm dfpn, or leave it out"},
 	} {
 		if flag := flags.Lookup(f.name); flag.Changed && !f.applies {
@@ -263,7 +270,7 @@ func checkRun(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 	if err := checkResources(flags, cfg); err != nil {
 		return solve.MemoryPlan{}, err
 	}
-	return memoryPlan(flags, cfg)
+	return memoryPlan(cfg, 0)
 }
 
 // defaultMode says what plain spots-solve POS runs on this machine: every

@@ -70,7 +70,10 @@ pns, not with the swarm, --db-in, --db-out, --state or --resume.
 A position whose children would cost more than the checker's limits is
 refused before any search (exit 2), naming the limit and the flag that
 raises it: --max-lives, --max-boundaries, --max-letters, --max-cells,
---max-moves, --max-work, as spots-verify --help lists them.
+--max-moves, --max-work, as spots-verify --help lists them. A --db-in
+of more entries than --max-entries (524288; counted as read, sums and
+repeats included) is refused as it is read, and so is one whose values
+take more than half of --memory.
 
 Examples:
   spots-solve 0*12                      who wins 12 spots
@@ -158,18 +161,4 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		status = max(status, 2)
 	}
 	return status
-}
-
-// checkOutputs checks the files the run will write before it starts (see
-// cmdline.CheckOutputs). --db-out may name the file of --db-in: that
-// database is read whole before the search and replaced, extended, after
-// it, through a temporary file.
-func checkOutputs(cfg config) error {
-	var inputs []cmdline.File
-	if cfg.dbIn != "" && !cmdline.SameFile(cfg.dbIn, cfg.dbOut) {
-		inputs = append(inputs, cmdline.File{Flag: "--db-in", Path: cfg.dbIn})
-	}
-	return cmdline.CheckOutputs(inputs, []cmdline.File{
-		{Flag: "--db-out", Path: cfg.dbOut}, {Flag: "--stats", Path: cfg.statsPath}, {Flag: "--cpuprofile", Path: cfg.cpuProfile},
-	})
 }

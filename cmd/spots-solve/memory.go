@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/solve"
@@ -16,7 +14,7 @@ import (
 )
 
 // memoryFlagHelp is the help text of --memory.
-const memoryFlagHelp = "memory for the whole process, e.g. 90MB, 512MiB, 2GiB: the transposition table, every cache and the values drawn on with --reuse are sized to it, and a search that grows past it (pns's DAG, the Grundy values found) stops, saving its --state; " +
+const memoryFlagHelp = "memory for the whole process, e.g. 90MB, 512MiB, 2GiB: the transposition table, every cache and the values drawn on with --reuse are sized to it, the values of --db-in may take half of it (and --max-entries bounds their number), and a search that grows past it (pns's DAG, the Grundy values found) stops, saving its --state; " +
 	"without it, what a table of --capacity entries asks for (about 90 MB for 10⁶ entries, as the reference solver uses), and a search stops before it outgrows what the machine lets the process use"
 
 // parseSize reads a memory size: a number of bytes, or a number with one of
@@ -50,15 +48,17 @@ func parseSize(s string) (int64, error) {
 }
 
 // memoryPlan turns --memory and --capacity into the plan of a search: the
-// budget given, or the one a table of --capacity entries asks for.
-func memoryPlan(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
+// budget given, or the one a table of --capacity entries asks for. With
+// --memory, the values of --reuse and the taken bytes (the values of
+// --db-in, once read: replanMemory) come off the budget first.
+func memoryPlan(cfg config, taken int64) (solve.MemoryPlan, error) {
 	threads := 1
 	if cfg.algorithm == "pdfpn" {
 		threads = cfg.threads
 	}
 	if cfg.memory == "" {
 		capacity := cfg.capacity
-		if !flags.Changed("capacity") {
+		if !cfg.capacitySet {
 			usable, _ := memguard.Usable()
 			capacity = solve.ThreadCapacity(threads, usable)
 		}
@@ -81,14 +81,31 @@ func memoryPlan(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 	if drawn > 0 && drawn >= budget-solve.MinMemory {
 		return solve.MemoryPlan{}, fmt.Errorf("--memory %s: the certificates of --reuse take about %d MiB of it, which leaves less than the minimum of %d MiB for the search (give more memory, or reuse fewer certificates)", cfg.memory, drawn>>20, solve.MinMemory>>20)
 	}
-	plan, err := solve.PlanMemory(budget-drawn, threads)
+	plan, err := solve.PlanMemory(budget-drawn-taken, threads)
 	if err != nil {
 		return plan, fmt.Errorf("--memory %s: %w", cfg.memory, err)
 	}
-	if flags.Changed("capacity") {
+	// What was taken off lives on the heap beside the search's own.
+	plan.Limit += taken
+	if cfg.capacitySet {
 		if plan, err = plan.WithCapacity(cfg.capacity, threads); err != nil {
 			return plan, fmt.Errorf("--capacity %d with --memory %s: %w", cfg.capacity, cfg.memory, err)
 		}
+	}
+	return plan, nil
+}
+
+// replanMemory makes the plan of --memory again once the values of
+// --db-in, dbBytes of them, are read: they live beside the table, as
+// --reuse's do, and come off the budget first. Without --memory the plan
+// is the table's, and stays.
+func replanMemory(cfg config, dbBytes int64) (solve.MemoryPlan, error) {
+	if cfg.memory == "" || dbBytes == 0 {
+		return cfg.plan, nil
+	}
+	plan, err := memoryPlan(cfg, dbBytes)
+	if err != nil {
+		return plan, fmt.Errorf("with the %s that the values of --db-in take: %w", memguard.BytesText(float64(dbBytes)), err)
 	}
 	return plan, nil
 }

@@ -65,7 +65,8 @@ func TestMemoryPlan(t *testing.T) {
 		if err := flags.Parse(tc.args); err != nil {
 			t.Fatal(err)
 		}
-		plan, err := memoryPlan(flags, cfg)
+		cfg.capacitySet = flags.Changed("capacity")
+		plan, err := memoryPlan(cfg, 0)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%v: plan %+v, %v; want an error saying %q", tc.args, plan, err, tc.err)

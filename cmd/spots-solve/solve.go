@@ -95,13 +95,14 @@ func (r *runner) solveHere(inputs []string, roots []sprouts.Position, heaps []ui
 		return status
 	}
 	cfg := r.cfg
+	r.startProgress()
 	db := solve.NewNimberDB()
 	if cfg.dbIn != "" {
-		if err := loadDB(r.ctx, db, cfg.dbIn, cfg.lenient, r.stderr); err != nil {
-			return r.fail("--db-in %s: %v", cfg.dbIn, err)
+		if status := r.loadDBIn(db); status >= 0 {
+			return status
 		}
+		cfg = r.cfg // its memory planned with the database's taken off
 	}
-	r.startProgress()
 	pool, err := r.loadPool()
 	if err != nil {
 		return r.fail("--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(cfg.reuse, ", "), err)

@@ -148,7 +148,7 @@ func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Pos
 		say("--resume %s: the checkpoint's values do not prove the result found with them, %v: the checkpoint is damaged or forged%s; solving again without it", dir, why, aside)
 		db := solve.NewNimberDB()
 		if cfg.dbIn != "" {
-			if err := loadDB(ctx, db, cfg.dbIn, cfg.lenient, io.Discard); err != nil {
+			if _, err := loadDB(ctx, db, cfg.dbIn, dbInOptions(cfg, io.Discard, nil)); err != nil {
 				say("--db-in %s: %v; solving without it", cfg.dbIn, err)
 				db = solve.NewNimberDB()
 			}
@@ -197,7 +197,7 @@ func reuseChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Posi
 		fmt.Fprintf(stderr, "spots-solve: --reuse: the certificates drawn on do not prove the result found with them, %v; solving again without them\n", why)
 		db := solve.NewNimberDB()
 		if cfg.dbIn != "" {
-			if err := loadDB(ctx, db, cfg.dbIn, cfg.lenient, io.Discard); err != nil {
+			if _, err := loadDB(ctx, db, cfg.dbIn, dbInOptions(cfg, io.Discard, nil)); err != nil {
 				db = solve.NewNimberDB()
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/internal/checkpoint"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
@@ -47,7 +48,7 @@ func resumeMaster(ctx context.Context, sf swarmFlags, root sprouts.Position, db 
 }
 
 // saveState writes the master's database and state into dir, each through
-// a temporary file and a rename. Once an audit proved the root, the
+// a temporary file and a rename over whatever is at its name. Once an audit proved the root, the
 // database saved is the proof's values: each was checked, where a value
 // no check could refute may still be a lie.
 func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.Params) error {
@@ -58,11 +59,17 @@ func saveState(dir string, root sprouts.Position, m *swarm.Master, params swarm.
 	if proved := m.ProvedValues(); proved != nil {
 		db = proved
 	}
-	if err := saveDB(db, filepath.Join(dir, "nimbers.spr")); err != nil {
+	entries, err := checkpoint.DBEntries(db)
+	if err != nil {
+		return err
+	}
+	// The directory is the run's: a link planted at a file's name is
+	// replaced, not followed (checkpoint.WriteOwned).
+	if err := checkpoint.WriteOwned(filepath.Join(dir, "nimbers.spr"), func(w io.Writer) error { return format.WriteSPR(w, entries) }); err != nil {
 		return err
 	}
 	st := savedState{Root: root.String(), Outcome: m.Outcome(), Params: params, Saved: time.Now().UTC(), Run: m.Run()}
-	return format.WriteFileAtomic(filepath.Join(dir, "state.json"), func(w io.Writer) error {
+	return checkpoint.WriteOwned(filepath.Join(dir, "state.json"), func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(st)
 	})
 }
@@ -81,7 +88,7 @@ func loadState(ctx context.Context, dir string, root sprouts.Position, db *solve
 	if st.Root != root.String() {
 		return "", fmt.Errorf("the saved solve is of %s, not %s", st.Root, root)
 	}
-	return st.Run, loadDB(ctx, db, filepath.Join(dir, "nimbers.spr"), false, stderr)
+	return st.Run, loadSaved(ctx, db, filepath.Join(dir, "nimbers.spr"), stderr)
 }
 
 // maxStateFile bounds the master's state.json: it is a few hundred bytes.

@@ -232,7 +232,7 @@ func TestSwarmLyingWorker(t *testing.T) {
 	}
 	// Every saved value is right: solve each again.
 	db := solve.NewNimberDB()
-	if err := loadDB(context.Background(), db, filepath.Join(state, "nimbers.spr"), false, io.Discard); err != nil {
+	if err := loadSaved(context.Background(), db, filepath.Join(state, "nimbers.spr"), io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	check := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 16})

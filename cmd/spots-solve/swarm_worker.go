@@ -15,6 +15,7 @@ import (
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/solve"
@@ -35,6 +36,17 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) (st
 	wf, status := parseWorkerFlags(args, stdout, stderr)
 	if status >= 0 {
 		return status
+	}
+	// The profile is checked before any work: one naming the key file
+	// would replace the key, one in a --reuse directory a certificate.
+	profile := []cmdline.File{{Flag: "--cpuprofile", Path: wf.profile}}
+	if err := cmdline.CheckOutputs([]cmdline.File{{Flag: "--key-file", Path: wf.keyFile}}, profile); err != nil {
+		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+		return 2
+	}
+	if err := checkOutputDirs(reuseDirs(wf.reuse), profile); err != nil {
+		fmt.Fprintf(stderr, "spots-solve worker: %v\n", err)
+		return 2
 	}
 	key, err := wf.swarmKey()
 	if err != nil {

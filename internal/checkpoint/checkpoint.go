@@ -13,8 +13,9 @@
 // of one generation with their sizes and BLAKE3 sums, and those files,
 // table-G.bin.zst and nimbers-G.spr.zst. A save writes the files of a new
 // generation first and the manifest last (each through a temporary file
-// and a rename), then removes the old generation's files: a crash at any
-// moment leaves a manifest that names whole files.
+// and a rename over whatever is at its name, a link planted there
+// included: WriteOwned), then removes the old generation's files: a crash
+// at any moment leaves a manifest that names whole files.
 //
 // A checkpoint is input, not truth: its sums have no key, so anyone who
 // can write the directory can forge one. Restore refuses files that are
@@ -138,7 +139,7 @@ func Save(dir string, m Manifest, s Search) (Manifest, error) {
 	}
 	m.Files = []File{table, dbFile}
 	m.Nimbers = nimbers
-	if err := format.WriteFileAtomic(filepath.Join(dir, ManifestName), func(w io.Writer) error {
+	if err := WriteOwned(filepath.Join(dir, ManifestName), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(m)
@@ -158,7 +159,7 @@ func Save(dir string, m Manifest, s Search) (Manifest, error) {
 func writeFile(dir, name string, write func(io.Writer) error) (File, error) {
 	f := File{Name: name}
 	h := blake3.New()
-	err := format.WriteFileAtomic(filepath.Join(dir, name), func(w io.Writer) error {
+	err := WriteOwned(filepath.Join(dir, name), func(w io.Writer) error {
 		cw := &format.CountingWriter{W: io.MultiWriter(w, h)}
 		z, err := zstd.NewWriter(cw, zstd.WithEncoderLevel(zstd.SpeedFastest))
 		if err != nil {
@@ -309,8 +310,9 @@ func readFile(ctx context.Context, dir string, f File, read func(io.Reader) erro
 }
 
 // Remove deletes the checkpoint of dir: its manifest and the files it
-// names, then dir itself if nothing else is left in it. A directory that
-// holds no checkpoint is left alone.
+// names, and its lock file (LockName: the caller holds the lock, and
+// writes nothing there after), then dir itself if nothing else is left in
+// it. A directory that holds no checkpoint is left alone.
 func Remove(dir string) error {
 	m, err := Load(dir)
 	if errors.Is(err, ErrNone) {
@@ -327,6 +329,7 @@ func Remove(dir string) error {
 	if err := os.Remove(filepath.Join(dir, ManifestName)); err != nil {
 		return err
 	}
+	os.Remove(filepath.Join(dir, LockName))
 	os.Remove(dir) // only if empty
 	return nil
 }
