@@ -71,21 +71,10 @@ func BuildFor(game string, db *solve.NimberDB, claim format.Claim, opt verify.Op
 // own. The certificate is valid only if those it cites are (the checker
 // of the written file checks them: give it pool.Library()).
 func BuildCiting(game string, db *solve.NimberDB, pool *Pool, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
-	values := db.Range
-	if game == sprouts.Game && pool.Len() > 0 {
-		// The pool's values are cited, not derived: they are left out here
-		// so that their positions are not made again from their keys.
-		values = func(yield func(key string, g uint32) bool) {
-			db.Range(func(key string, g uint32) bool {
-				if _, ok := pool.values[key]; ok {
-					return true
-				}
-				return yield(key, g)
-			})
-		}
-	} else {
+	if game != sprouts.Game {
 		pool = nil
 	}
+	values, pool := ownValues(db, pool)
 	d, err := verify.FromValuesOf(game, values)
 	if err != nil {
 		return nil, fmt.Errorf("certify %s: nimber database: %w", claim, err)
@@ -134,4 +123,22 @@ func WriteCertificate(dir string, cert *format.Certificate, opt verify.Options) 
 		return path, res, fmt.Errorf("certify %s: the written certificate does not verify: %w", cert.Claim, err)
 	}
 	return path, res, nil
+}
+
+// ownValues returns the values of db to derive, and the pool to cite (nil
+// when it holds nothing): the pool's values are cited, not derived, so
+// they are left out, and their positions are not made again from their
+// keys.
+func ownValues(db *solve.NimberDB, pool *Pool) (func(yield func(key string, g uint32) bool), *Pool) {
+	if pool.Len() == 0 {
+		return db.Range, nil
+	}
+	return func(yield func(key string, g uint32) bool) {
+		db.Range(func(key string, g uint32) bool {
+			if _, ok := pool.values[key]; ok {
+				return true
+			}
+			return yield(key, g)
+		})
+	}, pool
 }

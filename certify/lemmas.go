@@ -20,19 +20,7 @@ import (
 // certificate of no lemma is worth nothing).
 func BuildLemmas(db *solve.NimberDB, pool *Pool, root sprouts.Position, maxEntries int, opt verify.Options) (*format.Certificate, verify.LemmaStats, error) {
 	claim := format.Claim{Root: root.String(), Kind: format.ClaimLemmas}
-	values := db.Range
-	if pool.Len() > 0 {
-		values = func(yield func(key string, g uint32) bool) {
-			db.Range(func(key string, g uint32) bool {
-				if _, ok := pool.values[key]; ok {
-					return true
-				}
-				return yield(key, g)
-			})
-		}
-	} else {
-		pool = nil
-	}
+	values, pool := ownValues(db, pool)
 	d, err := verify.FromValuesOf(sprouts.Game, values)
 	if err != nil {
 		return nil, verify.LemmaStats{}, fmt.Errorf("certify %s: nimber database: %w", claim, err)
