@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -43,4 +44,4 @@ func BuildLemmas(db *solve.NimberDB, pool *Pool, root sprouts.Position, maxEntri
 
 // ErrNoLemmas is BuildLemmas finding no value of its own to keep: every
 // value of the database is cited, or none is derived.
-var ErrNoLemmas = fmt.Errorf("no value of the search's own to keep")
+var ErrNoLemmas = errors.New("no value of the search's own to keep")

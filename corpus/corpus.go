@@ -129,6 +129,15 @@ func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
 	return v, nil
 }
 
+// readOptional is readFile of a table a corpus may lack (cram.csv,
+// lemmas.csv): none when the file is not there.
+func readOptional[R any](path string, read func(io.Reader) ([]R, error)) ([]R, error) {
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return readFile(path, read)
+}
+
 // ErrLink is wrapped by the error for a file of a corpus that is a
 // symbolic link.
 var ErrLink = errors.New("a symbolic link")

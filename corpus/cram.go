@@ -140,11 +140,7 @@ func EncodeCramIndex(records []CramRecord) []byte {
 
 // readCram reads the Cram table of the corpus in c.Dir, if it has one.
 func (c *Corpus) readCram() error {
-	path := c.Path(CramIndexFile)
-	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	recs, err := readFile(path, ReadCramIndex)
+	recs, err := readOptional(c.Path(CramIndexFile), ReadCramIndex)
 	if err != nil {
 		return err
 	}

@@ -120,11 +120,7 @@ func sortLemmaRecords(rs []LemmaRecord) {
 
 // readLemmas reads the lemmas of the corpus in c.Dir, if it has any.
 func (c *Corpus) readLemmas() error {
-	path := c.Path(LemmaIndexFile)
-	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	recs, err := readFile(path, ReadLemmaIndex)
+	recs, err := readOptional(c.Path(LemmaIndexFile), ReadLemmaIndex)
 	if err != nil {
 		return err
 	}

@@ -114,7 +114,7 @@ func (r *runner) afterState(results []result) {
 		}
 		os.Remove(filepath.Join(dir, stateLockFile))
 		os.Remove(dir)
-	case unsolved == "" || r.cfg.algorithm == "swarm":
+	case unsolved == "":
 	case r.auto != "":
 		fmt.Fprintf(r.stderr, "spots-solve: %s: the search is saved in %s: run the same command again to go on (or spots-solve --resume %s)\n", unsolved, dir, dir)
 	default:
