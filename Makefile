@@ -62,6 +62,14 @@ test-long:
 HOSTILE_TREE ?= .
 HOSTILE_TIMEOUT ?= 90s
 HOSTILE_CASES = \
+	./cmd/spots-verify:^TestScript$$/^hostile_cites_by_content$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_max_cites$$ \
+	./verify:^TestCitationChainMemory$$ \
+	./verify:^TestCitationLimit$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_bundle_links$$ \
+	./cmd/spots-verify:^TestBundleCopiesWhatWasChecked$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_output_dirs$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_outputs_read$$ \
 	./cmd/spots-solve:^TestForgedCheckpoint$$ \
 	./cmd/spots-solve:^TestScript$$/^state_dir$$ \
 	./cmd/spots-solve:^TestScript$$/^hostile_checkpoint$$ \

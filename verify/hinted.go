@@ -62,9 +62,10 @@ type Options struct {
 	// that cites others.
 	Library *Library
 
-	here  string    // the directory of the file being checked ("" if none)
-	rows  *[]Value  // if set, the check appends the rows it reads
-	cites *[]string // if set, the check sets it to the certificate's citations
+	here   string    // the directory of the file being checked ("" if none)
+	nested bool      // a check the library makes of a certificate cited
+	rows   *[]Value  // if set, the check appends the rows it reads
+	cites  *[]string // if set, the check sets it to the certificate's citations
 }
 
 // workers returns the number of pipeline workers to use; 1 or less means
@@ -96,13 +97,16 @@ func File(path string, opt Options) (Result, error) {
 		opt.here = filepath.Dir(path)
 	}
 	// A library of the caller's remembers the file, rows and all, for
-	// what may cite it later in the run; one made here serves this check
-	// alone.
-	given := opt.rows == nil && opt.Library != nil
+	// what may cite it later in the run, and answers at once for a file
+	// whose bytes hash to a certificate it found valid; one made here
+	// serves this check alone.
+	given := !opt.nested && opt.Library != nil
 	if opt.Library == nil {
 		opt.Library = NewLibrary()
-	} else if res, err, ok := opt.Library.Checked(name); named && ok && opt.rows == nil {
-		return res, unwrapCitation(err, name)
+	} else if given && named {
+		if res, ok := opt.Library.same(path, name); ok {
+			return res, nil
+		}
 	}
 	var rows []Value
 	var cites []string
@@ -114,16 +118,6 @@ func File(path string, opt Options) (Result, error) {
 		opt.Library.remember(path, res, cites, rows, err)
 	}
 	return res, err
-}
-
-// unwrapCitation returns the error of the certificate addr as its own
-// check gave it, not as a citation of it.
-func unwrapCitation(err error, addr string) error {
-	var ce *CitationError
-	if errors.As(err, &ce) && ce.Address == addr {
-		return ce.Err
-	}
-	return err
 }
 
 func file(path, name string, named bool, opt Options) (Result, error) {

@@ -1,0 +1,115 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/spots-dev/spots/format"
+)
+
+// citationChain writes n valid certificates of 0*4=W into a temporary
+// directory, each (but the first) citing the one before it, and returns
+// their paths in order: a chain n deep, every link a certificate that
+// proves its claim with its own rows too.
+func citationChain(t *testing.T, n int) []string {
+	t.Helper()
+	proof, err := spotsDatabase(t, 4).Check(claim(t, "0*4=W"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := proof.Certificate("test", "1")
+	dir := t.TempDir()
+	paths := make([]string, n)
+	prev := ""
+	for i := range n {
+		cert := *base
+		if prev != "" {
+			cert.Cites = []string{prev}
+		}
+		if paths[i], err = format.WriteCertificate(dir, &cert, format.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		prev = cert.Address()
+	}
+	return paths
+}
+
+// TestCitationLimit: the certificates one relies on, directly or
+// through others, are held to Limits.Cites, in both checkers: one over
+// it is refused with a *LimitError naming the limit (spots-verify: exit
+// 2 and --max-cites), before the chain's deepest certificate is checked;
+// at it, the chain is valid and counted.
+func TestCitationLimit(t *testing.T) {
+	paths := citationChain(t, 31) // the last relies on 30
+	top := paths[len(paths)-1]
+	for _, independent := range []bool{false, true} {
+		for _, tt := range []struct {
+			max     int
+			refused bool
+		}{{10, true}, {29, true}, {30, false}, {-1, false}, {0, false}} {
+			t.Run(fmt.Sprintf("independent=%v/max=%d", independent, tt.max), func(t *testing.T) {
+				opt := Options{Limits: Limits{Cites: tt.max}, Independent: independent, Library: NewLibrary()}
+				res, err := File(top, opt)
+				var le *LimitError
+				switch {
+				case tt.refused && (!errors.As(err, &le) || le.Limit != "cites" || le.Max != int64(tt.max)):
+					t.Fatalf("got %v, want a refusal by the limit of %d on cites", err, tt.max)
+				case tt.refused && IsInvalid(err):
+					t.Fatalf("a refusal said the proof is invalid: %v", err)
+				case tt.refused && len(opt.Library.valid) > 0:
+					t.Fatalf("refused, yet %d certificates were checked", len(opt.Library.valid))
+				case !tt.refused && err != nil:
+					t.Fatal(err)
+				case !tt.refused && (res.Cites != 1 || res.Cited != 30 || len(opt.Library.Closure(res.Address)) != 30):
+					t.Fatalf("cites %d, relies on %d (closure %d), want 1 and 30", res.Cites, res.Cited, len(opt.Library.Closure(res.Address)))
+				}
+			})
+		}
+	}
+}
+
+// TestCitationChainMemory: what a library keeps of a chain of citations
+// grows with its depth, not with its square: each certificate checked
+// keeps its own rows and citations, and the set of all it relies on is
+// walked when asked for, never stored (kept for each certificate, those
+// sets run a chain of 10,000 out of memory at 2 GB). The heap a library
+// holds is measured after checking chains of n, 2n and 4n; the growth
+// from 2n to 4n is twice that from n to 2n for memory linear in the
+// depth, four times for quadratic.
+func TestCitationChainMemory(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 100
+	}
+	paths := citationChain(t, 4*n)
+	held := func(depth int) uint64 {
+		lib := NewLibrary()
+		before := liveHeap()
+		if _, err := File(paths[depth-1], Options{Limits: Limits{Cites: -1}, Library: lib, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		after := liveHeap()
+		runtime.KeepAlive(lib)
+		return after - min(before, after)
+	}
+	held(n) // the checker's first use of the decoders and tables
+	m1, m2, m4 := held(n), held(2*n), held(4*n)
+	t.Logf("held %d, %d, %d bytes at depths %d, %d, %d", m1, m2, m4, n, 2*n, 4*n)
+	if m2 <= m1 || m4 <= m2 {
+		t.Fatalf("a library holding a deeper chain holds no more: %d, %d, %d bytes at depths %d, %d, %d", m1, m2, m4, n, 2*n, 4*n)
+	}
+	if growth := float64(m4-m2) / float64(m2-m1); growth > 3 {
+		t.Errorf("held %d, %d, %d bytes at depths %d, %d, %d: doubling the depth adds %.1f times as much memory, not 2 (linear)", m1, m2, m4, n, 2*n, 4*n, growth)
+	}
+}
+
+// liveHeap returns the bytes of live objects, after collecting the rest.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
