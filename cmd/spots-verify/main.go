@@ -94,8 +94,9 @@ Flags:
 
 // exitCodes is the end of --help.
 const exitCodes = `  0    every input valid
-  1    an input invalid
-  2    bad usage, an input that cannot be read, an input refused by a limit,
+  1    an input invalid, a certificate cut short or damaged included
+  2    bad usage, an input that cannot be read or is no certificate at all
+       (nothing in it claims to be one), an input refused by a limit,
        or (--independent) a certificate of another game than Sprouts
   130  interrupted (SIGINT, SIGTERM): no partial file is left
 `
@@ -142,7 +143,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return dump(c.flags.Args(), c.spr != "", opt, c.json, stdout, stderr)
 	case c.bundle != "" || c.inline != "":
 		p.prog.Clear()
-		return export(c.flags.Args(), c.bundle+c.inline, c.inline != "", opt, c.json, stdout, stderr)
+		return export(c.flags.Arg(0), c.bundle+c.inline, c.inline != "", opt, c.json, stdout, stderr)
 	case c.spr != "":
 		claim, err := canonicalClaim(c.claim, c.independent)
 		if err != nil {
