@@ -3,7 +3,11 @@ package verify
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/spots-dev/spots/format"
@@ -112,4 +116,50 @@ func liveHeap() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// TestIncomplete: a cited certificate that is not found leaves the proof
+// neither valid nor invalid but incomplete (an *IncompleteError wrapping
+// ErrIncomplete), in both checkers, and the error names every missing
+// certificate the check met: several cited by one file, and one cited
+// through a certificate that was found.
+func TestIncomplete(t *testing.T) {
+	paths := citationChain(t, 3) // 2 cites 1 cites 0
+	addr := func(p string) string { return strings.TrimSuffix(filepath.Base(p), ".arrow") }
+	proof, err := spotsDatabase(t, 4).Check(claim(t, "0*4=W"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := proof.Certificate("test", "1")
+	missingA, missingB := strings.Repeat("a", 64), strings.Repeat("b", 64)
+	two.Cites = slices.Sorted(slices.Values([]string{missingB, addr(paths[2]), missingA}))
+	twoPath, err := format.WriteCertificate(filepath.Dir(paths[0]), two, format.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(paths[0]); err != nil {
+		t.Fatal(err)
+	}
+	for _, independent := range []bool{false, true} {
+		for _, tc := range []struct {
+			path    string
+			missing []string
+		}{
+			{paths[2], []string{addr(paths[0])}},
+			{twoPath, []string{addr(paths[0]), missingA, missingB}},
+		} {
+			_, err := File(tc.path, Options{Independent: independent, Library: NewLibrary()})
+			var ie *IncompleteError
+			switch {
+			case !errors.As(err, &ie) || !errors.Is(err, ErrIncomplete):
+				t.Fatalf("independent=%v %s: got %v, want an *IncompleteError", independent, filepath.Base(tc.path), err)
+			case IsInvalid(err):
+				t.Fatalf("an incomplete check said the proof is invalid: %v", err)
+			}
+			want := slices.Sorted(slices.Values(tc.missing))
+			if !slices.Equal(ie.Missing, want) {
+				t.Errorf("independent=%v: missing %v, want %v", independent, ie.Missing, want)
+			}
+		}
+	}
 }

@@ -126,15 +126,6 @@ func (e *CitationError) link(inner string) string {
 // unreadable one.
 func (e *CitationError) Unwrap() []error { return []error{ErrCitation, e.Err} }
 
-// errMissing is a cited certificate found in none of the directories.
-type errMissing struct{ dirs []string }
-
-func (e *errMissing) Error() string {
-	return fmt.Sprintf("no file of that name in %s (spots-verify --cites DIR names more directories)", strings.Join(e.dirs, ", "))
-}
-
-func (e *errMissing) Unwrap() error { return ErrInvalidCertificate }
-
 // errCycle is a certificate that cites itself, through others.
 var errCycle = &Failure{Rule: "citation", Detail: "the certificate cites itself through others"}
 
@@ -197,13 +188,13 @@ func (l *Library) init() {
 // everything it relies on, or returns why one is not: a *CitationError
 // naming it, or a *LimitError when they are more than opt.Limits.Cites.
 func (l *Library) resolve(cites []string, here string, opt Options) error {
-	t := &tally{seen: map[string]struct{}{}, max: opt.Limits.resolved().Cites, deep: !opt.nested}
+	t := &tally{seen: map[string]struct{}{}, max: opt.Limits.resolved().Cites, deep: !opt.nested, missing: map[string][]string{}, blocked: map[string]bool{}}
 	for _, addr := range cites {
 		if err := t.add(l, addr); err != nil {
 			return err
 		}
 		switch {
-		case l.valid[addr] != nil:
+		case t.settled(l, addr):
 		case l.active[addr]:
 			return &CitationError{Address: addr, Err: errCycle}
 		default:
@@ -212,7 +203,7 @@ func (l *Library) resolve(cites []string, here string, opt Options) error {
 			}
 		}
 	}
-	return nil
+	return t.incomplete()
 }
 
 // tally counts the certificates a check relies on, each once, against the
@@ -223,6 +214,35 @@ type tally struct {
 	seen map[string]struct{}
 	max  int
 	deep bool
+	// missing are the cited addresses no file was found for, with the
+	// directories looked in; blocked, the certificates found that rely
+	// on one of them, left unchecked. The search goes on past both, so
+	// that one check names every certificate still needed.
+	missing map[string][]string
+	blocked map[string]bool
+}
+
+// settled reports whether addr needs nothing more from the search: it is
+// valid, or missing, or relies on a missing certificate.
+func (t *tally) settled(l *Library, addr string) bool {
+	return l.valid[addr] != nil || t.missing[addr] != nil || t.blocked[addr]
+}
+
+// incomplete is the *IncompleteError of the certificates found missing,
+// or nil.
+func (t *tally) incomplete() error {
+	if len(t.missing) == 0 {
+		return nil
+	}
+	e := &IncompleteError{}
+	for addr, dirs := range t.missing {
+		e.Missing = append(e.Missing, addr)
+		e.Dirs = append(e.Dirs, dirs...)
+	}
+	slices.Sort(e.Missing)
+	slices.Sort(e.Dirs)
+	e.Dirs = slices.Compact(e.Dirs)
+	return e
 }
 
 // add counts addr (and with deep what it relies on, when valid).
@@ -257,6 +277,7 @@ type attempt struct {
 	i        int      // the next of cites to make valid
 	first    error    // why the first file failed
 	at       string   // the first file
+	blocked  bool     // the file tried relies on a missing certificate
 }
 
 // fail records that the file being tried failed with err; the next is
@@ -266,14 +287,11 @@ func (a *attempt) fail(err error) {
 		a.first, a.at = err, a.paths[a.k]
 	}
 	a.k++
-	a.cites, a.read, a.i = nil, false, 0
+	a.cites, a.read, a.i, a.blocked = nil, false, 0, false
 }
 
 // failure is why no file of the attempt was valid.
 func (a *attempt) failure() *CitationError {
-	if a.first == nil {
-		return &CitationError{Address: a.addr, Err: &errMissing{dirs: a.searched}}
-	}
 	return &CitationError{Address: a.addr, Path: a.at, Err: a.first}
 }
 
@@ -291,6 +309,10 @@ func (l *Library) need(addr, here string, t *tally, opt Options) error {
 	}()
 	for len(stack) > 0 {
 		a := stack[len(stack)-1]
+		if len(a.paths) == 0 { // missing: the search goes on without it
+			stack = l.setAside(stack, t)
+			continue
+		}
 		if a.k == len(a.paths) { // no file of its name is valid
 			stack = stack[:len(stack)-1]
 			delete(l.active, a.addr)
@@ -314,6 +336,9 @@ func (l *Library) need(addr, here string, t *tally, opt Options) error {
 		switch {
 		case err != nil:
 			return err
+		case next == "" && a.blocked: // relies on one missing: unchecked
+			stack = l.setAside(stack, t)
+			continue
 		case next == "":
 		case l.active[next]:
 			l.fail(a, &CitationError{Address: next, Err: errCycle})
@@ -334,6 +359,24 @@ func (l *Library) need(addr, here string, t *tally, opt Options) error {
 	return nil
 }
 
+// setAside takes the attempt on top of the stack off it, unresolved: its
+// address is missing (no file of its name) or blocked (its file relies on
+// one missing), and so is the file that cites it below.
+func (l *Library) setAside(stack []*attempt, t *tally) []*attempt {
+	a := stack[len(stack)-1]
+	stack = stack[:len(stack)-1]
+	delete(l.active, a.addr)
+	if len(a.paths) == 0 {
+		t.missing[a.addr] = a.searched
+	} else {
+		t.blocked[a.addr] = true
+	}
+	if len(stack) > 0 {
+		stack[len(stack)-1].blocked = true
+	}
+	return stack
+}
+
 // nextCited counts the citations of the file a tries and returns the
 // first that is not valid yet ("" when all are).
 func (l *Library) nextCited(a *attempt, t *tally) (string, error) {
@@ -342,7 +385,7 @@ func (l *Library) nextCited(a *attempt, t *tally) (string, error) {
 		if err := t.add(l, c); err != nil {
 			return "", err
 		}
-		if l.valid[c] == nil {
+		if !t.settled(l, c) {
 			return c, nil
 		}
 	}

@@ -68,13 +68,10 @@ func export(path, dir string, inline bool, opt verify.Options, asJSON bool, stdo
 func checkOne(path string, opt verify.Options, asJSON bool, w io.Writer) (report, int) {
 	r := checkFile(path, opt)
 	print(w, r, asJSON)
-	switch {
-	case r.unreadable:
-		return r, 2
-	case !r.Valid:
-		return r, 1
+	if r.Valid {
+		return r, -1
 	}
-	return r, -1
+	return r, r.status()
 }
 
 // writeBundle writes the certificate at path, of address addr, and every

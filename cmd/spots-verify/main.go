@@ -98,6 +98,7 @@ const exitCodes = `  0    every input valid
   2    bad usage, an input that cannot be read or is no certificate at all
        (nothing in it claims to be one), an input refused by a limit,
        or (--independent) a certificate of another game than Sprouts
+  3    incomplete: a certificate cited was not found (each missing address is named)
   130  interrupted (SIGINT, SIGTERM): no partial file is left
 `
 

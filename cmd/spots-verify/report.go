@@ -36,6 +36,10 @@ type report struct {
 	// the number it relies on, directly or not: all were checked, valid.
 	Cites int `json:"cites,omitempty"`
 	Cited int `json:"cited,omitempty"`
+	// Incomplete: cited certificates were not found (Missing, sorted), so
+	// the proof was neither found valid nor invalid (exit status 3).
+	Incomplete bool     `json:"incomplete,omitempty"`
+	Missing    []string `json:"missing,omitempty"`
 
 	unreadable  bool
 	unsupported bool // --independent and a game it does not know
@@ -53,12 +57,31 @@ type printer struct {
 func (p *printer) emit(r report) {
 	p.prog.Clear()
 	print(p.w, r, p.json)
+	p.status = worse(p.status, r.status())
+}
+
+// status is the exit status of r alone: 0 valid, 1 invalid, 2 unreadable
+// or refused, 3 incomplete.
+func (r report) status() int {
 	switch {
-	case r.unreadable:
-		p.status = 2
-	case !r.Valid && p.status == 0:
-		p.status = 1
+	case r.Valid:
+		return 0
+	case r.unreadable && !r.Incomplete:
+		return 2
+	case r.Incomplete:
+		return 3
 	}
+	return 1
+}
+
+// worse is the exit status of a run that had the statuses a and b: bad
+// input (2) first, then a proof rejected (1), then one incomplete (3).
+func worse(a, b int) int {
+	rank := func(s int) int { return [...]int{0, 2, 3, 1}[s] }
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
 }
 
 // finish records the verdict: valid, invalid (with the failing row), or an
@@ -82,6 +105,10 @@ func finish(r report, err error) report {
 		r.unreadable = true
 	}
 	r.unsupported = errors.Is(err, verify.ErrUnsupported)
+	var ie *verify.IncompleteError
+	if errors.As(err, &ie) {
+		r.Incomplete, r.Missing = true, ie.Missing
+	}
 	return r
 }
 
@@ -102,6 +129,8 @@ func print(w io.Writer, r report, asJSON bool) {
 		if r.Converted != "" {
 			fmt.Fprintf(w, "         written as %s\n", r.Converted)
 		}
+	case r.Incomplete:
+		printIncomplete(w, r)
 	case r.unsupported:
 		fmt.Fprintf(w, "UNSUPPORTED  %s: %s\n", r.Input, r.Error)
 	case r.Refused:
@@ -112,4 +141,21 @@ func print(w io.Writer, r report, asJSON bool) {
 	default:
 		fmt.Fprintf(w, "INVALID  %s: %s\n", r.Input, r.Error)
 	}
+}
+
+// printIncomplete prints the verdict of a certificate whose cited
+// certificates were not all found: each address still needed, one a
+// line, and where to get them.
+func printIncomplete(w io.Writer, r report) {
+	what := "1 certificate it cites was"
+	if len(r.Missing) != 1 {
+		what = fmt.Sprintf("%d certificates it relies on were", len(r.Missing))
+	}
+	fmt.Fprintf(w, "INCOMPLETE  %s: %s not found, so it was not checked:\n", r.Input, what)
+	for _, a := range r.Missing {
+		fmt.Fprintf(w, "  missing %s.arrow\n", a)
+	}
+	fmt.Fprintf(w, "  get them and name their directory with --cites DIR (the corpus's are in corpus/certs of\n"+
+		"  https://github.com/spots-dev/spots: git clone --depth 1 https://github.com/spots-dev/spots,\n"+
+		"  then --cites spots/corpus/certs); whoever has them all writes them with --bundle DIR\n")
 }
