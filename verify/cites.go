@@ -67,6 +67,13 @@ type checkedCert struct {
 	res   Result
 	rows  []Value  // its own rows
 	cites []string // the addresses it cites
+	// A certificate loaded for a check of what a claim uses
+	// (Options.Used) is read, its address and its citations found valid,
+	// but its rows are checked only as they are used: entries are its
+	// rows with their hints, checked marks those found valid.
+	loaded  bool
+	entries []format.Entry
+	checked []bool
 }
 
 // Value is an entry a checked certificate proves: the Grundy value of an
@@ -146,6 +153,13 @@ func (l *Library) cited(cites []string, here string, opt Options) ([]Value, int,
 	if err := l.resolve(cites, here, opt); err != nil {
 		return nil, 0, err
 	}
+	n := 0
+	if !opt.nested {
+		n = len(l.closure(cites))
+	}
+	if opt.demand() {
+		return nil, n, nil // the caller takes the closure's rows (citedRows)
+	}
 	var rows []Value
 	for _, addr := range cites {
 		c := l.valid[addr]
@@ -153,10 +167,6 @@ func (l *Library) cited(cites []string, here string, opt Options) ([]Value, int,
 			return nil, 0, &CitationError{Address: addr, Err: fmt.Errorf("%w: not found valid", ErrInvalidCertificate)}
 		}
 		rows = append(rows, c.rows...)
-	}
-	n := 0
-	if !opt.nested {
-		n = len(l.closure(cites))
 	}
 	return rows, n, nil
 }
@@ -347,12 +357,12 @@ func (l *Library) need(addr, here string, t *tally, opt Options) error {
 			stack = append(stack, l.attempt(next, filepath.Dir(path)))
 			continue
 		}
-		res, cites, rows, err := l.file(path, opt)
+		c, err := l.checkOrLoad(path, opt)
 		if err != nil {
 			l.fail(a, err)
 			continue
 		}
-		l.valid[a.addr] = &checkedCert{path: path, res: res, rows: rows, cites: cites}
+		l.valid[a.addr] = c
 		delete(l.active, a.addr)
 		stack = stack[:len(stack)-1]
 	}
@@ -482,7 +492,7 @@ func (l *Library) closure(cites []string) map[string]struct{} {
 func (l *Library) same(path, addr string) (Result, bool) {
 	l.init()
 	c := l.valid[addr]
-	if c == nil {
+	if c == nil || c.loaded {
 		return Result{}, false
 	}
 	if got, err := contentAddress(path); err != nil || got != addr {
@@ -532,7 +542,7 @@ func (l *Library) remember(path string, res Result, cites []string, rows []Value
 		l.failed[filepath.Clean(path)] = err
 		return
 	}
-	if _, ok := l.valid[res.Address]; ok || res.Address == "" {
+	if c, ok := l.valid[res.Address]; ok && !c.loaded || res.Address == "" {
 		return
 	}
 	l.valid[res.Address] = &checkedCert{path: path, res: res, rows: rows, cites: cites}
@@ -569,7 +579,7 @@ func (l *Library) Rows(addr string) []Value {
 		return nil
 	}
 	if c := l.valid[addr]; c != nil {
-		return c.rows
+		return c.usedRows()
 	}
 	return nil
 }
@@ -622,7 +632,7 @@ func (l *Library) Inline(addr string) (*format.Certificate, error) {
 		if err != nil {
 			return nil, fmt.Errorf("inline %s: %w", addr, err)
 		}
-		entries = append(entries, cited.Entries...)
+		entries = append(entries, l.valid[a].used(cited.Entries)...)
 	}
 	switch cert.Game {
 	case sprouts.Game:

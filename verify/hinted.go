@@ -25,6 +25,11 @@ type Result struct {
 	// (Library.Closure names them).
 	Cites int
 	Cited int
+	// With Options.Used, Read is the number of entries of the cited
+	// certificates taken unchecked, and Used the number of them the claim
+	// relies on, each checked; the others were not.
+	Read int
+	Used int
 }
 
 // Options controls a check.
@@ -61,6 +66,13 @@ type Options struct {
 	// file alone, and Stream and CertificateWith reject a certificate
 	// that cites others.
 	Library *Library
+	// Used checks, of the certificates cited, only the entries the claim
+	// relies on: those its rows and its claim look up, those their checks
+	// look up, and so on (see demand.go). A cited certificate is then
+	// vouched for only as far as it is used (Result.Used). The certificate
+	// checked is checked whole; so is every cited certificate with
+	// Independent, or without Used.
+	Used bool
 
 	here   string    // the directory of the file being checked ("" if none)
 	nested bool      // a check the library makes of a certificate cited
@@ -216,7 +228,10 @@ func stream[P any](g rules[P], r *format.CertReader, opt Options) (Result, error
 	if declared := r.DeclaredAddress(); declared != addr {
 		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file declares the address %s but its content hashes to %s", declared, addr)}
 	}
-	return res, checkClaim(g, h.Claim, root, c.known)
+	if err := checkClaim(g, h.Claim, root, c); err != nil {
+		return res, err
+	}
+	return res, c.drain(&res, opt.workers())
 }
 
 // Certificate checks a certificate held in memory, as File does a file,
@@ -264,13 +279,19 @@ func certificateWith[P any](g rules[P], cert *format.Certificate, opt Options) (
 	if err != nil {
 		return res, err
 	}
-	return res, checkClaim(g, cert.Claim, root, c.known)
+	if err := checkClaim(g, cert.Claim, root, c); err != nil {
+		return res, err
+	}
+	return res, c.drain(&res, opt.workers())
 }
 
 // hinted checks entries one at a time, each against those before it.
 type hinted[P any] struct {
 	g        rules[P]
 	known    values
+	pending  map[string]pendingRow // cited entries not checked, by key (Options.Used)
+	queue    []pendingRow          // those used, to be checked
+	record   *[]string             // in a worker of drain: the pending keys used
 	moves    landMoves[P]
 	prev     string // text of the previous entry
 	prevLife int    // its size (lives in Sprouts)
@@ -299,7 +320,23 @@ func (c *hinted[P]) cite(res *Result, cites []string, opt Options) error {
 		}
 		c.known[k] = v.Grundy
 	}
-	return nil
+	if !opt.demand() || len(cites) == 0 || opt.Library == nil {
+		return nil
+	}
+	trusted, pending := opt.Library.citedRows(cites)
+	for _, v := range trusted {
+		p, err := c.g.parse(v.Position)
+		if err != nil {
+			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("an entry of a cited certificate does not parse: %v", err)}
+		}
+		k := c.g.key(p)
+		if old, ok := c.known[k]; ok && old != v.Grundy {
+			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("two cited certificates give it the values %d and %d", old, v.Grundy)}
+		}
+		c.known[k] = v.Grundy
+	}
+	res.Read = len(pending)
+	return c.citePending(pending)
 }
 
 // collecting returns next, appending each entry it gives to rows (when
@@ -346,6 +383,34 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 		return fail("order", "rows must be in increasing order of %s, then text; the previous row is %s", sizeName(g), c.prev)
 	}
 	c.prev, c.prevLife = e.Position, lives
+	if err := c.checkEntry(row, e, p, nil, true); err != nil {
+		return err
+	}
+	k := g.key(p)
+	if old, ok := c.known[k]; ok && old != e.Grundy {
+		return &Failure{Row: row, Position: e.Position, Rule: "citation", Detail: fmt.Sprintf("a cited certificate gives it the value %d", old)}
+	}
+	c.known[k] = e.Grundy
+	delete(c.pending, k) // checked as a row of its own
+	return nil
+}
+
+// checkEntry is check without the order of rows: every hint of the entry
+// e (of row row) holds by the values known, which it looks up with get.
+// p, err and canonical are as check's.
+func (c *hinted[P]) checkEntry(row int, e *format.Entry, p P, err error, canonical bool) error {
+	g := c.g
+	fail := func(rule, detail string, args ...any) error {
+		return &Failure{Row: row, Position: e.Position, Rule: rule, Detail: fmt.Sprintf(detail, args...)}
+	}
+	switch {
+	case err != nil:
+		return fail("position", "%v", err)
+	case !canonical:
+		return fail("position", "not in canonical form (it is %s)", g.text(p))
+	case !g.atomic(p):
+		return fail("position", "not a single land")
+	}
 	gv := e.Grundy
 	refused := func(err error, ofChild bool) error {
 		if le, ok := err.(*LimitError); ok {
@@ -368,7 +433,7 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 		if int(i) >= len(kids) {
 			return fail("reach", "value %d: child %d of %d does not exist", m, i, len(kids))
 		}
-		x, ok := valueOf(g, c.known, kids[i])
+		x, ok := valueOf(g, c, kids[i])
 		switch {
 		case !ok:
 			return fail("reach", "value %d: child %d (%s) has a land that is not an earlier entry", m, i, g.text(kids[i]))
@@ -382,7 +447,7 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 	for i, w := range e.Win {
 		child := kids[i]
 		if w < 0 {
-			x, ok := valueOf(g, c.known, child)
+			x, ok := valueOf(g, c, child)
 			switch {
 			case w != -1:
 				return fail("win", "child %d: hint %d is not a move", i, w)
@@ -406,12 +471,12 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 			return fail("win", "child %d (%s): move %d of land %s does not exist (it has %d)", i, g.text(child), move, g.text(lands[comp]), len(replies))
 		}
 		reply := replies[move]
-		x, ok := valueOf(g, c.known, reply)
+		x, ok := valueOf(g, c, reply)
 		for k, land := range lands {
 			if k == comp || !ok {
 				continue
 			}
-			y, found := c.known[g.key(land)]
+			y, found := c.get(g.key(land))
 			x, ok = x^y, found
 		}
 		switch {
@@ -421,11 +486,6 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 			return fail("win", "child %d (%s): the reply %s in land %s reaches the value %d, not %d", i, g.text(child), g.text(reply), g.text(lands[comp]), x, gv)
 		}
 	}
-	k := g.key(p)
-	if old, ok := c.known[k]; ok && old != gv {
-		return fail("citation", "a cited certificate gives it the value %d", old)
-	}
-	c.known[k] = gv
 	return nil
 }
 

@@ -26,7 +26,10 @@ func citesNote(r report) string {
 		direct = fmt.Sprintf("%d certificates", r.Cites)
 	}
 	if r.Cited > r.Cites {
-		return fmt.Sprintf("  cites %s (%d in all), all VALID", direct, r.Cited)
+		direct += fmt.Sprintf(" (%d in all)", r.Cited)
+	}
+	if r.Unchecked > 0 {
+		return fmt.Sprintf("  cites %s: the %d of their entries it uses VALID, %d unused not checked", direct, r.Used, r.Unchecked)
 	}
 	return fmt.Sprintf("  cites %s, all VALID", direct)
 }

@@ -125,7 +125,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if msg := c.usageError(); msg != "" {
 		return c.bad("%s", msg)
 	}
-	opt := verify.Options{Limits: c.limits, Independent: c.independent, Library: verify.NewLibrary(c.cites...)}
+	opt := verify.Options{Limits: c.limits, Independent: c.independent, Library: verify.NewLibrary(c.cites...), Used: !c.whole}
 	p := &printer{w: stdout, json: c.json, prog: showProgress(c.progress, stderr, &opt)}
 	if err := c.checkOutputs(); err != nil {
 		return c.bad("%v", err)
@@ -199,7 +199,7 @@ func checkFile(path string, opt verify.Options) report {
 	start := time.Now()
 	res, err := verify.File(path, opt)
 	r := report{Input: path, Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries, Seconds: time.Since(start).Seconds(),
-		Independent: opt.Independent, Cites: res.Cites, Cited: res.Cited}
+		Independent: opt.Independent, Cites: res.Cites, Cited: res.Cited, Used: res.Used, Unchecked: res.Read - res.Used}
 	if res.Claim.Kind == 0 {
 		r.Claim = ""
 	}

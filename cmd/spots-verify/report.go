@@ -36,6 +36,11 @@ type report struct {
 	// the number it relies on, directly or not: all were checked, valid.
 	Cites int `json:"cites,omitempty"`
 	Cited int `json:"cited,omitempty"`
+	// Used is the number of entries of cited certificates the claim
+	// relies on, each checked; Unchecked the number it does not use,
+	// left unchecked (without --whole).
+	Used      int `json:"cited_entries_used,omitempty"`
+	Unchecked int `json:"cited_entries_unchecked,omitempty"`
 	// Incomplete: cited certificates were not found (Missing, sorted), so
 	// the proof was neither found valid nor invalid (exit status 3).
 	Incomplete bool     `json:"incomplete,omitempty"`
