@@ -43,10 +43,20 @@ func (o Options) demand() bool { return o.Used && !o.Independent }
 // opt.demand() loads it: its rows read and its address found to be its
 // name, its rows left to be checked as they are used.
 func (l *Library) checkOrLoad(path string, opt Options) (*checkedCert, error) {
+	name := strings.TrimSuffix(filepath.Base(path), ".arrow")
+	if res, cert, ok := opt.verdicts().known(path, name, opt.trusts()...); ok {
+		res.Cited = 0
+		return &checkedCert{path: path, res: res, rows: valuesOf(cert.Entries), cites: cert.Cites}, nil
+	}
 	if !opt.demand() {
 		res, cites, rows, err := l.file(path, opt)
 		if err != nil {
 			return nil, err
+		}
+		if !opt.Independent {
+			opt.verdicts().record(kindWhole, res)
+		} else {
+			opt.verdicts().record(kindIndependent, res)
 		}
 		return &checkedCert{path: path, res: res, rows: rows, cites: cites}, nil
 	}

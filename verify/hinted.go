@@ -30,6 +30,9 @@ type Result struct {
 	// relies on, each checked; the others were not.
 	Read int
 	Used int
+	// Remembered says the result is a verdict this build reached before
+	// (Options.Verdicts), not a check made now.
+	Remembered bool
 }
 
 // Options controls a check.
@@ -73,6 +76,12 @@ type Options struct {
 	// checked is checked whole; so is every cited certificate with
 	// Independent, or without Used.
 	Used bool
+	// Verdicts, if set, answers for a certificate that this checker
+	// build found valid before, by a check of the same kind, without
+	// checking it again, and remembers each it finds valid (see
+	// verdicts.go). A cited certificate is taken whole when any check
+	// of its kind's rules checked every row of it.
+	Verdicts *Verdicts
 
 	here   string    // the directory of the file being checked ("" if none)
 	nested bool      // a check the library makes of a certificate cited
@@ -120,6 +129,16 @@ func File(path string, opt Options) (Result, error) {
 			return res, nil
 		}
 	}
+	if !opt.nested && named {
+		// The verdict is about the proof the address names, cited
+		// certificates included: it answers when their files are at hand.
+		if res, cert, ok := opt.verdicts().known(path, name, opt.kind()); ok && opt.Library.atHand(cert.Cites, opt.here, opt.Limits.resolved().Cites) {
+			if given {
+				opt.Library.remember(path, res, cert.Cites, valuesOf(cert.Entries), nil)
+			}
+			return res, nil
+		}
+	}
 	var rows []Value
 	var cites []string
 	if given {
@@ -128,6 +147,9 @@ func File(path string, opt Options) (Result, error) {
 	res, err := file(path, name, named, opt)
 	if given {
 		opt.Library.remember(path, res, cites, rows, err)
+	}
+	if err == nil && !opt.nested {
+		opt.verdicts().record(opt.kind(), res)
 	}
 	return res, err
 }

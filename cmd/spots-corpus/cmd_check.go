@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/verify"
 )
@@ -18,6 +19,7 @@ func checkFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (since HEAD when there is no tag); only find the others", corpus.SampleMaxN))
 	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never)")
 	f.BoolVar(&o.independent, "independent", false, "verify the Sprouts certificates with the second, independent implementation of the rules (spots-verify --independent); the Cram certificates are then only found")
+	f.BoolVar(&o.noCache, "no-cache", false, "verify everything again: neither use nor keep the verdicts this build of the checker remembers (spots-verify --no-cache)")
 }
 
 // limits is the size rule the commands apply (the zero value: the
@@ -189,6 +191,9 @@ func runCheck(e *env) int {
 		return status
 	}
 	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs, Verify: verify.Options{Independent: e.opt.independent}}
+	if !e.opt.noCache {
+		opt.Verify.Verdicts = cmdline.Verdicts("spots-corpus", e.stderr)
+	}
 	sample := e.sample(c, &opt)
 	rep := e.check(c, opt)
 	if rep.SampleCited > 0 {

@@ -44,6 +44,7 @@ func export(path, dir string, inline bool, opt verify.Options, asJSON bool, stdo
 	if inline {
 		flag = "--inline"
 	}
+	opt.Verdicts = nil // what is written must be what this run checked and found
 	r, status := checkOne(path, opt, asJSON, stderr)
 	if status >= 0 {
 		return status

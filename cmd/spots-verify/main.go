@@ -126,6 +126,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return c.bad("%s", msg)
 	}
 	opt := verify.Options{Limits: c.limits, Independent: c.independent, Library: verify.NewLibrary(c.cites...), Used: !c.whole}
+	if !c.noCache {
+		opt.Verdicts = cmdline.Verdicts("spots-verify", stderr)
+	}
 	p := &printer{w: stdout, json: c.json, prog: showProgress(c.progress, stderr, &opt)}
 	if err := c.checkOutputs(); err != nil {
 		return c.bad("%v", err)
@@ -199,7 +202,7 @@ func checkFile(path string, opt verify.Options) report {
 	start := time.Now()
 	res, err := verify.File(path, opt)
 	r := report{Input: path, Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries, Seconds: time.Since(start).Seconds(),
-		Independent: opt.Independent, Cites: res.Cites, Cited: res.Cited, Used: res.Used, Unchecked: res.Read - res.Used}
+		Independent: opt.Independent, Cites: res.Cites, Cited: res.Cited, Used: res.Used, Unchecked: res.Read - res.Used, Remembered: res.Remembered}
 	if res.Claim.Kind == 0 {
 		r.Claim = ""
 	}

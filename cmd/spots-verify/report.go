@@ -41,6 +41,9 @@ type report struct {
 	// left unchecked (without --whole).
 	Used      int `json:"cited_entries_used,omitempty"`
 	Unchecked int `json:"cited_entries_unchecked,omitempty"`
+	// Remembered: the verdict is one this build of the checker reached
+	// before on this machine (not checked again; --no-cache checks).
+	Remembered bool `json:"remembered,omitempty"`
 	// Incomplete: cited certificates were not found (Missing, sorted), so
 	// the proof was neither found valid nor invalid (exit status 3).
 	Incomplete bool     `json:"incomplete,omitempty"`
@@ -128,9 +131,9 @@ func print(w io.Writer, r report, asJSON bool) {
 	case r.Valid && r.Independent && r.Address == "":
 		fmt.Fprintf(w, "VALID    %s  %d entries (%d valid)  %.2f s  %s  (independent rules)\n", r.Claim, r.Entries, r.ValidCount, r.Seconds, r.Input)
 	case r.Valid && r.Independent:
-		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s  (independent rules)%s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input, citesNote(r))
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %s  %s  (independent rules)%s\n", r.Claim, r.Address, r.Entries, r.took(), r.Input, citesNote(r))
 	case r.Valid:
-		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s%s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input, citesNote(r))
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %s  %s%s\n", r.Claim, r.Address, r.Entries, r.took(), r.Input, citesNote(r))
 		if r.Converted != "" {
 			fmt.Fprintf(w, "         written as %s\n", r.Converted)
 		}
@@ -163,4 +166,13 @@ func printIncomplete(w io.Writer, r report) {
 	fmt.Fprintf(w, "  get them and name their directory with --cites DIR (the corpus's are in corpus/certs of\n"+
 		"  https://github.com/spots-dev/spots: git clone --depth 1 https://github.com/spots-dev/spots,\n"+
 		"  then --cites spots/corpus/certs); whoever has them all writes them with --bundle DIR\n")
+}
+
+// took is the time the check took, or "remembered" for a verdict reached
+// before.
+func (r report) took() string {
+	if r.Remembered {
+		return "remembered"
+	}
+	return fmt.Sprintf("%.2f s", r.Seconds)
 }
