@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spots-dev/spots/format"
 )
@@ -47,6 +48,9 @@ func (l *Library) checkOrLoad(path string, opt Options) (*checkedCert, error) {
 	if res, cert, ok := opt.verdicts().known(path, name, opt.trusts()...); ok {
 		res.Cited = 0
 		return &checkedCert{path: path, res: res, rows: valuesOf(cert.Entries), cites: cert.Cites}, nil
+	}
+	if opt.demand() && opt.UsedProgress != nil {
+		opt.UsedProgress(0, 0) // reading the certificates cited
 	}
 	if !opt.demand() {
 		res, cites, rows, err := l.file(path, opt)
@@ -220,11 +224,15 @@ func (c *hinted[P]) peek(k string) (uint32, bool) {
 // the keys each entry used; between waves they are queued in the order of
 // the wave, so the entries checked, and the error reported (the first of
 // its wave), are the same for every number of workers.
-func (c *hinted[P]) drain(res *Result, workers int) error {
+func (c *hinted[P]) drain(res *Result, workers int, progress func(checked, found int)) error {
 	for len(c.queue) > 0 {
 		wave := c.queue
 		c.queue = nil
-		done := c.wave(wave, workers)
+		done := c.wave(wave, workers, func(n int) {
+			if progress != nil {
+				progress(res.Used+n, res.Used+len(wave))
+			}
+		})
 		for i, d := range done {
 			if d.err != nil {
 				return citedFailure(wave[i], d.err)
@@ -250,17 +258,22 @@ type checked struct {
 }
 
 // wave checks the entries of wave on up to workers goroutines, each with
-// a copy of c that records what it uses instead of queueing it.
-func (c *hinted[P]) wave(wave []pendingRow, workers int) []checked {
+// a copy of c that records what it uses instead of queueing it; progress
+// hears, from the first worker, how many were checked.
+func (c *hinted[P]) wave(wave []pendingRow, workers int, progress func(checked int)) []checked {
 	done := make([]checked, len(wave))
 	workers = max(1, min(workers, len(wave)/16))
 	var wg sync.WaitGroup
+	var checkedN atomic.Int64
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			wc := &hinted[P]{g: c.g, known: c.known, pending: c.pending, moves: landMoves[P]{g: c.g, limits: c.moves.limits, perEntry: true}}
 			for i := w; i < len(wave); i += workers {
+				if n := checkedN.Add(1); w == 0 && n%512 == 0 {
+					progress(int(n)) // the first worker alone reports
+				}
 				r := wave[i]
 				e := &r.cert.entries[r.i]
 				wc.record = &done[i].used

@@ -82,6 +82,12 @@ type Options struct {
 	// verdicts.go). A cited certificate is taken whole when any check
 	// of its kind's rules checked every row of it.
 	Verdicts *Verdicts
+	// UsedProgress, if set, is called as the entries of cited
+	// certificates that the claim uses are checked (Used), with the
+	// number checked and the number found to check so far (0 and 0
+	// while the cited certificates are read). It is called from one
+	// goroutine at a time.
+	UsedProgress func(checked, found int)
 
 	here   string    // the directory of the file being checked ("" if none)
 	nested bool      // a check the library makes of a certificate cited
@@ -253,7 +259,7 @@ func stream[P any](g rules[P], r *format.CertReader, opt Options) (Result, error
 	if err := checkClaim(g, h.Claim, root, c); err != nil {
 		return res, err
 	}
-	return res, c.drain(&res, opt.workers())
+	return res, c.drain(&res, opt.workers(), opt.UsedProgress)
 }
 
 // Certificate checks a certificate held in memory, as File does a file,
@@ -304,7 +310,7 @@ func certificateWith[P any](g rules[P], cert *format.Certificate, opt Options) (
 	if err := checkClaim(g, cert.Claim, root, c); err != nil {
 		return res, err
 	}
-	return res, c.drain(&res, opt.workers())
+	return res, c.drain(&res, opt.workers(), opt.UsedProgress)
 }
 
 // hinted checks entries one at a time, each against those before it.

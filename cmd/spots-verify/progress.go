@@ -20,6 +20,14 @@ func showProgress(mode statusline.Mode, stderr io.Writer, opt *verify.Options) *
 			}
 			prog.Report(false, "verifying", progressFigures{Entries: int64(done), Of: int64(total)}, fmt.Sprintf("%d%s entries checked", done, of))
 		}
+		opt.UsedProgress = func(done, found int) {
+			if found == 0 {
+				prog.Report(false, "citations", progressFigures{}, "reading the certificates cited")
+				return
+			}
+			prog.Report(false, "citations", progressFigures{Entries: int64(done), Of: int64(found)},
+				fmt.Sprintf("entries of cited certificates the claim uses: %d checked of %d found so far", done, found))
+		}
 	}
 	return prog
 }
