@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/internal/memguard"
+	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/swarm"
 )
 
@@ -33,6 +34,10 @@ type swarmFlags struct {
 	reuse        []string      // --reuse: directories of certificates to draw on
 
 	metricsListen string // the master's --metrics-listen
+
+	// progress is the worker's --progress, and the master's, which its
+	// --workers-local workers are given.
+	progress statusline.Mode
 }
 
 // addSwarmFlags adds the master's flags (--algorithm swarm) to flags,

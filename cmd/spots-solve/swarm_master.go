@@ -34,6 +34,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	}
 	sf.params.Capacity = cfg.capacity
 	sf.reuse = cfg.reuse
+	sf.progress = cfg.progress
 	pool, err := loadSwarmPool(ctx, sf.reuse, "spots-solve", stderr)
 	if err != nil {
 		return fail(2, "--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(sf.reuse, ", "), err)
