@@ -110,10 +110,9 @@ type certJSON struct {
 }
 
 type problemJSON struct {
-	N       int    `json:"n,omitempty"`
-	File    string `json:"path,omitempty"` // the file at fault
-	What    string `json:"what"`
-	OldFile string `json:"file,omitempty"` // deprecated: path's former key (docs/json.md)
+	N    int    `json:"n,omitempty"`
+	File string `json:"path,omitempty"` // the file at fault
+	What string `json:"what"`
 }
 
 type checkJSON struct {
@@ -159,7 +158,7 @@ func recordJSON(r corpus.Record) certJSON {
 func problemsJSON(ps []corpus.Problem) []problemJSON {
 	out := []problemJSON{}
 	for _, p := range ps {
-		out = append(out, problemJSON{N: p.N, File: p.File, What: p.What, OldFile: p.File})
+		out = append(out, problemJSON{N: p.N, File: p.File, What: p.What})
 	}
 	return out
 }

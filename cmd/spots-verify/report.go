@@ -13,8 +13,7 @@ import (
 
 // report is what is printed for one input.
 type report struct {
-	Input     string  `json:"path"`  // the file, as given
-	OldInput  string  `json:"input"` // deprecated: path's former key (docs/json.md)
+	Input     string  `json:"path"` // the file, as given
 	Valid     bool    `json:"valid"`
 	Claim     string  `json:"claim,omitempty"`
 	Address   string  `json:"address,omitempty"`
@@ -122,7 +121,6 @@ func finish(r report, err error) report {
 
 func print(w io.Writer, r report, asJSON bool) {
 	if asJSON {
-		r.OldInput = r.Input
 		b, _ := json.Marshal(r)
 		fmt.Fprintf(w, "%s\n", b)
 		return
