@@ -163,3 +163,24 @@ func TestIncomplete(t *testing.T) {
 		}
 	}
 }
+
+// TestCitedProgress: a check that relies on other certificates says, as
+// it reads or checks each, which it is of how many, then that they are
+// done; a second check in the same library has none left to check.
+func TestCitedProgress(t *testing.T) {
+	paths := citationChain(t, 4) // the last relies on 3
+	for _, used := range []bool{false, true} {
+		var calls []string
+		lib := NewLibrary()
+		opt := Options{Used: used, Library: lib, CitedProgress: func(k, n int, addr string) {
+			calls = append(calls, fmt.Sprintf("%d/%d %v", k, n, addr != ""))
+		}}
+		if _, err := File(paths[3], opt); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"1/3 true", "2/3 true", "3/3 true", "0/3 false"}
+		if !slices.Equal(calls, want) {
+			t.Errorf("used %v: progress %q, want %q", used, calls, want)
+		}
+	}
+}

@@ -199,6 +199,9 @@ func (l *Library) init() {
 // naming it, or a *LimitError when they are more than opt.Limits.Cites.
 func (l *Library) resolve(cites []string, here string, opt Options) error {
 	t := &tally{seen: map[string]struct{}{}, max: opt.Limits.resolved().Cites, deep: !opt.nested, missing: map[string][]string{}, blocked: map[string]bool{}}
+	if opt.CitedProgress != nil && !opt.nested {
+		t.progress, t.total = opt.CitedProgress, l.toCheck(cites, here, t.max)
+	}
 	for _, addr := range cites {
 		if err := t.add(l, addr); err != nil {
 			return err
@@ -212,6 +215,9 @@ func (l *Library) resolve(cites []string, here string, opt Options) error {
 				return err
 			}
 		}
+	}
+	if t.progress != nil {
+		t.progress(0, t.done, "") // the citations are done
 	}
 	return t.incomplete()
 }
@@ -230,6 +236,10 @@ type tally struct {
 	// that one check names every certificate still needed.
 	missing map[string][]string
 	blocked map[string]bool
+	// progress, if set, hears of each certificate read or checked: the
+	// k-th (done) of about total.
+	progress    func(k, n int, address string)
+	done, total int
 }
 
 // settled reports whether addr needs nothing more from the search: it is
@@ -356,6 +366,10 @@ func (l *Library) need(addr, here string, t *tally, opt Options) error {
 		default:
 			stack = append(stack, l.attempt(next, filepath.Dir(path)))
 			continue
+		}
+		if t.progress != nil {
+			t.done++
+			t.progress(t.done, max(t.total, t.done), a.addr)
 		}
 		c, err := l.checkOrLoad(path, opt)
 		if err != nil {

@@ -88,6 +88,11 @@ type Options struct {
 	// while the cited certificates are read). It is called from one
 	// goroutine at a time.
 	UsedProgress func(checked, found int)
+	// CitedProgress, if set, is called before each certificate cited,
+	// directly or not, is checked (or read, with Used): the k-th of the
+	// n the check found it relies on (k = 0 once they are done).
+	// Progress then counts its entries.
+	CitedProgress func(k, n int, address string)
 
 	here   string    // the directory of the file being checked ("" if none)
 	nested bool      // a check the library makes of a certificate cited

@@ -333,3 +333,35 @@ func (l *Library) atHand(cites []string, here string, max int) bool {
 	}
 	return true
 }
+
+// toCheck counts, from their headers, the certificates that cites names
+// and those they cite in turn that the library does not hold valid (at
+// most max+1): what a check will read or check, for its progress.
+func (l *Library) toCheck(cites []string, here string, max int) int {
+	seen := map[string]bool{}
+	type next struct{ addr, here string }
+	var queue []next
+	for _, a := range cites {
+		queue = append(queue, next{a, here})
+	}
+	n := 0
+	for len(queue) > 0 && n <= max {
+		x := queue[0]
+		queue = queue[1:]
+		if seen[x.addr] || l.valid[x.addr] != nil {
+			continue
+		}
+		seen[x.addr] = true
+		n++
+		a := l.attempt(x.addr, x.here)
+		delete(l.active, x.addr)
+		if len(a.paths) == 0 {
+			continue
+		}
+		more, _ := headerCites(a.paths[0])
+		for _, c := range more {
+			queue = append(queue, next{c, filepath.Dir(a.paths[0])})
+		}
+	}
+	return n
+}
