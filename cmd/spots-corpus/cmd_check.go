@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -17,7 +18,7 @@ import (
 func checkFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
 	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (since HEAD when there is no tag); only find the others", corpus.SampleMaxN))
-	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never)")
+	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never), and, in what is left of D, certificates in turn from a place the git commit picks")
 	f.BoolVar(&o.independent, "independent", false, "verify the Sprouts certificates with the second, independent implementation of the rules (spots-verify --independent); the Cram certificates are then only found")
 	f.BoolVar(&o.noCache, "no-cache", false, "verify everything again: neither use nor keep the verdicts this build of the checker remembers (spots-verify --no-cache)")
 }
@@ -222,6 +223,12 @@ func (e *env) sample(c *corpus.Corpus, opt *corpus.CheckOptions) string {
 	opt.Sample, sample = sampleOf(c.Dir)
 	if over {
 		sample += fmt.Sprintf(" (the recorded verify times add up to %.0f s, over --budget %v)", recorded, e.opt.budget)
+		if base, commit := opt.Sample, headCommit(c.Dir); base != nil && commit != "" {
+			seed, _ := strconv.ParseUint(commit[:16], 16, 64)
+			turn := corpus.Rotation(c.Records, base, seed, e.opt.budget.Seconds())
+			opt.Sample = func(r corpus.Record) bool { return base(r) || turn[r.Address] }
+			sample += fmt.Sprintf(", and %s in turn, chosen by commit %s within the budget (each commit another: over the history, every one whose check fits it)", plural(len(turn), "certificate"), commit[:12])
+		}
 	}
 	return sample
 }
