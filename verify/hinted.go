@@ -343,22 +343,25 @@ func (c *hinted[P]) cite(res *Result, cites []string, opt Options) error {
 	if err != nil {
 		return err
 	}
-	for _, v := range given {
-		p, err := c.g.parse(v.Position)
-		if err != nil {
-			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("an entry of a cited certificate does not parse: %v", err)}
-		}
-		k := c.g.key(p)
-		if old, ok := c.known[k]; ok && old != v.Grundy {
-			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("two cited certificates give it the values %d and %d", old, v.Grundy)}
-		}
-		c.known[k] = v.Grundy
+	if err := c.trust(given); err != nil {
+		return err
 	}
 	if !opt.demand() || len(cites) == 0 || opt.Library == nil {
 		return nil
 	}
 	trusted, pending := opt.Library.citedRows(cites)
-	for _, v := range trusted {
+	if err := c.trust(trusted); err != nil {
+		return err
+	}
+	res.Read = len(pending)
+	return c.citePending(pending)
+}
+
+// trust takes the values of checked certificates as known, as rows
+// before the first: two that give one land different values are a
+// *Failure.
+func (c *hinted[P]) trust(values []Value) error {
+	for _, v := range values {
 		p, err := c.g.parse(v.Position)
 		if err != nil {
 			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("an entry of a cited certificate does not parse: %v", err)}
@@ -369,8 +372,7 @@ func (c *hinted[P]) cite(res *Result, cites []string, opt Options) error {
 		}
 		c.known[k] = v.Grundy
 	}
-	res.Read = len(pending)
-	return c.citePending(pending)
+	return nil
 }
 
 // collecting returns next, appending each entry it gives to rows (when
@@ -401,20 +403,12 @@ func (c *hinted[P]) entry(row int, e *format.Entry) error {
 // text is e.Position.
 func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bool) error {
 	g := c.g
-	fail := func(rule, detail string, args ...any) error {
-		return &Failure{Row: row, Position: e.Position, Rule: rule, Detail: fmt.Sprintf(detail, args...)}
-	}
-	switch {
-	case err != nil:
-		return fail("position", "%v", err)
-	case !canonical:
-		return fail("position", "not in canonical form (it is %s)", g.text(p))
-	case !g.atomic(p):
-		return fail("position", "not a single land")
+	if err := positionFailure(g, row, e, p, err, canonical); err != nil {
+		return err
 	}
 	lives := g.size(p)
 	if row > 1 && (lives < c.prevLife || lives == c.prevLife && e.Position <= c.prev) {
-		return fail("order", "rows must be in increasing order of %s, then text; the previous row is %s", sizeName(g), c.prev)
+		return &Failure{Row: row, Position: e.Position, Rule: "order", Detail: fmt.Sprintf("rows must be in increasing order of %s, then text; the previous row is %s", sizeName(g), c.prev)}
 	}
 	c.prev, c.prevLife = e.Position, lives
 	if err := c.checkEntry(row, e, p, nil, true); err != nil {
@@ -437,13 +431,8 @@ func (c *hinted[P]) checkEntry(row int, e *format.Entry, p P, err error, canonic
 	fail := func(rule, detail string, args ...any) error {
 		return &Failure{Row: row, Position: e.Position, Rule: rule, Detail: fmt.Sprintf(detail, args...)}
 	}
-	switch {
-	case err != nil:
-		return fail("position", "%v", err)
-	case !canonical:
-		return fail("position", "not in canonical form (it is %s)", g.text(p))
-	case !g.atomic(p):
-		return fail("position", "not a single land")
+	if err := positionFailure(g, row, e, p, err, canonical); err != nil {
+		return err
 	}
 	gv := e.Grundy
 	refused := func(err error, ofChild bool) error {
@@ -521,6 +510,24 @@ func (c *hinted[P]) checkEntry(row int, e *format.Entry, p P, err error, canonic
 		}
 	}
 	return nil
+}
+
+// positionFailure is the failure of an entry whose position (p, as the
+// parser gave it with err; canonical says whether its text is e's) is not
+// one land written canonically, or nil.
+func positionFailure[P any](g rules[P], row int, e *format.Entry, p P, err error, canonical bool) error {
+	detail := ""
+	switch {
+	case err != nil:
+		detail = err.Error()
+	case !canonical:
+		detail = fmt.Sprintf("not in canonical form (it is %s)", g.text(p))
+	case !g.atomic(p):
+		detail = "not a single land"
+	default:
+		return nil
+	}
+	return &Failure{Row: row, Position: e.Position, Rule: "position", Detail: detail}
 }
 
 // sizeName names what the game's size counts, for messages.
