@@ -71,6 +71,7 @@ HOSTILE_CASES = \
 	./cmd/spots-verify:^TestBundleCopiesWhatWasChecked$$ \
 	./cmd/spots-verify:^TestScript$$/^hostile_output_dirs$$ \
 	./cmd/spots-verify:^TestScript$$/^hostile_outputs_read$$ \
+	./swarm:^TestSquattingLiars$$ \
 	./cmd/spots-solve:^TestForgedCheckpoint$$ \
 	./cmd/spots-solve:^TestScript$$/^state_dir$$ \
 	./cmd/spots-solve:^TestScript$$/^hostile_checkpoint$$ \
