@@ -195,7 +195,6 @@ func TestProblems(t *testing.T) {
 		{"large text", File{"testdata/big.jsonl", "100644", MaxSize + 1, []byte(`{"kind":"position"}`)}, []string{"limit"}},
 		{"exactly the limit", File{"testdata/big.jsonl", "100644", MaxSize, []byte(`{}`)}, nil},
 		{"large certificate", File{"corpus/certs/ab.arrow", "100644", 5 * MaxSize, []byte("ARROW1\x00\x00")}, nil},
-		{"large lemmas", File{"corpus/lemmas/ab.arrow", "100644", 3 * MaxSize, []byte("ARROW1\x00\x00")}, nil},
 		{"large file named like the certificates elsewhere", File{"x/corpus/certs/ab.arrow", "100644", MaxSize + 1, []byte("ARROW1\x00\x00")}, []string{"limit"}},
 		{"ELF", File{"spots-solve", "100755", 20 << 20, elf}, []string{"limit", "ELF"}},
 		{"small ELF without x bit", File{"a.out", "100644", 67, elf}, []string{"ELF"}},

@@ -1,6 +1,6 @@
 // Package repocheck keeps the repository's tracked files fit for a source
-// repository: none is larger than MaxSize (except the corpus certificates
-// and lemmas, which are the data the repository exists to publish) and none is an
+// repository: none is larger than MaxSize (except the corpus certificates,
+// which are the data the repository exists to publish) and none is an
 // executable binary. Its test lists the files with git ls-files.
 package repocheck
 
@@ -12,24 +12,12 @@ import (
 )
 
 // MaxSize is the largest size, in bytes, of a tracked file outside
-// ExemptDirs (1 MiB).
+// ExemptDir (1 MiB).
 const MaxSize = 1 << 20
 
-// ExemptDirs are the directories, relative to the repository root and
-// with a trailing slash, whose files may exceed MaxSize: the corpus
-// certificates and its lemmas (held to the budget of corpus/README.md by
-// spots-corpus check instead).
-var ExemptDirs = []string{"corpus/certs/", "corpus/lemmas/"}
-
-// exempt reports whether the file at path may exceed MaxSize.
-func exempt(path string) bool {
-	for _, d := range ExemptDirs {
-		if strings.HasPrefix(path, d) {
-			return true
-		}
-	}
-	return false
-}
+// ExemptDir is the directory, relative to the repository root and with a
+// trailing slash, whose files may exceed MaxSize: the corpus certificates.
+const ExemptDir = "corpus/certs/"
 
 // HeadSize is how many leading bytes of a file Problems needs to recognise
 // an executable binary.
@@ -51,8 +39,8 @@ func Problems(f File) []string {
 		return nil // a link's or submodule's "content" is a name
 	}
 	var out []string
-	if f.Size > MaxSize && !exempt(f.Path) {
-		out = append(out, fmt.Sprintf("%d bytes, over the %d-byte limit for files outside %s", f.Size, MaxSize, strings.Join(ExemptDirs, " and ")))
+	if f.Size > MaxSize && !strings.HasPrefix(f.Path, ExemptDir) {
+		out = append(out, fmt.Sprintf("%d bytes, over the %d-byte limit for files outside %s", f.Size, MaxSize, ExemptDir))
 	}
 	if kind := executableKind(f.Head); kind != "" {
 		out = append(out, "an executable binary ("+kind+")")
