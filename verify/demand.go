@@ -265,14 +265,11 @@ func (c *hinted[P]) wave(wave []pendingRow, workers int, progress func(checked i
 	workers = max(1, min(workers, len(wave)/16))
 	var wg sync.WaitGroup
 	var checkedN atomic.Int64
-	for len(c.workers) < workers { // each worker's children cache lasts from wave to wave
-		c.workers = append(c.workers, &hinted[P]{g: c.g, known: c.known, pending: c.pending, moves: landMoves[P]{g: c.g, limits: c.moves.limits, perEntry: true}})
-	}
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			wc := c.workers[w]
+			wc := &hinted[P]{g: c.g, known: c.known, pending: c.pending, moves: landMoves[P]{g: c.g, limits: c.moves.limits, perEntry: true}}
 			for i := w; i < len(wave); i += workers {
 				if n := checkedN.Add(1); w == 0 && n%512 == 0 {
 					progress(int(n)) // the first worker alone reports

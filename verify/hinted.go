@@ -325,7 +325,6 @@ type hinted[P any] struct {
 	pending  map[string]pendingRow // cited entries not checked, by key (Options.Used)
 	queue    []pendingRow          // those used, to be checked
 	record   *[]string             // in a worker of drain: the pending keys used
-	workers  []*hinted[P]          // drain's workers, with their caches
 	moves    landMoves[P]
 	prev     string // text of the previous entry
 	prevLife int    // its size (lives in Sprouts)

@@ -302,65 +302,70 @@ func valuesOf(entries []format.Entry) []Value {
 // the files at hand, and answers as a check of them would. Otherwise the
 // check is made, and says what is missing or wrong.
 func (l *Library) atHand(cites []string, here string, max int) bool {
-	seen := map[string]bool{}
-	type next struct{ addr, here string }
-	queue := make([]next, 0, len(cites))
-	for _, a := range cites {
-		queue = append(queue, next{a, here})
-	}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		if seen[n.addr] {
-			continue
+	ok := true
+	n := l.walkCited(cites, here, func(addr, path string) []string {
+		if path == "" || l.failed[path] != nil {
+			ok = false
+			return nil
 		}
-		seen[n.addr] = true
-		if len(seen) > max {
-			return false
+		cert, err := format.ReadCertificate(path)
+		if err != nil || cert.Address() != addr {
+			ok = false
+			return nil
 		}
-		a := l.attempt(n.addr, n.here)
-		delete(l.active, n.addr)
-		if len(a.paths) == 0 || l.failed[a.paths[0]] != nil {
-			return false
-		}
-		cert, err := format.ReadCertificate(a.paths[0])
-		if err != nil || cert.Address() != n.addr {
-			return false
-		}
-		for _, c := range cert.Cites {
-			queue = append(queue, next{c, filepath.Dir(a.paths[0])})
-		}
-	}
-	return true
+		return cert.Cites
+	}, func(n int) bool { return ok && n <= max })
+	return ok && n <= max
 }
 
 // toCheck counts, from their headers, the certificates that cites names
 // and those they cite in turn that the library does not hold valid (at
 // most max+1): what a check will read or check, for its progress.
 func (l *Library) toCheck(cites []string, here string, max int) int {
+	count := 0
+	l.walkCited(cites, here, func(addr, path string) []string {
+		if l.valid[addr] != nil {
+			return nil
+		}
+		count++
+		if path == "" {
+			return nil
+		}
+		more, _ := headerCites(path)
+		return more
+	}, func(int) bool { return count <= max })
+	return count
+}
+
+// walkCited visits, breadth first and each once, the certificates cites
+// names and those they cite in turn, as the citations of the file visit
+// returns name them (path: the first file of the address beside the
+// citing one or in the library's directories, "" if none), while goOn
+// holds for the number visited; it returns that number.
+func (l *Library) walkCited(cites []string, here string, visit func(addr, path string) []string, goOn func(n int) bool) int {
 	seen := map[string]bool{}
 	type next struct{ addr, here string }
-	var queue []next
+	queue := make([]next, 0, len(cites))
 	for _, a := range cites {
 		queue = append(queue, next{a, here})
 	}
 	n := 0
-	for len(queue) > 0 && n <= max {
+	for len(queue) > 0 && goOn(n) {
 		x := queue[0]
 		queue = queue[1:]
-		if seen[x.addr] || l.valid[x.addr] != nil {
+		if seen[x.addr] {
 			continue
 		}
 		seen[x.addr] = true
 		n++
 		a := l.attempt(x.addr, x.here)
 		delete(l.active, x.addr)
-		if len(a.paths) == 0 {
-			continue
+		path := ""
+		if len(a.paths) > 0 {
+			path = a.paths[0]
 		}
-		more, _ := headerCites(a.paths[0])
-		for _, c := range more {
-			queue = append(queue, next{c, filepath.Dir(a.paths[0])})
+		for _, c := range visit(x.addr, path) {
+			queue = append(queue, next{c, filepath.Dir(path)})
 		}
 	}
 	return n
