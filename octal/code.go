@@ -48,19 +48,19 @@ func readCode(s string) (c Code, off int, kind error, reason string) {
 	rest, ok := strings.CutPrefix(s, "0.")
 	switch {
 	case !ok && strings.HasPrefix(s, "."):
-		return c, 0, ErrSyntax, fmt.Sprintf("%q is not an octal code: write it with its leading zero, \"0%s\"", s, s)
+		return c, 0, ErrSyntax, fmt.Sprintf("%s is not an octal code: write it with its leading zero, %s", quote(s), quote("0"+s))
 	case !ok:
-		return c, 0, ErrSyntax, fmt.Sprintf("%q is not an octal code: want \"0.\" and octal digits, such as 0.77 (Kayles)", s)
+		return c, 0, ErrSyntax, fmt.Sprintf("%s is not an octal code: want \"0.\" and octal digits, such as 0.77 (Kayles)", quote(s))
 	case rest == "":
-		return c, 2, ErrSyntax, fmt.Sprintf("octal code %q has no digits after the point", s)
+		return c, 2, ErrSyntax, fmt.Sprintf("octal code %s has no digits after the point", quote(s))
 	case len(rest) > MaxDigits:
-		return c, 2 + MaxDigits, ErrTooLarge, fmt.Sprintf("octal code %.20q… has more than %d digits", s, MaxDigits)
+		return c, 2 + MaxDigits, ErrTooLarge, fmt.Sprintf("octal code %s has more than %d digits", quote(s), MaxDigits)
 	}
 	digits := make([]uint8, 0, len(rest))
 	for i := range len(rest) {
 		d := rest[i]
 		if d < '0' || d > '7' {
-			return Code{}, 2 + i, ErrSyntax, fmt.Sprintf("%q in octal code %q is not an octal digit (0 to 7)", d, s)
+			return Code{}, 2 + i, ErrSyntax, fmt.Sprintf("%q in octal code %s is not an octal digit (0 to 7)", d, quote(s))
 		}
 		digits = append(digits, d-'0')
 	}

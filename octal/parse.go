@@ -40,6 +40,15 @@ func (e *ParseError) Error() string {
 // Unwrap returns ErrTooLarge or ErrSyntax.
 func (e *ParseError) Unwrap() error { return e.kind }
 
+// quote quotes a part of the input for a message, shortened if long: the
+// ParseError holds the input itself.
+func quote(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return strconv.Quote(s)
+}
+
 // cut shortens a long input for a ParseError.
 func cut(s string) string {
 	if len(s) > 80 {
@@ -91,9 +100,9 @@ func Parse(s string) (Position, error) {
 		}
 		if !have {
 			if _, _, reason := readSize(term); reason != "" {
-				return fail(at, ErrSyntax, "%q is not a heap: want CODE:SIZE, such as 0.77:5, or %q alone for the empty position", term, EmptyText)
+				return fail(at, ErrSyntax, "%s is not a heap: want CODE:SIZE, such as 0.77:5, or %q alone for the empty position", quote(term), EmptyText)
 			}
-			return fail(at, ErrSyntax, "heap %q has no code: the first heap is written CODE:SIZE, such as 0.77:%s", term, term)
+			return fail(at, ErrSyntax, "heap %s has no code: the first heap is written CODE:SIZE, such as 0.77:%s", quote(term), term)
 		}
 		n, kind, reason := readSize(sizeText)
 		if reason != "" {
@@ -113,7 +122,7 @@ func Parse(s string) (Position, error) {
 // readSize reads a heap's size: a decimal number from 0 to MaxHeap
 // without leading zeros.
 func readSize(s string) (n int, kind error, reason string) {
-	bad := fmt.Sprintf("heap size %q is not a number from 0 to %d without leading zeros (heaps are separated by a single '+')", s, MaxHeap)
+	bad := fmt.Sprintf("heap size %s is not a number from 0 to %d without leading zeros (heaps are separated by a single '+')", quote(s), MaxHeap)
 	if s == "" || len(s) > 1 && s[0] == '0' || len(s) > 9 {
 		return 0, ErrSyntax, bad
 	}
@@ -151,7 +160,7 @@ func FromKey(k string) (Position, error) {
 		return Empty, err
 	}
 	if p.Key() != k {
-		return Empty, fmt.Errorf("octal: %q is not a key (the position's key is %q): write it canonically", cut(k), p.Key())
+		return Empty, fmt.Errorf("octal: %q is not a key (the position's key is %q): write it canonically", cut(k), cut(p.Key()))
 	}
 	return p, nil
 }

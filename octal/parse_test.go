@@ -84,6 +84,9 @@ func TestParseErrors(t *testing.T) {
 		{"0." + strings.Repeat("7", MaxDigits+1) + ":5", ErrTooLarge, 2 + MaxDigits, "more than 64 digits"},
 		{strings.Repeat("0.77:65536+", 16) + "0.77:1", ErrTooLarge, 16 * 11, "more than 1048576 tokens"},
 		{long + "+1", ErrTooLarge, MaxInput, "longer than"},
+		{strings.Repeat("x", MaxInput), ErrSyntax, 0, `"xxxx`},
+		{"0.77:" + strings.Repeat("9", MaxInput-5), ErrSyntax, 5, `heap size "9999`},
+		{"0." + strings.Repeat("8", MaxInput-4) + ":5", ErrTooLarge, 2 + MaxDigits, "more than 64 digits"},
 	} {
 		_, err := Parse(tc.in)
 		var pe *ParseError
@@ -98,6 +101,8 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%.20q): the error %q does not name the input", tc.in, err)
 		case !strings.Contains(err.Error(), tc.says):
 			t.Errorf("Parse(%.20q): the error %q does not say %q", tc.in, err, tc.says)
+		case len(err.Error()) > 400:
+			t.Errorf("Parse(%.20q): an error of %d bytes; long input is cut short", tc.in, len(err.Error()))
 		}
 	}
 }
