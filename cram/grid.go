@@ -59,7 +59,7 @@ func (g grid) regionTexts(s *scratch) []region {
 		if len(cells) < 2 {
 			continue // an isolated cell can never be covered
 		}
-		out = append(out, region{text: canonicalText(g.w, cells, s), cells: len(cells)})
+		out = append(out, withMask(region{text: canonicalText(g.w, cells, s), cells: len(cells)}))
 	}
 	return out
 }

@@ -18,6 +18,11 @@ type Position struct {
 type region struct {
 	text  string // canonical text (see the package documentation)
 	cells int    // empty cells
+	// The box of the canonical image and its empty cells as a bit mask
+	// (see bits.go), when the box has at most maxBits cells; h is 0
+	// otherwise.
+	h, w int32
+	mask uint64
 }
 
 // Empty is the position without a move.
@@ -33,7 +38,12 @@ func fromRegions(rs []region) Position {
 	}
 	slices.SortFunc(rs, func(a, b region) int { return strings.Compare(a.text, b.text) })
 	p := Position{regions: rs}
+	n := len(rs) - 1
+	for _, r := range rs {
+		n += len(r.text)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, r := range rs {
 		if i > 0 {
 			b.WriteByte('+')
@@ -73,11 +83,17 @@ func (p Position) IsTerminal() bool { return len(p.regions) == 0 }
 // Regions returns the regions of p, each as a position of its own, in the
 // order of p's text. The sum of the games of p's regions is p.
 func (p Position) Regions() []Position {
-	out := make([]Position, len(p.regions))
+	return p.AppendRegions(make([]Position, 0, len(p.regions)))
+}
+
+// AppendRegions appends the regions of p to dst, as Regions returns them,
+// and returns the extended slice. A search asks for the regions of every
+// position it meets and keeps none of the slices, so it reuses one.
+func (p Position) AppendRegions(dst []Position) []Position {
 	for i, r := range p.regions {
-		out[i] = Position{regions: p.regions[i : i+1 : i+1], key: r.text, cells: r.cells}
+		dst = append(dst, Position{regions: p.regions[i : i+1 : i+1], key: r.text, cells: r.cells})
 	}
-	return out
+	return dst
 }
 
 // Sum returns the position made of all the regions of ps.
@@ -99,6 +115,11 @@ func Sum(ps ...Position) Position {
 func (p Position) EstimateChildren() int {
 	n := 0
 	for _, r := range p.regions {
+		if r.small() {
+			_, notLast := boxMasks(int(r.h), int(r.w))
+			n += bitMoves(r.mask, int(r.w), notLast)
+			continue
+		}
 		g, err := decodeRegion(r.text)
 		if err != nil {
 			continue // not reached: regions are written by this package

@@ -11,6 +11,9 @@ func (Rules) Key(p Position) string { return p.Key() }
 // Components returns the regions of p.
 func (Rules) Components(p Position) []Position { return p.Regions() }
 
+// AppendComponents appends the regions of p to dst.
+func (Rules) AppendComponents(dst []Position, p Position) []Position { return p.AppendRegions(dst) }
+
 // Combine returns the sum of the regions.
 func (Rules) Combine(rs []Position) Position { return Sum(rs...) }
 
