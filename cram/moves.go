@@ -70,13 +70,13 @@ func bitChildren(r region, others, i int, emit func([]region, int) bool) bool {
 	for rest := right | down; rest != 0; rest &= rest - 1 {
 		a := rest & -rest
 		if right&a != 0 {
-			rs := b.appendRegions(make([]region, 0, others+4), m&^(a|a<<1))
+			rs := b.appendRegions(make([]region, 0, others+2), m&^(a|a<<1))
 			if emit(rs, i) {
 				return true
 			}
 		}
 		if down&a != 0 {
-			rs := b.appendRegions(make([]region, 0, others+4), m&^(a|a<<w))
+			rs := b.appendRegions(make([]region, 0, others+2), m&^(a|a<<w))
 			if emit(rs, i) {
 				return true
 			}
@@ -101,7 +101,7 @@ func gridChildren(r region, others, i int, s *scratch, emit func([]region, int) 
 				continue
 			}
 			g.empty[a], g.empty[b] = false, false
-			rs := append(make([]region, 0, others+4), g.regionTexts(s)...)
+			rs := append(make([]region, 0, others+2), g.regionTexts(s)...)
 			g.empty[a], g.empty[b] = true, true
 			if emit(rs, i) {
 				return true

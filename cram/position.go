@@ -38,6 +38,11 @@ func fromRegions(rs []region) Position {
 	}
 	slices.SortFunc(rs, func(a, b region) int { return strings.Compare(a.text, b.text) })
 	p := Position{regions: rs}
+	if len(rs) == 1 {
+		// One region: its text is the key, and is not copied.
+		p.key, p.cells = rs[0].text, rs[0].cells
+		return p
+	}
 	n := len(rs) - 1
 	for _, r := range rs {
 		n += len(r.text)
