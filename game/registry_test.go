@@ -1,0 +1,110 @@
+package game
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// heap is a one-heap Nim for the registry's tests: a position is a
+// number of counters, a move takes some.
+type heap struct{}
+
+func (heap) Parse(s string) (int, error) {
+	if len(s) != 1 || s[0] < '0' || s[0] > '9' {
+		return 0, errors.New("heap: want one digit")
+	}
+	return int(s[0] - '0'), nil
+}
+func (h heap) FromKey(s string) (int, error) { return h.Parse(s) }
+func (heap) String(p int) string             { return string(rune('0' + p)) }
+func (h heap) Key(p int) string              { return h.String(p) }
+func (heap) Size(p int) int                  { return p }
+func (heap) EstimateChildren(p int) int      { return p }
+func (heap) Measure(p int) Cost              { return Cost{Moves: int64(p), Work: int64(p)} }
+func (heap) Combine(ps []int) int {
+	if len(ps) == 0 {
+		return 0
+	}
+	return ps[0]
+}
+func (heap) Components(p int) []int {
+	if p == 0 {
+		return nil
+	}
+	return []int{p}
+}
+func (heap) Children(p int) []int {
+	var out []int
+	for i := range p {
+		out = append(out, i)
+	}
+	return out
+}
+
+// TestRegister: names are lowercase words registered once, found in any
+// case; an unknown name is an error naming the games.
+func TestRegister(t *testing.T) {
+	g := New[int](Info{Name: "heapone"}, heap{})
+	Register(g)
+	if h, ok := Lookup("HeapOne"); !ok || h != g {
+		t.Errorf("Lookup(HeapOne) = %v, %v", h, ok)
+	}
+	if _, err := Get("nosuch"); err == nil || !strings.Contains(err.Error(), "heapone") {
+		t.Errorf("Get(nosuch) = %v, want an error naming heapone", err)
+	}
+	for _, tt := range []struct{ name, want string }{
+		{"heapone", "registered twice"},
+		{"Heap", "lowercase word"},
+		{"", "lowercase word"},
+		{"two words", "lowercase word"},
+	} {
+		func() {
+			defer func() {
+				if v := recover(); v == nil || !strings.Contains(v.(string), tt.want) {
+					t.Errorf("Register(%q) panicked with %v, want %q", tt.name, v, tt.want)
+				}
+			}()
+			Register(New[int](Info{Name: tt.name}, heap{}))
+		}()
+	}
+}
+
+// TestErased: a Game gives back its typed rules and positions, and its
+// children and components are those of the rules.
+func TestErased(t *testing.T) {
+	g := New[int](Info{Name: "heaptwo"}, heap{})
+	if _, ok := Typed[int](g); !ok {
+		t.Error("Typed[int] of a game of ints fails")
+	}
+	if _, ok := Typed[string](g); ok {
+		t.Error("Typed[string] of a game of ints succeeds")
+	}
+	p, err := g.Parse("3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := Unwrap[int](p); !ok || n != 3 {
+		t.Errorf("Unwrap(Parse(3)) = %d, %v", n, ok)
+	}
+	if k := g.Key(Wrap(4)); k != "4" {
+		t.Errorf("Key(Wrap(4)) = %q", k)
+	}
+	var keys []string
+	for _, c := range g.Children(p) {
+		keys = append(keys, g.Key(c))
+	}
+	if got := strings.Join(keys, ","); got != "0,1,2" {
+		t.Errorf("children of 3: %s, want 0,1,2", got)
+	}
+	kids, complete := g.ChildrenUntil(p, func(Position) bool { return true })
+	if len(kids) != 3 || !complete {
+		t.Errorf("ChildrenUntil without one of the rules: %d kids, complete %v", len(kids), complete)
+	}
+	if n := g.NumComponents(p); n != 1 {
+		t.Errorf("NumComponents(3) = %d", n)
+	}
+	if got := g.AppendComponents(nil, p); len(got) != 1 || g.Key(got[0]) != "3" {
+		t.Errorf("AppendComponents(3) = %v", got)
+	}
+}
