@@ -1,10 +1,10 @@
 package game
 
-// erased is the Game of typed rules. A position is held as a *P: a
-// pointer fits an interface without another allocation, so the children
-// of a position are erased with one allocation for the slice, pointing
-// into the typed slice Children made.
-type erased[P any] struct {
+// erased is the Game of typed rules. A position is held as a boxed[P], a
+// pointer to it: a pointer fits an interface without another allocation,
+// so the children of a position are erased with one allocation for the
+// slice, pointing into the typed slice Children made.
+type erased[P Position] struct {
 	info  Info
 	r     Rules[P]
 	until ChildrenUntil[P]    // nil when r has no ChildrenUntil
@@ -12,26 +12,31 @@ type erased[P any] struct {
 }
 
 // of returns the typed position x holds.
-func (*erased[P]) of(x Position) P { return *x.(*P) }
+func (*erased[P]) of(x Position) P { return *x.(boxed[P]).p }
+
+// boxed is how an erased position holds its typed position.
+type boxed[P Position] struct{ p *P }
+
+// String writes the position as its type does.
+func (b boxed[P]) String() string { return (*b.p).String() }
 
 // wrapAll returns the positions of ps, erased, pointing into ps.
-func wrapAll[P any](ps []P) []Position {
+func wrapAll[P Position](ps []P) []Position {
 	if ps == nil {
 		return nil
 	}
 	out := make([]Position, len(ps))
 	for i := range ps {
-		out[i] = &ps[i]
+		out[i] = boxed[P]{&ps[i]}
 	}
 	return out
 }
 
-func (e *erased[P]) Info() Info               { return e.info }
-func (e *erased[P]) rules() any               { return e.r }
-func (e *erased[P]) String(x Position) string { return e.r.String(e.of(x)) }
-func (e *erased[P]) Key(x Position) string    { return e.r.Key(e.of(x)) }
-func (e *erased[P]) Size(x Position) int      { return e.r.Size(e.of(x)) }
-func (e *erased[P]) Measure(x Position) Cost  { return e.r.Measure(e.of(x)) }
+func (e *erased[P]) Info() Info              { return e.info }
+func (e *erased[P]) rules() any              { return e.r }
+func (e *erased[P]) Key(x Position) string   { return e.r.Key(e.of(x)) }
+func (e *erased[P]) Size(x Position) int     { return e.r.Size(e.of(x)) }
+func (e *erased[P]) Measure(x Position) Cost { return e.r.Measure(e.of(x)) }
 
 func (e *erased[P]) EstimateChildren(x Position) int {
 	return e.r.EstimateChildren(e.of(x))
@@ -42,7 +47,7 @@ func (e *erased[P]) Parse(text string) (Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &p, nil
+	return boxed[P]{&p}, nil
 }
 
 func (e *erased[P]) FromKey(key string) (Position, error) {
@@ -50,7 +55,7 @@ func (e *erased[P]) FromKey(key string) (Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &p, nil
+	return boxed[P]{&p}, nil
 }
 
 func (e *erased[P]) Components(x Position) []Position {
@@ -58,9 +63,12 @@ func (e *erased[P]) Components(x Position) []Position {
 }
 
 func (e *erased[P]) AppendComponents(dst []Position, x Position) []Position {
+	if e.count != nil && e.count.NumComponents(e.of(x)) == 1 {
+		return append(dst, x) // an atomic position is its own component, without an allocation
+	}
 	comps := e.r.Components(e.of(x))
 	for i := range comps {
-		dst = append(dst, &comps[i])
+		dst = append(dst, boxed[P]{&comps[i]})
 	}
 	return dst
 }
@@ -78,7 +86,7 @@ func (e *erased[P]) Combine(xs []Position) Position {
 		ps[i] = e.of(x)
 	}
 	p := e.r.Combine(ps)
-	return &p
+	return boxed[P]{&p}
 }
 
 func (e *erased[P]) Children(x Position) []Position {
@@ -95,6 +103,10 @@ func (e *erased[P]) ChildrenUntil(x Position, stop func(Position) bool) ([]Posit
 		}
 		return kids, true
 	}
-	kids, complete := e.until.ChildrenUntil(e.of(x), func(p P) bool { return stop(&p) })
+	cell := new(P) // one for all the children stop sees, which it does not keep
+	kids, complete := e.until.ChildrenUntil(e.of(x), func(p P) bool {
+		*cell = p
+		return stop(boxed[P]{cell})
+	})
 	return wrapAll(kids), complete
 }

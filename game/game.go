@@ -13,12 +13,16 @@
 // docs/adding-a-game.md walks through adding a game.
 package game
 
-// Position is a position of some registered game: an opaque value that
-// only the Game that made it (Parse, FromKey, Children, Components,
-// Combine) reads. Positions are immutable and may be shared between
-// goroutines; they are never compared with ==: Key says whether two are
-// the same game.
-type Position interface{}
+// Position is a position of some registered game: a value that only the
+// Game that made it (Parse, FromKey, Children, Components, Combine) reads,
+// and that writes itself in the game's canonical notation. Positions are
+// immutable and may be shared between goroutines; they are never compared
+// with ==: Key says whether two are the same game.
+type Position interface {
+	// String writes the position canonically: the game's Parse reads it
+	// back, and Parse(s).String() == s says s is canonical.
+	String() string
+}
 
 // Info describes a game to people and to the certificate format.
 type Info struct {
@@ -74,9 +78,9 @@ type Cost struct {
 // Rules is a game's rules over its own position type P, as its adapter
 // package writes them. The search, the checker and the certificates rely
 // on these contracts, which package game/gametest checks:
-//   - Parse reads a position in any form the game accepts and String
-//     writes it canonically: Parse(String(p)) is p, and String(Parse(s))
-//     == s says s is canonical. Bad text is an error naming what is wrong,
+//   - Parse reads a position in any form the game accepts and P's String
+//     method writes it canonically: Parse(p.String()) is p, and
+//     Parse(s).String() == s says s is canonical. Bad text is an error naming what is wrong,
 //     never a panic.
 //   - Key is injective on canonical positions: equal keys mean the same
 //     game. FromKey reads what Key wrote and refuses anything else.
@@ -91,10 +95,9 @@ type Cost struct {
 //   - EstimateChildren is a cheap guess of the number of children, used
 //     only to order them; Measure bounds the cost of Children without
 //     making them.
-type Rules[P any] interface {
+type Rules[P Position] interface {
 	Parse(text string) (P, error)
 	FromKey(key string) (P, error)
-	String(P) string
 	Key(P) string
 	Components(P) []P
 	Combine([]P) P
@@ -121,12 +124,14 @@ type ComponentCounter[P any] interface {
 // layers above the rules use. Its methods are those of Rules over
 // Position, plus the optional ones, always present; they take only
 // positions this Game made and may panic on another game's. Game
-// satisfies solve.Game[Position] and solve.ChildrenUntil[Position].
+// satisfies solve.Game[Position], solve.ChildrenUntil[Position] and
+// solve.ComponentsAppender[Position]. The stop function of
+// ChildrenUntil must not keep the position it is given past its call:
+// the Game reuses it for the next child (the search only looks it up).
 type Game interface {
 	Info() Info
 	Parse(text string) (Position, error)
 	FromKey(key string) (Position, error)
-	String(Position) string
 	Key(Position) string
 	Components(Position) []Position
 	AppendComponents(dst []Position, p Position) []Position
@@ -142,7 +147,7 @@ type Game interface {
 }
 
 // New returns the Game of rules r described by info.
-func New[P any](info Info, r Rules[P]) Game {
+func New[P Position](info Info, r Rules[P]) Game {
 	e := &erased[P]{info: info, r: r}
 	e.until, _ = r.(ChildrenUntil[P])
 	e.count, _ = r.(ComponentCounter[P])
@@ -152,22 +157,22 @@ func New[P any](info Info, r Rules[P]) Game {
 // Typed returns the rules g was made of, if their position type is P:
 // what code that serves one game only (the Sprouts swarm, the GLOP text
 // databases) uses to run on its positions without erasure.
-func Typed[P any](g Game) (Rules[P], bool) {
+func Typed[P Position](g Game) (Rules[P], bool) {
 	r, ok := g.rules().(Rules[P])
 	return r, ok
 }
 
 // Unwrap returns the position of type P that x holds, if it holds one (x
 // made by a Game whose rules have position type P).
-func Unwrap[P any](x Position) (P, bool) {
-	p, ok := x.(*P)
+func Unwrap[P Position](x Position) (P, bool) {
+	b, ok := x.(boxed[P])
 	if !ok {
 		var zero P
 		return zero, false
 	}
-	return *p, true
+	return *b.p, true
 }
 
 // Wrap returns p as a Position of the Game made of rules over P, the
 // inverse of Unwrap.
-func Wrap[P any](p P) Position { return &p }
+func Wrap[P Position](p P) Position { return boxed[P]{&p} }

@@ -18,6 +18,10 @@ var registry struct {
 // value of certificates and a file name in a corpus.
 var validName = regexp.MustCompile(`^[a-z][a-z0-9]{0,31}$`)
 
+// Reserved is the one lowercase word that names no game: --game list
+// lists the games.
+const Reserved = "list"
+
 // Register adds g to the games every layer serves. Package game/all calls
 // it once for each game, from its init; it panics (a programming error,
 // caught by every test) when g's name is not a lowercase word or is
@@ -26,6 +30,9 @@ func Register(g Game) {
 	info := g.Info()
 	if !validName.MatchString(info.Name) {
 		panic(fmt.Sprintf("game: cannot register %q: a name is a lowercase word of at most 32 letters and digits", info.Name))
+	}
+	if info.Name == Reserved {
+		panic(fmt.Sprintf("game: cannot register %q: --game %s lists the games", info.Name, Reserved))
 	}
 	registry.mu.Lock()
 	defer registry.mu.Unlock()

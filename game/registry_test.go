@@ -7,35 +7,40 @@ import (
 )
 
 // heap is a one-heap Nim for the registry's tests: a position is a
-// number of counters, a move takes some.
+// number of counters (a count), a move takes some.
 type heap struct{}
 
-func (heap) Parse(s string) (int, error) {
+// count is a position of heap.
+type count int
+
+// String writes the count as a digit.
+func (c count) String() string { return string(rune('0' + c)) }
+
+func (heap) Parse(s string) (count, error) {
 	if len(s) != 1 || s[0] < '0' || s[0] > '9' {
 		return 0, errors.New("heap: want one digit")
 	}
-	return int(s[0] - '0'), nil
+	return count(s[0] - '0'), nil
 }
-func (h heap) FromKey(s string) (int, error) { return h.Parse(s) }
-func (heap) String(p int) string             { return string(rune('0' + p)) }
-func (h heap) Key(p int) string              { return h.String(p) }
-func (heap) Size(p int) int                  { return p }
-func (heap) EstimateChildren(p int) int      { return p }
-func (heap) Measure(p int) Cost              { return Cost{Moves: int64(p), Work: int64(p)} }
-func (heap) Combine(ps []int) int {
+func (h heap) FromKey(s string) (count, error) { return h.Parse(s) }
+func (heap) Key(p count) string                { return p.String() }
+func (heap) Size(p count) int                  { return int(p) }
+func (heap) EstimateChildren(p count) int      { return int(p) }
+func (heap) Measure(p count) Cost              { return Cost{Moves: int64(p), Work: int64(p)} }
+func (heap) Combine(ps []count) count {
 	if len(ps) == 0 {
 		return 0
 	}
 	return ps[0]
 }
-func (heap) Components(p int) []int {
+func (heap) Components(p count) []count {
 	if p == 0 {
 		return nil
 	}
-	return []int{p}
+	return []count{p}
 }
-func (heap) Children(p int) []int {
-	var out []int
+func (heap) Children(p count) []count {
+	var out []count
 	for i := range p {
 		out = append(out, i)
 	}
@@ -45,7 +50,7 @@ func (heap) Children(p int) []int {
 // TestRegister: names are lowercase words registered once, found in any
 // case; an unknown name is an error naming the games.
 func TestRegister(t *testing.T) {
-	g := New[int](Info{Name: "heapone"}, heap{})
+	g := New[count](Info{Name: "heapone"}, heap{})
 	Register(g)
 	if h, ok := Lookup("HeapOne"); !ok || h != g {
 		t.Errorf("Lookup(HeapOne) = %v, %v", h, ok)
@@ -55,6 +60,7 @@ func TestRegister(t *testing.T) {
 	}
 	for _, tt := range []struct{ name, want string }{
 		{"heapone", "registered twice"},
+		{"list", "lists the games"},
 		{"Heap", "lowercase word"},
 		{"", "lowercase word"},
 		{"two words", "lowercase word"},
@@ -65,7 +71,7 @@ func TestRegister(t *testing.T) {
 					t.Errorf("Register(%q) panicked with %v, want %q", tt.name, v, tt.want)
 				}
 			}()
-			Register(New[int](Info{Name: tt.name}, heap{}))
+			Register(New[count](Info{Name: tt.name}, heap{}))
 		}()
 	}
 }
@@ -73,22 +79,22 @@ func TestRegister(t *testing.T) {
 // TestErased: a Game gives back its typed rules and positions, and its
 // children and components are those of the rules.
 func TestErased(t *testing.T) {
-	g := New[int](Info{Name: "heaptwo"}, heap{})
-	if _, ok := Typed[int](g); !ok {
-		t.Error("Typed[int] of a game of ints fails")
+	g := New[count](Info{Name: "heaptwo"}, heap{})
+	if _, ok := Typed[count](g); !ok {
+		t.Error("Typed[count] of a game of counts fails")
 	}
-	if _, ok := Typed[string](g); ok {
-		t.Error("Typed[string] of a game of ints succeeds")
+	if _, ok := Typed[boxed[count]](g); ok {
+		t.Error("Typed[boxed[count]] of a game of counts succeeds")
 	}
 	p, err := g.Parse("3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, ok := Unwrap[int](p); !ok || n != 3 {
+	if n, ok := Unwrap[count](p); !ok || n != 3 {
 		t.Errorf("Unwrap(Parse(3)) = %d, %v", n, ok)
 	}
-	if k := g.Key(Wrap(4)); k != "4" {
-		t.Errorf("Key(Wrap(4)) = %q", k)
+	if k := g.Key(Wrap(count(4))); k != "4" {
+		t.Errorf("Key(Wrap(count(4))) = %q", k)
 	}
 	var keys []string
 	for _, c := range g.Children(p) {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/certify"
-	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/interrupt"
@@ -26,8 +25,8 @@ import (
 // (or the one position of a swarm), and returns the exit status.
 func solveAll(ctx context.Context, cfg config, positions []string, stdout, stderr io.Writer) int {
 	r := &runner{ctx: ctx, cfg: cfg, stdout: stdout, stderr: stderr}
-	if cfg.game == cram.Game {
-		return solveCram(r, positions)
+	if cfg.game != sprouts.Game {
+		return solveGame(r, cfg.game, positions)
 	}
 	return solveSprouts(r, positions)
 }

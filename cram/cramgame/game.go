@@ -22,7 +22,7 @@ var Info = game.Info{
 	Noun:          "board",
 	Notation:      cram.Notation,
 	Description:   "dominoes placed on a board of squares, across or down; the player who cannot place one loses",
-	Example:       "3x4",
+	Example:       "5x5",
 	Doc:           "github.com/spots-dev/spots/cram",
 	SizeName:      "cells",
 	ComponentName: "regions",
@@ -45,9 +45,6 @@ func (Rules) FromKey(key string) (cram.Position, error) {
 	}
 	return p, err
 }
-
-// String returns the canonical text of p.
-func (Rules) String(p cram.Position) string { return p.String() }
 
 // NumComponents returns the number of regions of p.
 func (Rules) NumComponents(p cram.Position) int { return p.NumRegions() }

@@ -36,7 +36,7 @@ func Run(t T, g game.Game, extra ...string) {
 	sample := Sample(t, g, append([]string{g.Info().Example}, extra...), maxSample)
 	texts := map[string]string{} // canonical text -> key
 	for _, p := range sample {
-		key, text := g.Key(p), g.String(p)
+		key, text := g.Key(p), p.String()
 		if other, ok := texts[text]; ok && other != key {
 			t.Errorf("%s has two keys %q and %q", text, other, key)
 		}
@@ -76,7 +76,7 @@ func Sample(t T, g game.Game, texts []string, n int) []game.Position {
 	var queue []game.Position
 	seen := map[string]string{} // key -> canonical text
 	add := func(p game.Position) {
-		k, text := g.Key(p), g.String(p)
+		k, text := g.Key(p), p.String()
 		if other, ok := seen[k]; ok {
 			if other != text {
 				t.Errorf("%s and %s have the same key %q: Key is not injective", other, text, k)
@@ -113,14 +113,14 @@ func Sample(t T, g game.Game, texts []string, n int) []game.Position {
 // checkText checks the round trips of the notation and of keys.
 func checkText(t T, g game.Game, p game.Position) {
 	t.Helper()
-	text, key := g.String(p), g.Key(p)
+	text, key := p.String(), g.Key(p)
 	q, err := g.Parse(text)
 	if err != nil {
 		t.Errorf("%s: Parse(String(p)) fails: %v", text, err)
 		return
 	}
-	if g.Key(q) != key || g.String(q) != text {
-		t.Errorf("%s: Parse(String(p)) is %s (key %q), want key %q", text, g.String(q), g.Key(q), key)
+	if g.Key(q) != key || q.String() != text {
+		t.Errorf("%s: Parse(String(p)) is %s (key %q), want key %q", text, q.String(), g.Key(q), key)
 	}
 	r, err := g.FromKey(key)
 	if err != nil {
@@ -136,7 +136,7 @@ func checkText(t T, g game.Game, p game.Position) {
 // AppendComponents and Size.
 func checkComponents(t T, g game.Game, p game.Position) {
 	t.Helper()
-	text := g.String(p)
+	text := p.String()
 	comps := g.Components(p)
 	if n := g.NumComponents(p); n != len(comps) {
 		t.Errorf("%s: NumComponents is %d, Components has %d", text, n, len(comps))
@@ -145,15 +145,15 @@ func checkComponents(t T, g game.Game, p game.Position) {
 		t.Errorf("%s: AppendComponents differs from Components", text)
 	}
 	if s := g.Combine(comps); g.Key(s) != g.Key(p) {
-		t.Errorf("%s: Combine(Components(p)) is %s", text, g.String(s))
+		t.Errorf("%s: Combine(Components(p)) is %s", text, s.String())
 	}
 	size := 0
 	for _, c := range comps {
 		if n := g.NumComponents(c); n != 1 {
-			t.Errorf("%s: component %s has %d components, want 1", text, g.String(c), n)
+			t.Errorf("%s: component %s has %d components, want 1", text, c.String(), n)
 		}
 		if s := g.Size(c); s <= 0 {
-			t.Errorf("%s: component %s has size %d, want a positive size", text, g.String(c), s)
+			t.Errorf("%s: component %s has size %d, want a positive size", text, c.String(), s)
 		}
 		size += g.Size(c)
 	}
@@ -168,17 +168,17 @@ func checkComponents(t T, g game.Game, p game.Position) {
 // checkChildren checks the children of an atomic position.
 func checkChildren(t T, g game.Game, p game.Position) {
 	t.Helper()
-	text, size := g.String(p), g.Size(p)
+	text, size := p.String(), g.Size(p)
 	kids := g.Children(p)
 	seen := map[string]bool{}
 	for _, k := range kids {
 		key := g.Key(k)
 		if seen[key] {
-			t.Errorf("%s: child %s appears twice", text, g.String(k))
+			t.Errorf("%s: child %s appears twice", text, k.String())
 		}
 		seen[key] = true
 		if s := g.Size(k); s >= size {
-			t.Errorf("%s (size %d): child %s has size %d, want less", text, size, g.String(k), s)
+			t.Errorf("%s (size %d): child %s has size %d, want less", text, size, k.String(), s)
 		}
 	}
 	if c := g.Measure(p); c.Moves < int64(len(kids)) || c.Work < c.Moves {
@@ -192,7 +192,7 @@ func checkChildren(t T, g game.Game, p game.Position) {
 		some, _ := g.ChildrenUntil(p, func(game.Position) bool { return true })
 		for _, k := range some {
 			if !seen[g.Key(k)] {
-				t.Errorf("%s: ChildrenUntil made %s, which Children does not", text, g.String(k))
+				t.Errorf("%s: ChildrenUntil made %s, which Children does not", text, k.String())
 			}
 		}
 	}
@@ -203,9 +203,9 @@ func checkBadText(t T, g game.Game) {
 	t.Helper()
 	for _, s := range []string{"\x00", "\xff\xfe", "((((", "+", "?", strings.Repeat("x", g.Info().MaxInput+1)} {
 		if p, err := g.Parse(s); err == nil {
-			t.Errorf("%s: Parse(%.20q) = %s, want an error", g.Info().Name, s, g.String(p))
+			t.Errorf("%s: Parse(%.20q) = %s, want an error", g.Info().Name, s, p.String())
 		}
-		if p, err := g.FromKey(s); err == nil && g.String(p) == s {
+		if p, err := g.FromKey(s); err == nil && p.String() == s {
 			t.Errorf("%s: FromKey(%.20q) accepted it", g.Info().Name, s)
 		}
 	}

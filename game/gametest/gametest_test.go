@@ -23,30 +23,11 @@ type kayles struct {
 	acceptAll   bool // Parse accepts anything as the empty position
 }
 
-func (k kayles) Parse(s string) ([]int, error) {
-	if s == "!" {
-		return nil, nil
-	}
-	var rows []int
-	for f := range strings.SplitSeq(s, "+") {
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 0 || n > 64 {
-			if k.acceptAll {
-				return nil, nil
-			}
-			return nil, fmt.Errorf("kayles: %q: want rows of 0 to 64 pins joined by +", s)
-		}
-		if n > 0 {
-			rows = append(rows, n)
-		}
-	}
-	slices.Sort(rows)
-	return rows, nil
-}
+// rows is a position of kayles.
+type rows []int
 
-func (k kayles) FromKey(s string) ([]int, error) { return k.Parse(s) }
-
-func (k kayles) String(p []int) string {
+// String writes the rows as kayles does.
+func (p rows) String() string {
 	if len(p) == 0 {
 		return "!"
 	}
@@ -57,41 +38,64 @@ func (k kayles) String(p []int) string {
 	return strings.Join(b, "+")
 }
 
-func (k kayles) Key(p []int) string {
+func (k kayles) Parse(s string) (rows, error) {
+	if s == "!" {
+		return nil, nil
+	}
+	var rs rows
+	for f := range strings.SplitSeq(s, "+") {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 || n > 64 {
+			if k.acceptAll {
+				return nil, nil
+			}
+			return nil, fmt.Errorf("kayles: %q: want rows of 0 to 64 pins joined by +", s)
+		}
+		if n > 0 {
+			rs = append(rs, n)
+		}
+	}
+	slices.Sort(rs)
+	return rs, nil
+}
+
+func (k kayles) FromKey(s string) (rows, error) { return k.Parse(s) }
+
+func (k kayles) Key(p rows) string {
 	if k.oneKey {
 		return "k"
 	}
-	return k.String(p)
+	return p.String()
 }
 
-func (k kayles) Components(p []int) [][]int {
-	var out [][]int
+func (k kayles) Components(p rows) []rows {
+	var out []rows
 	for _, n := range p {
-		out = append(out, []int{n})
+		out = append(out, rows{n})
 	}
 	return out
 }
 
-func (k kayles) Combine(ps [][]int) []int {
-	var rows []int
+func (k kayles) Combine(ps []rows) rows {
+	var rs rows
 	for i, p := range ps {
 		if k.badCombine && i == 0 {
 			continue
 		}
-		rows = append(rows, p...)
+		rs = append(rs, p...)
 	}
-	slices.Sort(rows)
-	return rows
+	slices.Sort(rs)
+	return rs
 }
 
-func (k kayles) Children(p []int) [][]int {
+func (k kayles) Children(p rows) []rows {
 	n := p[0]
-	var out [][]int
+	var out []rows
 	seen := map[string]bool{}
 	for take := 1; take <= 2; take++ {
 		for left := 0; left+take <= n; left++ {
 			kid, _ := k.Parse(fmt.Sprintf("%d+%d", left, n-left-take))
-			if s := k.String(kid); !seen[s] || k.dupChildren {
+			if s := kid.String(); !seen[s] || k.dupChildren {
 				seen[s] = true
 				out = append(out, kid)
 			}
@@ -100,7 +104,7 @@ func (k kayles) Children(p []int) [][]int {
 	return out
 }
 
-func (k kayles) Size(p []int) int {
+func (k kayles) Size(p rows) int {
 	if k.flatSize && len(p) > 0 {
 		return 100 * len(p)
 	}
@@ -111,9 +115,9 @@ func (k kayles) Size(p []int) int {
 	return s
 }
 
-func (k kayles) EstimateChildren(p []int) int { return 2 * k.Size(p) }
+func (k kayles) EstimateChildren(p rows) int { return 2 * k.Size(p) }
 
-func (k kayles) Measure(p []int) game.Cost {
+func (k kayles) Measure(p rows) game.Cost {
 	return game.Cost{Cells: k.Size(p), Moves: int64(2 * k.Size(p)), Work: int64(2 * k.Size(p))}
 }
 
@@ -175,7 +179,7 @@ func TestRunCatches(t *testing.T) {
 			if tt.info != nil {
 				tt.info(&in)
 			}
-			errs := run(game.New[[]int](in, tt.k))
+			errs := run(game.New[rows](in, tt.k))
 			switch {
 			case tt.want == "" && len(errs) > 0:
 				t.Errorf("failures on a correct game: %q", errs)

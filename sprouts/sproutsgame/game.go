@@ -40,9 +40,6 @@ func (Rules) Parse(text string) (sprouts.Position, error) { return sprouts.Parse
 // FromKey returns sprouts.FromKey(key).
 func (Rules) FromKey(key string) (sprouts.Position, error) { return sprouts.FromKey(key) }
 
-// String returns the canonical text of p.
-func (Rules) String(p sprouts.Position) string { return p.String() }
-
 // NumComponents returns the number of lands of p.
 func (Rules) NumComponents(p sprouts.Position) int { return p.NumLands() }
 
