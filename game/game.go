@@ -2,7 +2,7 @@
 // certificates, the checker, the corpus and the commands) knows of a game:
 // the interfaces a game implements and the registry that lists the games.
 //
-// A game is a package of rules (package sprouts, package cram) plus an
+// A game is a package of rules (package sprouts, for one) plus an
 // adapter that presents them as a Rules[P] over the game's own position
 // type P; New erases P into a Game, which the layers use without naming
 // the game, and package game/all registers every Game with one Register
@@ -29,7 +29,7 @@ type Info struct {
 	// Name is the value of --game and the game certificates name in
 	// their header (format.Certificate.Game): lowercase, one word.
 	Name string
-	// Title is the game's name in prose ("Sprouts", "Cram").
+	// Title is the game's name in prose ("Sprouts").
 	Title string
 	// Noun is what the game calls a position in messages ("position",
 	// "board").

@@ -45,7 +45,7 @@ func Register(g Game) {
 }
 
 // Lookup returns the registered game of the given name. Names are
-// matched ignoring case (--game Cram is cram).
+// matched ignoring case (--game Sprouts is sprouts).
 func Lookup(name string) (Game, bool) {
 	registry.mu.RLock()
 	defer registry.mu.RUnlock()
@@ -64,6 +64,17 @@ func Get(name string) (Game, error) {
 		return g, nil
 	}
 	return nil, fmt.Errorf("unknown game %q (the games are %s)", name, strings.Join(Names(), ", "))
+}
+
+// MustGet is Get for a game the caller registered for sure (the default
+// game, Sprouts, in code that serves it alone): it panics when name is not
+// registered, a programming error.
+func MustGet(name string) Game {
+	g, err := Get(name)
+	if err != nil {
+		panic(err.Error())
+	}
+	return g
 }
 
 // List returns the registered games, in the order they were registered

@@ -61,8 +61,8 @@
 //
 // --independent verifies the Sprouts certificates with the second
 // implementation of the rules alone (spots-verify --independent), which
-// shares no code with the rules the solver used; the Cram certificates are
-// then only found.
+// shares no code with the rules the solver used; the certificates of the
+// other games are then only found.
 //
 // --sample verifies only a fixed sample (the committed certificates of
 // 0*1 … 0*14) and the certificates changed since the last git tag (git

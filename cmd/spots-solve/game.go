@@ -11,6 +11,7 @@ import (
 	"github.com/spots-dev/spots/game"
 	_ "github.com/spots-dev/spots/game/all" // the games --game names
 	"github.com/spots-dev/spots/internal/cmdline"
+	"github.com/spots-dev/spots/prove"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -53,7 +54,7 @@ func checkGame(cfg config) error {
 }
 
 // otherGames names, for messages, the games of --game other than Sprouts:
-// cfg's own when it is one ("Cram"), else "the other games".
+// cfg's own when it is one (its title), else "the other games".
 func otherGames(cfg config) string {
 	if g, ok := game.Lookup(cfg.game); ok && cfg.game != sprouts.Game {
 		return g.Info().Title
@@ -117,7 +118,8 @@ func parseIn(g game.Game) func(in string) (game.Position, uint32, error) {
 
 // solveGame is solveAll for a game other than Sprouts: the positions of
 // the command line solved one after another by one search over the
-// game's registered rules, each certified with --cert.
+// game's registered rules, drawing on the certificates of --reuse, each
+// certified with --cert.
 func solveGame(r *runner, name string, inputs []string) int {
 	g, err := game.Get(name)
 	if err != nil {
@@ -136,7 +138,27 @@ func solveGame(r *runner, name string, inputs []string) int {
 		return status
 	}
 	r.startProgress()
-	s := newSearcher[game.Position](r.cfg, g, solve.NewNimberDB(), r.prog, nil)
-	results, status := solveEach(r, pipeline(r, g.Info().Name, s), inputs, roots, heaps)
+	db := solve.NewNimberDB()
+	pool, err := r.loadPool()
+	if err != nil {
+		return r.fail("--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(r.cfg.reuse, ", "), err)
+	}
+	pool.Preload(db)
+	s := newSearcher[game.Position](r.cfg, g, db, r.prog, nil)
+	p := pipeline(r, g.Info().Name, s)
+	if pool != nil {
+		// As for Sprouts (reuseChecked), a result found with the values
+		// drawn on is believed once the checker derives it with the
+		// certificates they come from; else it is solved again without.
+		lib, verdicts := pool.Library(), cmdline.Verdicts("spots-solve", r.stderr)
+		p.Searcher = &prove.Resumed[game.Position]{Searcher: s, Game: g.Info().Name, Pool: pool, Library: lib, Verdicts: verdicts,
+			Restart: func(why error) solve.Searcher[game.Position] {
+				r.prog.Clear()
+				fmt.Fprintf(r.stderr, "spots-solve: --reuse: the certificates drawn on do not prove the result found with them, %v; solving again without them\n", why)
+				return newSearcher[game.Position](r.cfg, g, solve.NewNimberDB(), r.prog, nil)
+			}}
+		p.Pool, p.Verify.Library, p.Verify.Verdicts = pool, lib, verdicts
+	}
+	results, status := solveEach(r, p, inputs, roots, heaps)
 	return r.finish(results, status, nil)
 }

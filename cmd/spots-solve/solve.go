@@ -140,14 +140,14 @@ func (r *runner) solveHere(inputs []string, roots []sprouts.Position, heaps []ui
 	})
 }
 
-// loadPool reads the certificates of --reuse (nil without it), saying on
-// standard error what it drew on.
+// loadPool reads the certificates of --reuse of the game of --game (nil
+// without it), saying on standard error what it drew on.
 func (r *runner) loadPool() (*certify.Pool, error) {
 	if len(r.cfg.reuse) == 0 {
 		return nil, nil
 	}
 	start := time.Now()
-	pool, err := certify.LoadPool(r.ctx, r.cfg.reuse, nil, func(done, total int) {
+	pool, err := certify.LoadPoolOf(r.ctx, r.cfg.game, r.cfg.reuse, nil, func(done, total int) {
 		r.prog.Show(true, "reading the certificates to draw on: %d of %d", done, total)
 	})
 	if err != nil {
