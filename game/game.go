@@ -52,6 +52,29 @@ type Info struct {
 	ComponentName string
 	// MaxInput is the longest text Parse reads, in bytes.
 	MaxInput int
+	// Table is what the game's table in a corpus shows (package
+	// corpus: <Name>.csv, its certificates in <Name>/, a section of
+	// OUTCOMES.md).
+	Table Table
+}
+
+// Table is what a game's table in a corpus shows beyond its certificates.
+type Table struct {
+	// Rules is what the table's section of OUTCOMES.md says of the
+	// game, in Markdown, after naming its files: its moves, and the words
+	// of its columns.
+	Rules string
+	// Order compares two positions written canonically as the table
+	// lists their rows; nil orders them by text.
+	Order func(a, b string) int
+	// Strategy returns what a known strategy proves of a position written
+	// canonically: "W" (the player to move wins), "L", or "" when it
+	// proves nothing. The corpus holds every claim to it. nil: no
+	// strategy, and no column of it in the table.
+	Strategy func(text string) string
+	// StrategyName names the strategy in the table's column and in the
+	// problems of a check ("symmetry").
+	StrategyName string
 }
 
 // Cost measures a position before its children are generated: the

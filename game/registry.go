@@ -77,6 +77,17 @@ func MustGet(name string) Game {
 	return g
 }
 
+// Default returns the default game: the first registered (Sprouts), the
+// game of commands without --game and of the corpus's own index.
+func Default() Game {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	if len(registry.games) == 0 {
+		return nil
+	}
+	return registry.games[0]
+}
+
 // List returns the registered games, in the order they were registered
 // (the default game first).
 func List() []Game {

@@ -5,8 +5,11 @@
 package cramgame
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/game"
@@ -27,6 +30,61 @@ var Info = game.Info{
 	SizeName:      "cells",
 	ComponentName: "regions",
 	MaxInput:      cram.MaxInput,
+	Table: game.Table{
+		Rules: "A move covers two orthogonally adjacent empty cells; the player who cannot move loses. " +
+			"*board*: rows x columns of empty cells, or the rows of a board with holes. " +
+			"*symmetry*: what the symmetry strategies prove of an empty board (L when both sides are even, W when one is, blank when both are odd); every claim here must agree. ",
+		Order:        order,
+		Strategy:     symmetry,
+		StrategyName: "symmetry",
+	},
+}
+
+// order lists empty rectangles first, by rows then columns, and the other
+// boards after them by text.
+func order(a, b string) int {
+	ra, ca := rectangle(a)
+	rb, cb := rectangle(b)
+	if (ra == 0) != (rb == 0) {
+		if ra == 0 {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Or(cmp.Compare(ra, rb), cmp.Compare(ca, cb), strings.Compare(a, b))
+}
+
+// symmetry returns what the symmetry strategies prove of an empty
+// rows×cols board: L when both are even (the second player answers each
+// move with its image under the half-turn), W when one is even and the
+// other odd (the first player covers the two centre cells, then does the
+// same), "" when both are odd or the board is no empty rectangle.
+func symmetry(text string) string {
+	rows, cols := rectangle(text)
+	switch {
+	case rows == 0:
+		return ""
+	case rows%2 == 0 && cols%2 == 0:
+		return "L"
+	case rows%2 == 0 || cols%2 == 0:
+		return "W"
+	}
+	return ""
+}
+
+// rectangle returns the size of a board written "HxW", and 0, 0 for any
+// other text.
+func rectangle(board string) (rows, cols int) {
+	hs, ws, ok := strings.Cut(board, "x")
+	if !ok {
+		return 0, 0
+	}
+	h, err1 := strconv.Atoi(hs)
+	w, err2 := strconv.Atoi(ws)
+	if err1 != nil || err2 != nil {
+		return 0, 0
+	}
+	return h, w
 }
 
 // Rules are the rules of package cram under the names of game.Rules:
