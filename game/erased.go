@@ -1,5 +1,7 @@
 package game
 
+import "unsafe"
+
 // erased is the Game of typed rules. A position is held as a boxed[P], a
 // pointer to it: a pointer fits an interface without another allocation,
 // so the children of a position are erased with one allocation for the
@@ -37,6 +39,11 @@ func (e *erased[P]) rules() any              { return e.r }
 func (e *erased[P]) Key(x Position) string   { return e.r.Key(e.of(x)) }
 func (e *erased[P]) Size(x Position) int     { return e.r.Size(e.of(x)) }
 func (e *erased[P]) Measure(x Position) Cost { return e.r.Measure(e.of(x)) }
+
+func (e *erased[P]) PositionBytes(x Position) int {
+	var p P
+	return int(unsafe.Sizeof(x)+unsafe.Sizeof(p)) + len(e.Key(x))
+}
 
 func (e *erased[P]) EstimateChildren(x Position) int {
 	return e.r.EstimateChildren(e.of(x))

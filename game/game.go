@@ -165,6 +165,11 @@ type Game interface {
 	Size(Position) int
 	EstimateChildren(Position) int
 	Measure(Position) Cost
+	// PositionBytes is what a position holds in memory, its key
+	// included: the interface, the typed position it points to and the
+	// key (solve.PositionSizer), so that a cache bounded in bytes stays
+	// within them.
+	PositionBytes(Position) int
 	// rules returns the typed rules, for Typed.
 	rules() any
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // heap is a one-heap Nim for the registry's tests: a position is a
@@ -112,5 +113,18 @@ func TestErased(t *testing.T) {
 	}
 	if got := g.AppendComponents(nil, p); len(got) != 1 || g.Key(got[0]) != "3" {
 		t.Errorf("AppendComponents(3) = %v", got)
+	}
+}
+
+// TestPositionBytes: an erased position counts the interface, the typed
+// position it points to and its key, so that a cache bounded in bytes
+// (solve's cache of children) keeps no more than its bytes.
+func TestPositionBytes(t *testing.T) {
+	g := New[count](Info{Name: "heapthree"}, heap{})
+	p, _ := g.Parse("7")
+	var c count
+	var x Position
+	if got, want := g.PositionBytes(p), int(unsafe.Sizeof(x)+unsafe.Sizeof(c))+1; got != want {
+		t.Errorf("PositionBytes(7) = %d, want %d", got, want)
 	}
 }
