@@ -148,7 +148,7 @@ func TestReadCramIndexErrors(t *testing.T) {
 		{"4x5,4x5=W,xyz,1,2,dfpn,0,0,,,,c", "content address"},
 		{"4x5,4x5=W," + addr + ",1,2,swarm,0,0,,,,c", "dfpn"},
 	} {
-		_, err := ReadGameIndex(cramGame, strings.NewReader(head + tc.row + "\n"))
+		_, err := ReadGameIndex(cramGame, strings.NewReader(head+tc.row+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error saying %q", tc.row, err, tc.want)
 		}
