@@ -6,6 +6,7 @@ package all
 import (
 	"github.com/spots-dev/spots/cram/cramgame"
 	"github.com/spots-dev/spots/game"
+	"github.com/spots-dev/spots/octal/octalgame"
 	"github.com/spots-dev/spots/sprouts/sproutsgame"
 )
 
@@ -14,4 +15,5 @@ import (
 func init() {
 	game.Register(sproutsgame.Game)
 	game.Register(cramgame.Game)
+	game.Register(octalgame.Game)
 }
