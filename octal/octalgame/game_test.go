@@ -54,7 +54,7 @@ func TestExampleSolves(t *testing.T) {
 	} {
 		// Kayles (OEIS A002186): gn(3) = 3, gn(5) = 4, gn(7) = 2.
 		if v, ok := s.Grundy(context.Background(), p); !ok || v != 3^4^2 {
-			t.Errorf("%s: gn(%s) = %d, %v; want 5", name, g.String(p), v, ok)
+			t.Errorf("%s: gn(%s) = %d, %v; want 5", name, p.String(), v, ok)
 		}
 	}
 }
