@@ -230,6 +230,9 @@ func (c *Corpus) checkGame(t *GameTable, rep *Report, opt CheckOptions) {
 		if want := strategyOutcome(info, r.Position); want != outcome.Unknown && want != out {
 			problem(index, "line %d: %s says %s is %s, but the %s strategy proves %s", r.Line, r.Claim, r.Position, out.Mark(), info.Table.StrategyName, want.Mark())
 		}
+		if g, known, agrees := Published(info, r); known && !agrees {
+			problem(index, "line %d: %s, but %s gives gn(%s) = %d", r.Line, r.Claim, info.Table.PublishedName, r.Position, g)
+		}
 	}
 	dir := filepath.Join(c.Dir, certsDir)
 	names, err := os.ReadDir(dir)
@@ -253,6 +256,24 @@ func (c *Corpus) checkGame(t *GameTable, rep *Report, opt CheckOptions) {
 		}
 		rep.Games = append(rep.Games, cc)
 	}
+}
+
+// Published returns the Grundy value the published table of the game of
+// info gives the position of r (game.Table.Published), whether it gives
+// one, and whether r's claim agrees with it: a Grundy value the same, an
+// outcome a win exactly when the value is not 0.
+func Published(info game.Info, r GameRecord) (g uint32, known, agrees bool) {
+	if info.Table.Published == nil {
+		return 0, false, false
+	}
+	if g, known = info.Table.Published(r.Position); !known {
+		return 0, false, false
+	}
+	out, claimed := r.Claim.RootOutcome()
+	if claimed != nil {
+		return g, true, *claimed == g
+	}
+	return g, true, out == Win && g != 0 || out == Loss && g == 0
 }
 
 // strategyOutcome returns what the strategy of the game of info proves of
@@ -323,13 +344,16 @@ func writeGameMarkdown(b *strings.Builder, t *GameTable, rep *Report) {
 		info.Title, info.Noun, GameIndexFile(info.Name), GameCertsDir(info.Name), info.Doc)
 	b.WriteString(info.Table.Rules)
 	b.WriteString("*entries*, *bytes*, *solve*, *verify*: as above.\n\n")
+	published := info.Table.Published != nil
+	head, rule := "", ""
 	if strategy {
-		fmt.Fprintf(b, "| %s | claim | outcome | Grundy | %s | certificate | status | entries | bytes | solve | verify |\n", info.Noun, info.Table.StrategyName)
-		b.WriteString("|---|---|:---:|:---:|:---:|---|---|---:|---:|---:|---:|\n")
-	} else {
-		fmt.Fprintf(b, "| %s | claim | outcome | Grundy | certificate | status | entries | bytes | solve | verify |\n", info.Noun)
-		b.WriteString("|---|---|:---:|:---:|---|---|---:|---:|---:|---:|\n")
+		head, rule = " "+info.Table.StrategyName+" |", ":---:|"
 	}
+	if published {
+		head, rule = head+" published |", rule+":---:|"
+	}
+	fmt.Fprintf(b, "| %s | claim | outcome | Grundy |%s certificate | status | entries | bytes | solve | verify |\n", info.Noun, head)
+	fmt.Fprintf(b, "|---|---|:---:|:---:|%s---|---|---:|---:|---:|---:|\n", rule)
 	for _, r := range t.Records {
 		out, g := r.Claim.RootOutcome()
 		gs := ""
@@ -347,6 +371,13 @@ func writeGameMarkdown(b *strings.Builder, t *GameTable, rep *Report) {
 				sym = s.Mark()
 			}
 			fmt.Fprintf(b, " %s |", sym)
+		}
+		if published {
+			pub := ""
+			if g, known, _ := Published(info, r); known {
+				pub = strconv.FormatUint(uint64(g), 10)
+			}
+			fmt.Fprintf(b, " %s |", pub)
 		}
 		fmt.Fprintf(b, " [`%s`](%s/%s) | %s | %d | %s | %s | %s |\n",
 			r.Address[:12], GameCertsDir(info.Name), r.FileName(), st,

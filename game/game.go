@@ -75,6 +75,14 @@ type Table struct {
 	// StrategyName names the strategy in the table's column and in the
 	// problems of a check ("symmetry").
 	StrategyName string
+	// Published returns the Grundy value a published table gives the
+	// position written canonically, and false when it gives none: values
+	// no one here computed, to which the corpus holds every claim (a
+	// certificate that disagrees is a problem of the check). nil: no
+	// published table.
+	Published func(text string) (uint32, bool)
+	// PublishedName names the published table ("OEIS A002186").
+	PublishedName string
 }
 
 // Cost measures a position before its children are generated: the

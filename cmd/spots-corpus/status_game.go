@@ -18,7 +18,8 @@ type gameRowJSON struct {
 	Claim        string  `json:"claim"`
 	Outcome      string  `json:"outcome"`
 	Grundy       *uint32 `json:"grundy"`
-	Strategy     string  `json:"strategy,omitempty"` // what the game's strategy proves (W or L), when it proves something
+	Strategy     string  `json:"strategy,omitempty"`  // what the game's strategy proves (W or L), when it proves something
+	Published    *uint32 `json:"published,omitempty"` // the Grundy value the game's published table gives, when it gives one
 	Address      string  `json:"address"`
 	Path         string  `json:"path"`
 	Status       string  `json:"status"`
@@ -54,7 +55,7 @@ func (e *env) gameStatus(c *corpus.Corpus) int {
 			status[cc.Record.Address] = corpus.StatusFailed
 		}
 	}
-	values := map[string]bool{}
+	values, agree := map[string]bool{}, map[string]bool{}
 	rows := make([]gameRowJSON, 0, len(recs))
 	for _, r := range recs {
 		out, grundy := r.Claim.RootOutcome()
@@ -69,6 +70,12 @@ func (e *env) gameStatus(c *corpus.Corpus) int {
 		if grundy != nil {
 			values[r.Position] = true
 		}
+		if g, known, agrees := corpus.Published(info, r); known {
+			row.Published = &g
+			if agrees && grundy != nil {
+				agree[r.Position] = true
+			}
+		}
 		rows = append(rows, row)
 	}
 	if e.opt.json {
@@ -77,33 +84,53 @@ func (e *env) gameStatus(c *corpus.Corpus) int {
 			fmt.Fprintf(e.stdout, "%s\n", b)
 		}
 	} else {
-		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-		strategy := ""
-		if info.Table.Strategy != nil {
-			strategy = "\t" + info.Table.StrategyName
-		}
-		fmt.Fprintf(tw, "%s\toutcome\tGrundy%s\tcertificate\tstatus\tentries\tsolve\tverify\n", info.Noun, strategy)
-		for _, row := range rows {
-			g := ""
-			if row.Grundy != nil {
-				g = strconv.FormatUint(uint64(*row.Grundy), 10)
-			}
-			s := ""
-			if info.Table.Strategy != nil {
-				s = "\t" + row.Strategy
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s%s\t%s  %.12s\t%s\t%d\t%.2f s\t%.2f s\n", row.Position, row.Outcome, g, s, row.Claim, row.Address,
-				row.Status, row.Entries, row.SolveSeconds, row.VerifySecs)
-		}
-		tw.Flush()
-		fmt.Fprintf(e.stdout, "%s: %s of %s, %s (%s)\n", info.Title, plural(len(rows), "certificate"), plural(len(positions(recs)), info.Noun),
-			plural(len(values), "Grundy value"), corpus.GameIndexFile(info.Name))
+		e.printGameTable(info, rows, recs, len(values), len(agree))
 	}
 	if !rep.OK() {
 		printProblems(e.stderr, rep)
 		return e.fail(1, "%s does not check (%s)", c.Dir, plural(len(rep.Problems), "problem"))
 	}
 	return 0
+}
+
+// printGameTable prints the rows of status --game as a table, and a line
+// counting the certificates, the positions, the Grundy values and those
+// of them the game's published table agrees with.
+func (e *env) printGameTable(info game.Info, rows []gameRowJSON, recs []corpus.GameRecord, values, agree int) {
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	strategy := ""
+	if info.Table.Strategy != nil {
+		strategy = "\t" + info.Table.StrategyName
+	}
+	if info.Table.Published != nil {
+		strategy += "\tpublished"
+	}
+	fmt.Fprintf(tw, "%s\toutcome\tGrundy%s\tcertificate\tstatus\tentries\tsolve\tverify\n", info.Noun, strategy)
+	for _, row := range rows {
+		g := ""
+		if row.Grundy != nil {
+			g = strconv.FormatUint(uint64(*row.Grundy), 10)
+		}
+		s := ""
+		if info.Table.Strategy != nil {
+			s = "\t" + row.Strategy
+		}
+		if info.Table.Published != nil {
+			s += "\t"
+			if row.Published != nil {
+				s += strconv.FormatUint(uint64(*row.Published), 10)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s%s\t%s  %.12s\t%s\t%d\t%.2f s\t%.2f s\n", row.Position, row.Outcome, g, s, row.Claim, row.Address,
+			row.Status, row.Entries, row.SolveSeconds, row.VerifySecs)
+	}
+	tw.Flush()
+	published := ""
+	if info.Table.Published != nil {
+		published = fmt.Sprintf(", %d of them as %s gives", agree, info.Table.PublishedName)
+	}
+	fmt.Fprintf(e.stdout, "%s: %s of %s, %s%s (%s)\n", info.Title, plural(len(rows), "certificate"), plural(len(positions(recs)), info.Noun),
+		plural(values, "Grundy value"), published, corpus.GameIndexFile(info.Name))
 }
 
 // positions returns the positions the records are about, each once.
