@@ -28,6 +28,11 @@ var Info = game.Info{
 	SizeName:      "tokens",
 	ComponentName: "heaps",
 	MaxInput:      octal.MaxInput,
+	Table: game.Table{
+		Rules:         "A position is a sum of heaps, `CODE:N` a heap of N tokens of the octal game CODE. *published*: the Grundy value the OEIS's sequences give (a sum's: the xor of its heaps'), which every claim must agree with.\n",
+		Published:     Published,
+		PublishedName: publishedName,
+	},
 }
 
 // Rules are the rules of package octal under the names of game.Rules:
