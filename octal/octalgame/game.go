@@ -5,8 +5,10 @@
 package octalgame
 
 import (
+	"cmp"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/spots-dev/spots/game"
 	"github.com/spots-dev/spots/octal"
@@ -30,6 +32,7 @@ var Info = game.Info{
 	MaxInput:      octal.MaxInput,
 	Table: game.Table{
 		Rules:         "A position is a sum of heaps, `CODE:N` a heap of N tokens of the octal game CODE. *published*: the Grundy value the OEIS's sequences give (a sum's: the xor of its heaps'), which every claim must agree with.\n",
+		Order:         order,
 		Published:     Published,
 		PublishedName: publishedName,
 	},
@@ -71,4 +74,23 @@ func (Rules) Measure(p octal.Position) game.Cost {
 		c.Work = int64(work)
 	}
 	return c
+}
+
+// order lists positions by the code of their first heap, then by tokens,
+// then by text: a game's heaps in increasing size (0.77:2 before 0.77:10).
+func order(a, b string) int {
+	pa, erra := octal.Parse(a)
+	pb, errb := octal.Parse(b)
+	if erra != nil || errb != nil || pa.NumHeaps() == 0 || pb.NumHeaps() == 0 {
+		return strings.Compare(a, b)
+	}
+	ca, _, _ := pa.Heaps()[0].Heap()
+	cb, _, _ := pb.Heaps()[0].Heap()
+	if c := strings.Compare(ca.String(), cb.String()); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(pa.Tokens(), pb.Tokens()); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
 }
