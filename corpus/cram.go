@@ -17,6 +17,7 @@ import (
 	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/outcome"
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -40,7 +41,7 @@ type CramRecord struct {
 	Address       string
 	Entries       int
 	Bytes         int64
-	Algorithm     string // dfpn, pdfpn or pns
+	Algorithm     solve.Algorithm // dfpn, pdfpn or pns
 	SolveSeconds  float64
 	VerifySeconds float64
 	Added         string // YYYY-MM-DD
@@ -80,7 +81,7 @@ func parseCramRecord(row indexRow) (CramRecord, error) {
 		return r, field(0, fmt.Sprintf("is not the root of the claim %s", r.Claim))
 	}
 	r.Rows, r.Cols = rectangle(r.Board)
-	m, err := row.made("dfpn", "pdfpn", "pns")
+	m, err := row.made(solve.SearchDFPN, solve.SearchPDFPN, solve.SearchPNS)
 	if err != nil {
 		return r, err
 	}
@@ -132,7 +133,7 @@ func EncodeCramIndex(records []CramRecord) []byte {
 	w.Write(cramHeader)
 	for _, r := range rs {
 		w.Write([]string{r.Board, r.Claim.String(), r.Address, strconv.Itoa(r.Entries), strconv.FormatInt(r.Bytes, 10),
-			r.Algorithm, seconds(r.SolveSeconds), seconds(r.VerifySeconds), r.Added, r.Producer, r.Machine, r.Command})
+			r.Algorithm.String(), seconds(r.SolveSeconds), seconds(r.VerifySeconds), r.Added, r.Producer, r.Machine, r.Command})
 	}
 	w.Flush()
 	return b.Bytes()

@@ -34,7 +34,7 @@ func checkGame(cfg config) error {
 		name string
 		set  bool
 	}{
-		{"--algorithm swarm", cfg.algorithm == "swarm"},
+		{"--algorithm swarm", cfg.algorithm == solve.SearchSwarm},
 		{"--db-in", cfg.dbIn != ""},
 		{"--db-out", cfg.dbOut != ""},
 		{"--state", cfg.swarm.stateDir != ""},
@@ -81,7 +81,10 @@ func solveCram(r *runner, inputs []string) int {
 		return status
 	}
 	r.startProgress()
-	s := newSearcher(r.cfg, cram.Rules{}, solve.NewNimberDB(), r.prog, nil)
+	s, err := newSearcher(r.cfg, cram.Rules{}, solve.NewNimberDB(), r.prog, nil)
+	if err != nil {
+		return r.fail("--algorithm %s: %v", r.cfg.algorithm, err)
+	}
 	results, status := solveEach(r, pipeline(r, cram.Game, s), inputs, roots, heaps)
 	return r.finish(results, status, nil)
 }

@@ -53,7 +53,7 @@ func parseSize(s string) (int64, error) {
 // --db-in, once read: replanMemory) come off the budget first.
 func memoryPlan(cfg config, taken int64) (solve.MemoryPlan, error) {
 	threads := 1
-	if cfg.algorithm == "pdfpn" {
+	if cfg.algorithm == solve.SearchPDFPN {
 		threads = cfg.threads
 	}
 	if cfg.memory == "" {
@@ -113,9 +113,9 @@ func replanMemory(cfg config, dbBytes int64) (solve.MemoryPlan, error) {
 // applyMemory sizes the game's cache and, for the searches whose memory
 // the plan bounds, tells the Go runtime to collect garbage before the heap
 // passes the budget.
-func applyMemory(plan solve.MemoryPlan, algorithm string) {
+func applyMemory(plan solve.MemoryPlan, algorithm solve.Algorithm) {
 	sprouts.SetCacheBytes(plan.GameCache)
-	if algorithm == "dfpn" || algorithm == "pdfpn" {
+	if algorithm == solve.SearchDFPN || algorithm == solve.SearchPDFPN {
 		debug.SetMemoryLimit(plan.Limit)
 	}
 }
