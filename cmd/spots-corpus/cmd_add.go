@@ -55,6 +55,7 @@ type adder struct {
 	result   prove.Result
 	stats    solve.Stats     // of the search over all its runs
 	db       *solve.NimberDB // the search's values
+	rules    sprouts.Rules   // the game of its search, with the search's cache of canonical codes
 	pool     *certify.Pool   // what it draws on
 	keeper   *lemmaKeeper    // keeps its lemmas while it runs (nil: only at a stop)
 }
@@ -260,7 +261,8 @@ func (a *adder) solve() int {
 	db := solve.NewNimberDB()
 	pool.Preload(db)
 	a.db, a.pool = db, pool
-	search, err := prove.NewSearcher(sprouts.Rules{}, db, s)
+	a.rules = sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}
+	search, err := prove.NewSearcher(a.rules, db, s)
 	if err != nil {
 		return a.fail(2, "--algorithm %s: %v", o.algorithm, err)
 	}
@@ -304,7 +306,7 @@ func (a *adder) checked(search solve.Searcher[sprouts.Position], s prove.Search,
 		fmt.Fprintf(a.stderr, "spots-corpus: 0*%d: the values of the checkpoint in %s do not prove the result found with them, %v: solving again without it\n", a.n, a.stateAt, why)
 		a.saver.Forget()
 		// s made the search that failed: it makes this one too.
-		fresh, _ := prove.NewSearcher(sprouts.Rules{}, solve.NewNimberDB(), s)
+		fresh, _ := prove.NewSearcher(a.rules, solve.NewNimberDB(), s)
 		return fresh
 	}}
 }

@@ -48,6 +48,7 @@ type config struct {
 	capacity      int
 	memory        string
 	plan          solve.MemoryPlan
+	lands         *sprouts.Cache // the cache of the run's Sprouts searches, sized by plan (solveHere)
 	dbIn, dbOut   string
 	reuse         []string // --reuse: directories of certificates to draw on
 	lemmasDir     string   // --lemmas: where a search stopped unsolved keeps what it proved

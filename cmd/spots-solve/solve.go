@@ -103,13 +103,15 @@ func (r *runner) solveHere(inputs []string, roots []sprouts.Position, heaps []ui
 		}
 		cfg = r.cfg // its memory planned with the database's taken off
 	}
+	cfg.lands = sprouts.NewCache(cfg.plan.GameCache)
+	r.cfg = cfg
 	pool, err := r.loadPool()
 	if err != nil {
 		return r.fail("--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(cfg.reuse, ", "), err)
 	}
 	pool.Preload(db)
 	saver := newStateSaver(cfg, roots[0], heaps[0], r.stderr, r.prog)
-	search, err := newSearcher(cfg, sprouts.Rules{}, db, r.prog, saver)
+	search, err := newSearcher(cfg, sproutsRules(cfg), db, r.prog, saver)
 	if err != nil {
 		return r.fail("--algorithm %s: %v", cfg.algorithm, err)
 	}

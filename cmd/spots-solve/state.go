@@ -154,7 +154,7 @@ func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Pos
 			}
 		}
 		saver.Forget()
-		fresh, _ := newSearcher(cfg, sprouts.Rules{}, db, prog, saver) // cfg made the search resumed: it makes this one
+		fresh, _ := newSearcher(cfg, sproutsRules(cfg), db, prog, saver) // cfg made the search resumed: it makes this one
 		return dbInChecked(ctx, cfg, fresh, saver, prog, stderr)
 	}}
 }
@@ -177,7 +177,7 @@ func dbInChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Posit
 		if saver != nil {
 			saver.Forget()
 		}
-		fresh, _ := newSearcher(cfg, sprouts.Rules{}, solve.NewNimberDB(), prog, saver) // cfg made the search that failed: it makes this one
+		fresh, _ := newSearcher(cfg, sproutsRules(cfg), solve.NewNimberDB(), prog, saver) // cfg made the search that failed: it makes this one
 		return fresh
 	}}
 }
@@ -206,7 +206,7 @@ func reuseChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Posi
 		if saver != nil {
 			saver.Forget()
 		}
-		fresh, _ := newSearcher(cfg, sprouts.Rules{}, db, prog, saver) // cfg made the search that failed: it makes this one
+		fresh, _ := newSearcher(cfg, sproutsRules(cfg), db, prog, saver) // cfg made the search that failed: it makes this one
 		return fresh
 	}}
 }

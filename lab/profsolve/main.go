@@ -87,11 +87,11 @@ func run(text string, alg solve.Algorithm, opt solve.Options, certifyDir, cpu, m
 	}
 	threads := opt.Threads
 	plan := solve.PlanCapacity(opt.Capacity, threads)
-	sprouts.SetCacheBytes(plan.GameCache)
+	game := sprouts.Rules{Cache: sprouts.NewCache(plan.GameCache)}
 	opt.ChildrenCache = plan.ChildrenCache
-	var s searcher = solve.NewDFPN[sprouts.Position](sprouts.Rules{}, nil, opt)
+	var s searcher = solve.NewDFPN[sprouts.Position](game, nil, opt)
 	if alg == solve.SearchPNS {
-		s = solve.NewPNS[sprouts.Position](sprouts.Rules{}, nil, opt)
+		s = solve.NewPNS[sprouts.Position](game, nil, opt)
 	}
 	gcBefore := gcCPU()
 	objsBefore, bytesBefore := heapAllocs()
