@@ -32,9 +32,10 @@ version:
 # takes minutes. spots-corpus check verifies each corpus certificate once; the
 # Go tests and regenerate --check --no-verify then trust them. When the verify
 # times index.csv records for the committed certificates add up to more than
-# CORPUS_BUDGET, check verifies a fixed sample and the certificates changed
-# since the last tag (since HEAD without one) instead (make corpus-check
-# verifies all). Timing runs live in bench, never here. The independent
+# CORPUS_BUDGET, check verifies a fixed sample, the certificates changed
+# since the last tag (since HEAD without one) and, in what is left of the
+# budget, certificates in turn from a place the commit picks (make
+# corpus-check verifies all). Timing runs live in bench, never here. The independent
 # check (a second implementation of the rules, spots-verify --independent)
 # verifies the fixed sample of check --sample (make
 # corpus-check-independent verifies all), and the planted faults of package
@@ -62,6 +63,15 @@ test-long:
 HOSTILE_TREE ?= .
 HOSTILE_TIMEOUT ?= 90s
 HOSTILE_CASES = \
+	./cmd/spots-verify:^TestScript$$/^hostile_cites_by_content$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_max_cites$$ \
+	./verify:^TestCitationChainMemory$$ \
+	./verify:^TestCitationLimit$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_bundle_links$$ \
+	./cmd/spots-verify:^TestBundleCopiesWhatWasChecked$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_output_dirs$$ \
+	./cmd/spots-verify:^TestScript$$/^hostile_outputs_read$$ \
+	./swarm:^TestSquattingLiars$$ \
 	./cmd/spots-solve:^TestForgedCheckpoint$$ \
 	./cmd/spots-solve:^TestScript$$/^state_dir$$ \
 	./cmd/spots-solve:^TestScript$$/^hostile_checkpoint$$ \

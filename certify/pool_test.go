@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,8 +63,8 @@ func citing(t *testing.T) (poolDir, cited, path string) {
 }
 
 // TestCitations holds a citing certificate to the checker: valid when
-// what it cites is found and valid, by both checkers; rejected, naming the
-// address, when it is missing, forged or invalid.
+// what it cites is found and valid, by both checkers; incomplete when it
+// is missing; rejected, naming the address, when it is forged or invalid.
 func TestCitations(t *testing.T) {
 	poolDir, cited, path := citing(t)
 	for _, independent := range []bool{false, true} {
@@ -92,7 +93,13 @@ func TestCitations(t *testing.T) {
 	if err := os.Remove(citedPath); err != nil {
 		t.Fatal(err)
 	}
-	reject("missing", false)
+	for _, independent := range []bool{false, true} { // neither valid nor invalid: incomplete
+		_, err := verify.File(path, verify.Options{Library: verify.NewLibrary(poolDir), Independent: independent})
+		var ie *verify.IncompleteError
+		if !errors.As(err, &ie) || !slices.Equal(ie.Missing, []string{cited}) || verify.IsInvalid(err) {
+			t.Errorf("missing (independent %v): %v", independent, err)
+		}
+	}
 	// Forged: another valid certificate under its name.
 	s, c := solved(t, "0*4", false)
 	other, _, err := Write(t.TempDir(), s.DB(), c, verify.Options{})

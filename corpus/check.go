@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -487,6 +488,8 @@ func unlike(res verify.Result, err error, file string, line int, claim format.Cl
 	switch {
 	case err != nil && verify.IsInvalid(err):
 		return fmt.Errorf("invalid certificate (listed for %s): %w", claim, err)
+	case errors.Is(err, verify.ErrIncomplete):
+		return fmt.Errorf("certificate not checked (listed for %s): %w", claim, err)
 	case err != nil:
 		return fmt.Errorf("unreadable certificate (listed for %s): %w", claim, err)
 	case res.Address != address:

@@ -238,6 +238,9 @@ func (c *Corpus) checkLemmas(rep *Report, opt CheckOptions, lib *verify.Library)
 		}
 	}
 	for _, r := range c.Lemmas {
+		if r.Bytes > MaxLemmaBytes {
+			problem(r.N, index, "line %d lists lemmas of %d bytes (%s), over the %s a file outside certs/ may have: keep fewer (spots-corpus add --lemma-entries)", r.Line, r.Bytes, SizeText(r.Bytes), SizeText(MaxLemmaBytes))
+		}
 		trust := opt.NoVerify || opt.Sample != nil && !opt.Sample(Record{N: r.N, Address: r.Address})
 		lc := checkLemmaCertificate(r, c.LemmaPath(r), trust, opt.Verify, lib)
 		if lc.Err != nil {

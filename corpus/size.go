@@ -16,6 +16,10 @@ import (
 const (
 	MaxCertBytes   int64 = 16_000_000  // 16 MB
 	MaxCorpusBytes int64 = 100_000_000 // 100 MB
+	// MaxLemmaBytes bounds a certificate of lemmas: they live in
+	// corpus/lemmas/, outside corpus/certs/, where the repository holds
+	// every file to 1 MiB (internal/repocheck).
+	MaxLemmaBytes int64 = 1 << 20
 )
 
 // Limits is the size rule; a zero field means its default (MaxCertBytes,

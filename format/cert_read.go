@@ -385,9 +385,11 @@ func readFooter(r io.ReaderAt, size int64) ([]byte, error) {
 	case !startOK && !endOK && !strings.HasPrefix(arrowMagic, string(head)) || size == 0:
 		return nil, &notCertificate{"not an Arrow IPC file (no ARROW1 at its start or its end)"}
 	case size < int64(8+tail):
-		return nil, corrupt("file of %d bytes is too short for an Arrow file", size)
-	case !startOK || !endOK:
-		return nil, corrupt("not an Arrow IPC file (no ARROW1 at its start and end)")
+		return nil, corrupt("cut short: %d bytes, too few for an Arrow IPC file (fetch the file again)", size)
+	case !endOK:
+		return nil, corrupt("cut short or damaged: it begins as an Arrow IPC file (ARROW1) but does not end as one (fetch the file again)")
+	case !startOK:
+		return nil, corrupt("damaged: it ends as an Arrow IPC file (ARROW1) but does not begin as one (fetch the file again)")
 	}
 	n := int64(int32(binary.LittleEndian.Uint32(end)))
 	if n <= 0 || n > maxFooterBytes || n > size-int64(8+tail) {

@@ -7,6 +7,7 @@
 //
 // The certificate format is published, for readers in other languages, in
 // docs/certificate-format.md, with a JavaScript and a Python reader in
-// docs/readers/. TestAddressExample and TestNodeReadsCertificate keep the
-// document's worked example and its JavaScript reader true to this code.
+// docs/readers/. TestAddressExample, TestNodeReadsCertificate and
+// TestPythonReadsCertificate keep the document's worked example and its
+// JavaScript and Python readers true to this code.
 package format

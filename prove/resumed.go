@@ -33,6 +33,9 @@ type Resumed[P fmt.Stringer] struct {
 	// the checker's library that finds them (nil: the pool's own).
 	Pool    *certify.Pool
 	Library *verify.Library
+	// Verdicts, if set, answers for cited certificates this build of the
+	// checker found valid before (verify.Options.Verdicts).
+	Verdicts *verify.Verdicts
 	// Restart returns a new search, without the checkpoint's values, to
 	// replace the one whose result they did not back (why says how).
 	Restart func(why error) solve.Searcher[P]
@@ -107,14 +110,14 @@ func (r *Resumed[P]) backed(pos P, n uint32, out solve.Outcome, grundy *uint32) 
 	if r.Library == nil {
 		r.Library = r.Pool.Library()
 	}
-	opt := verify.Options{Limits: all, Library: r.Library}
+	opt := verify.Options{Limits: all, Library: r.Library, Verdicts: r.Verdicts}
 	cert, err := certify.BuildCiting(r.Game, r.DB(), r.Pool, claim, opt)
 	if err != nil {
 		return err
 	}
 	// Checked within the default limits, as spots-verify checks: the
 	// certificates cited are strangers' files.
-	if _, err := verify.CertificateWith(cert, verify.Options{Library: r.Library}); err != nil {
+	if _, err := verify.CertificateWith(cert, verify.Options{Library: r.Library, Verdicts: r.Verdicts}); err != nil {
 		return fmt.Errorf("%s: %w", claim, err)
 	}
 	return nil

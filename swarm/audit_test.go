@@ -37,11 +37,12 @@ func trueValues(t *testing.T, root string) []solve.NimberEntry {
 }
 
 // smallMaster returns a master of root with 4,096-entry tables and no
-// values.
+// values, that trusts every group from its first exchange (the tests
+// drive groups by hand).
 func smallMaster(t *testing.T, root string) *Master {
 	t.Helper()
 	p := DefaultParams()
-	p.Capacity = 4096
+	p.Capacity, p.Probation = 4096, 0
 	m, err := NewMaster(sprouts.MustParse(root), p, nil)
 	if err != nil {
 		t.Fatal(err)

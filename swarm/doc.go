@@ -38,7 +38,9 @@
 // seen yet (Delta), the share of a cycle the master asks it to gather for
 // (Gather), once the solve is over, Done, and at the start of an epoch
 // whether the group may keep what it holds (Kept, with the values to
-// forget). After each exchange the two
+// forget), and whether the master did not take in the group's values
+// (Unheard: the group is on probation, see Newcomers). After each
+// exchange the two
 // agree on the group's jobs: a group stopped past its lease drops the
 // jobs the master took back and goes on with new ones, and a job whose
 // reply was lost is taken back at the group's next exchange.
@@ -96,10 +98,32 @@
 // load that reports at cycles' ends make; under a low mark it makes them
 // shorter again.
 //
+// # Newcomers
+//
+// Anyone who holds the swarm's key can join under a new name at every
+// moment, take jobs and never report them (holding the leaves the proof
+// needs next, those handed out first) or send lies. So a group is on
+// probation until the master takes in a report of one of the jobs it
+// holds for it (probation.go). Till then its jobs are trials: a trial's
+// first cycle runs at an idle master's pace, and its lease
+// (Params.Probation, 5 s, doubled after each trial the group let run out,
+// up to Params.Lease) runs from when it was handed out, whatever the
+// group says meanwhile; trials are at most as many as the jobs of the
+// groups that proved themselves (and 4 while those hold fewer), a
+// newcomer that finds no room waiting for a trial to end; and the master
+// does not take in the values the group sends but with such a report
+// (told so, the group sends them again with its next report). A
+// stream of newcomers that take jobs and say no more, or only that they
+// still run them, thus holds a bounded share of the leaves for a few
+// seconds each, and one that joins only to lie is not heard; an honest
+// group proves itself with its first cycle. Params.Probation 0 trusts
+// every group from its first exchange.
+//
 // # Values
 //
 // Every Grundy value a group proves reaches the master with the group's
-// next exchange. The master merges it into its database, settles the
+// next exchange (a group on probation sends it again with its first
+// report). The master merges it into its database, settles the
 // couples of its DAG that it decides, and sends it once to every other
 // group, never back to its sender; a group that joins late is sent
 // everything the master knows. A group that finds another master
@@ -118,7 +142,9 @@
 //   - A leaf is held by at most one job at a time, and a job by one
 //     group. A group silent for longer than Params.Lease, or that the
 //     gossip declares dead, loses its jobs, and their leaves are handed
-//     out again; its late reports are ignored.
+//     out again; its late reports are ignored. So does a group on
+//     probation that does not report a trial within its lease, silent
+//     or not.
 //   - Every join, expiry, loss, re-synchronisation and ban is an Event:
 //     logged (Master.Log), kept (the status page) and
 //     counted (MasterStats.Events, /metrics).

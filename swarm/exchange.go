@@ -83,7 +83,7 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	m.account(now)
 	g := m.groups[req.Group]
 	if g == nil {
-		g = &groupState{jobs: map[string]*job{}, cursor: len(m.shared), epoch: m.epoch}
+		g = &groupState{jobs: map[string]*job{}, cursor: len(m.shared), epoch: m.epoch, proven: m.params.Probation == 0}
 		m.groups[req.Group] = g
 		m.record(eventJoin, req.Group, 0, "%s of %s", plural(slots, "solver"), plural(max(req.Threads, 1), "thread"))
 		for id, j := range m.jobs {
@@ -121,7 +121,10 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 	m.slotCount += slots - g.slots
 	m.coreCount += cores - g.cores
 	g.slots, g.cores, g.lastSeen = slots, cores, now
-	if !stale {
+	// A group on probation is not heard before it reports a job
+	// (probation.go): it sends its values again.
+	unheard := !stale && !m.believes(g, req)
+	if !stale && !unheard {
 		m.stats.NimbersIn += len(req.Nimbers)
 		fresh := m.dag.addNimbers(nimbers)
 		for _, e := range fresh {
@@ -130,9 +133,11 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		m.regained(fresh)
 		m.noteKnown(req.Group, nimbers)
 		m.share(req.Group, fresh)
+	}
+	if !stale {
 		m.noteReads(req.Group, req, m.seq)
 	}
-	reply := ExchangeReply{Master: m.id, Epoch: g.epoch, Lease: m.params.Lease, Gather: m.pace.gathering(), Kept: kept}
+	reply := ExchangeReply{Master: m.id, Epoch: g.epoch, Lease: m.params.Lease, Gather: m.pace.gathering(), Kept: kept, Unheard: unheard && len(req.Nimbers) > 0}
 	if (kept || !stale) && g.forget != nil {
 		reply.Forget = slices.Sorted(maps.Keys(g.forget))
 		g.forget = nil
@@ -158,7 +163,9 @@ func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []
 		reply.Drop = m.resync(req, g)
 	}
 	for _, j := range g.jobs {
-		j.deadline = now.Add(m.params.Lease)
+		if !j.trial { // a trial's lease runs from when it was handed out
+			j.deadline = now.Add(m.params.Lease)
+		}
 	}
 	reply.Jobs = append(reply.Jobs, m.handOut(req.Group, slots-len(g.jobs), now)...)
 	g.ended = g.ended[:0]
@@ -217,13 +224,17 @@ func plural(n int, thing string) string {
 }
 
 // handOut assigns up to n unlocked leaves to group as new jobs, none once
-// the root is solved (an audit that drops values unsolves it again).
+// the root is solved (an audit that drops values unsolves it again), and
+// to a group on probation no more than there is room for (probation.go).
 func (m *Master) handOut(group string, n int, now time.Time) []JobSpec {
 	if solved(m.dag.root) {
 		return nil
 	}
 	var specs []JobSpec
 	g := m.groups[group]
+	if onTrial(g) {
+		n = min(n, m.room())
+	}
 	for range n {
 		var leaf *node
 		var after string
@@ -380,6 +391,9 @@ func (m *Master) assign(group string, leaf *node, now time.Time) JobSpec {
 	m.jobs[j.id] = j
 	if g := m.groups[group]; g != nil {
 		g.jobs[j.id] = j
+		if onTrial(g) {
+			m.trial(j, g, now)
+		}
 	}
 	leaf.locked, leaf.job = true, j
 	m.dag.propagate(leaf)
@@ -388,9 +402,13 @@ func (m *Master) assign(group string, leaf *node, now time.Time) JobSpec {
 }
 
 // spec returns the job's next cycle: as many iterations as the master's
-// pace asks for, but no more than the job has left.
+// pace asks for, but no more than the job has left; a trial's at an idle
+// master's pace, to be reported within its lease (probation.go).
 func (m *Master) spec(j *job) JobSpec {
 	cycle := m.cycle()
+	if j.trial {
+		cycle = m.updates()
+	}
 	if left := m.iterations() - min(j.worked, m.iterations()); left < cycle {
 		cycle = max(left, m.updates())
 	}
@@ -406,6 +424,7 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, 
 		m.stats.Stale++
 		return JobSpec{}, nil, false
 	}
+	m.proved(m.groups[group])
 	m.stats.Iterations += r.Iterations
 	if m.watch != nil {
 		m.watch.Worked(Couple{j.leaf.key, j.leaf.n}, r.Iterations)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -147,8 +148,14 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 	heartbeat := g.params.Lease / 3
 	var carried []uint64 // reads to report that a new epoch's start took
 	afresh := false      // the group started afresh where the master let it keep what it held
+	// unheard are values the master did not take in (ExchangeReply
+	// .Unheard): they go again with the next request that reports a job.
+	var unheard []solve.NimberEntry
 	for {
 		nimbers := g.db.TakeNew()
+		if len(completed) > 0 && len(unheard) > 0 {
+			nimbers, unheard = append(unheard, nimbers...), nil
+		}
 		read := append(carried, readHashes(g.db.TakeReads())...) // after TakeNew: every value taken rests only on values read by now
 		req := ExchangeRequest{Group: g.Name, Slots: len(g.solvers), Threads: g.params.Threads, Completed: completed, Epoch: epoch,
 			Nimbers: nimbers, Read: read, TracksReads: true, Afresh: afresh, Running: g.running(), Resync: true}
@@ -156,6 +163,9 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 		reply, err := g.exchange(ctx, link, req)
 		if err != nil {
 			return err
+		}
+		if reply.Unheard {
+			unheard = append(unheard, req.Nimbers...)
 		}
 		completed = nil
 		completed = g.drop(reply.Drop, completed)
@@ -182,6 +192,9 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			reply.Delta = append(reply.Delta, more.Delta...)
 			reply.Done = more.Done
 			epoch = reply.Epoch
+			if more.Unheard { // all its values, those of req among them
+				unheard = resend.Nimbers
+			}
 		}
 		master = reply.Master
 		if reply.Lease > 0 {
@@ -207,10 +220,15 @@ func (g *Group) Run(ctx context.Context, link Link) error {
 			carried, afresh = g.startEpoch(reply)
 			jobs.ctx, jobs.cancel = context.WithCancel(ctx)
 			epoch = reply.Epoch
+			if !reply.Kept || afresh {
+				unheard = nil // forgotten with the rest
+			}
+			unheard = forgotten(unheard, reply.Forget)
 		case len(reply.Forget) > 0:
 			// The master dropped values nothing rested on: whatever
 			// read one since is reported with the next request.
 			g.forget(reply.Forget)
+			unheard = forgotten(unheard, reply.Forget)
 		}
 		for _, e := range reply.Delta {
 			g.db.Learn(e.Key, e.G)
@@ -303,6 +321,15 @@ func (g *Group) startEpoch(reply ExchangeReply) (carried []uint64, afresh bool) 
 		g.Log("group %s: the master dropped wrong values (epoch %d); starting afresh", g.Name, reply.Epoch)
 	}
 	return nil, reply.Kept
+}
+
+// forgotten returns entries but those named by hashes (readHash).
+func forgotten(entries []solve.NimberEntry, hashes []uint64) []solve.NimberEntry {
+	if len(entries) == 0 || len(hashes) == 0 {
+		return entries
+	}
+	set := hashSet(hashes)
+	return slices.DeleteFunc(entries, func(e solve.NimberEntry) bool { return set[readHash(e)] })
 }
 
 // forget removes the values the master dropped, each named by readHash.

@@ -14,7 +14,7 @@ import (
 // still bears on the root.
 func TestSelectBelowSkipsSolvedParts(t *testing.T) {
 	p := DefaultParams()
-	p.InitNodes = 40
+	p.InitNodes, p.Probation = 40, 0
 	m, err := NewMaster(sprouts.MustParse("0*6"), p, nil)
 	if err != nil {
 		t.Fatal(err)

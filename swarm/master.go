@@ -1,6 +1,8 @@
 package swarm
 
 import (
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -85,6 +87,7 @@ type job struct {
 	asked    uint64 // iterations its current cycle was asked for
 	deadline time.Time
 	settled  bool // the leaf was solved by values from elsewhere
+	trial    bool // handed to a group on probation (probation.go)
 }
 
 // maxGroupName bounds the length of a group's name.
@@ -113,6 +116,12 @@ type groupState struct {
 	// later where the group alone was made to start afresh
 	// (Master.restartEpoch).
 	epoch int
+	// proven is whether the master took in the report of one of its jobs
+	// (or trusts every group: Params.Probation 0); till then the group is
+	// on probation (probation.go), and trialLease is how long its next
+	// trial may take, once it let one run out.
+	proven     bool
+	trialLease time.Duration
 }
 
 // endedJob is a job that ended in the current exchange, and its leaf.
@@ -222,6 +231,8 @@ type Master struct {
 	parked []*parkedGroup
 	// pace measures the master's load and sets the cycles' length.
 	pace pace
+	// probation lends jobs to the groups that have not proved themselves.
+	probation probation
 	// The time integrals behind MasterStats.Utilisation, brought up to
 	// date by account before anything changes jobs or groups.
 	acctAt             time.Time
@@ -403,13 +414,19 @@ func (m *Master) expire() int {
 	now := m.now()
 	m.account(now)
 	n := 0
-	taken := map[string]int{}
+	taken, trials := map[string]int{}, map[string]int{}
 	for id, j := range m.jobs {
-		if now.After(j.deadline) {
-			m.release(id, j)
+		switch {
+		case !now.After(j.deadline):
+			continue
+		case j.trial:
+			// A trial's lease runs out whether or not its group is silent.
+			trials[j.group]++
+		default:
 			taken[j.group]++
-			n++
 		}
+		m.release(id, j)
+		n++
 	}
 	holding := map[string]bool{}
 	for _, j := range m.jobs {
@@ -424,6 +441,9 @@ func (m *Master) expire() int {
 	}
 	for name, k := range taken { // jobs of groups forgotten already
 		m.record(eventExpire, name, k, "its lease of %v ran out; %s taken back", m.params.Lease, plural(k, "job"))
+	}
+	for _, name := range slices.Sorted(maps.Keys(trials)) {
+		m.missedTrial(name, trials[name])
 	}
 	m.feedParked(now)
 	return n

@@ -13,7 +13,7 @@ import (
 // implements. DefaultParams gives values that suit a swarm of any size:
 // the master switches its jobs' length by itself once the swarm is large
 // (LargeSwarm). The master reads the job fields (Iterations to
-// LargeIterations, Seed, Lease, InitNodes, Pace); a worker the solver
+// LargeIterations, Seed, Lease, Probation, InitNodes, Pace); a worker the solver
 // fields (Threads to Capacity, Seed, Lease), which belong to the machine
 // it runs on.
 type Params struct {
@@ -68,6 +68,15 @@ type Params struct {
 	// least every third of it. Short leases recover a dead worker's work
 	// sooner and take it from a slow one that is only late.
 	Lease time.Duration
+	// Probation is how long a group on probation (one that has not yet
+	// reported a job) has to report the first cycle of a job it was
+	// handed (Lease if shorter), however often it exchanges meanwhile:
+	// twice as long after each it let run out, up to Lease. A newcomer
+	// that takes jobs and never reports them holds them that long, not a
+	// lease. 0 trusts every group from its first exchange, as a swarm of
+	// known machines, or a simulation, may. See the package's doc,
+	// Newcomers.
+	Probation time.Duration
 	// InitNodes is the DAG's size, in nodes, that the master grows by its
 	// own expansions before it hands out jobs: enough leaves for the first
 	// groups, each a job's worth of the top of the tree.
@@ -84,7 +93,7 @@ type Params struct {
 // Grouping, Threads and Capacity on its command line.
 func DefaultParams() Params {
 	return Params{Iterations: 100_000, Updates: 1000, LargeSwarm: 256, LargeIterations: 500,
-		Threads: 0, Grouping: 1, Capacity: 100_000, Lease: 30 * time.Second, InitNodes: 100, Pace: defaultPace()}
+		Threads: 0, Grouping: 1, Capacity: 100_000, Lease: 30 * time.Second, Probation: 5 * time.Second, InitNodes: 100, Pace: defaultPace()}
 }
 
 // paceConfig configures how the master paces the groups' reports to its load:
@@ -167,6 +176,8 @@ func (p Params) check() error {
 		return fmt.Errorf("spread %d: want 0 to %d", p.Spread, solve.MaxSpread)
 	case p.Lease <= 0:
 		return fmt.Errorf("lease %v: want a positive duration", p.Lease)
+	case p.Probation < 0:
+		return fmt.Errorf("probation %v: want a positive duration, or 0 to trust every group", p.Probation)
 	case p.LargeSwarm < 0:
 		return fmt.Errorf("large swarm %d: want 0 (never) or a number of cores", p.LargeSwarm)
 	case p.LargeSwarm > 0 && p.LargeIterations == 0:

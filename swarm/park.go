@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -55,21 +56,27 @@ func (m *Master) Park(group string, deliver func([]JobSpec)) (unpark func() bool
 }
 
 // feedParked hands unlocked leaves to the parked groups, in the order they
-// parked, as long as there are both.
+// parked, as long as there are both. A group on probation waits, without
+// holding up those behind it, while there is no room for a trial job
+// (probation.go).
 func (m *Master) feedParked(now time.Time) {
-	for len(m.parked) > 0 {
-		p := m.parked[0]
+	for i := 0; i < len(m.parked); {
+		p := m.parked[i]
 		g := m.groups[p.group]
 		if g == nil {
-			m.parked = m.parked[1:]
+			m.parked = slices.Delete(m.parked, i, i+1)
 			p.deliver(nil)
+			continue
+		}
+		if onTrial(g) && m.room() == 0 {
+			i++
 			continue
 		}
 		jobs := m.handOut(p.group, g.slots-len(g.jobs), now)
 		if len(jobs) == 0 && g.slots > len(g.jobs) {
 			return // no leaf free: everyone waits
 		}
-		m.parked = m.parked[1:]
+		m.parked = slices.Delete(m.parked, i, i+1)
 		p.deliver(jobs)
 	}
 }

@@ -20,9 +20,11 @@ import (
 // -rewrite writes what they print):
 //
 //	master pos=POS [init-nodes=N] [iterations=N] [updates=N] [large-swarm=N]
-//	       [large-iterations=N] [lease=D] [cost=D] [pace-every=N] [pace-weight=F]
+//	       [large-iterations=N] [lease=D] [probation=D] [cost=D] [pace-every=N]
+//	       [pace-weight=F]
 //	    a new master of POS on a clock of the test's, on which each exchange
-//	    costs cost; prints its DAG
+//	    costs cost; prints its DAG. Its groups are trusted from their first
+//	    exchange, unless probation is given (Params.Probation)
 //	exchange group=G [slots=N] [threads=N] [epoch=N] [after=D]
 //	    an exchange of group G, D after the previous one; each line of its
 //	    input is a report or a value it sends:
@@ -39,13 +41,15 @@ import (
 //	      report j? ...             the same of a job the master does not know
 //	      gn POS G                  a Grundy value
 //	    prints the reply: the jobs (new ones named j1, j2, … in the order
-//	    handed out), whether the solve is over, the gathering asked for and
-//	    the values sent
+//	    handed out), whether the solve is over, the gathering asked for,
+//	    whether the group's values were not heard and the values sent
 //	park group=G     G waits at the master for a job (Master.Park)
 //	delivered        the jobs the parked groups were handed since the last call
 //	tick after=D     the clock moves on by D; the master takes back expired jobs
 //	drop group=G     G left (Master.DropGroup)
 //	finish           the solve is over (Master.Finish)
+//	events           the master's events since the last call
+//	value pos=POS    the master's Grundy value of POS, or none
 //	tree [depth=N]   the master's DAG, N levels deep (2)
 //	stats            the master's counters that scheduling sets
 func TestSchedule(t *testing.T) {
@@ -67,6 +71,7 @@ type scheduleHarness struct {
 	specs     map[string]JobSpec
 	groups    map[string]*Group
 	delivered []string
+	events    int // the master's events printed so far
 }
 
 // Now and Since are the master's clock: an exchange costs h.cost.
@@ -103,6 +108,21 @@ func (h *scheduleHarness) run(t *testing.T, td *datadriven.TestData) string {
 	case "finish":
 		h.m.finish()
 		return "finished"
+	case "events":
+		var lines []string
+		evs := h.m.eventsNow() // a scenario's are fewer than the master keeps
+		for _, e := range evs[min(h.events, len(evs)):] {
+			lines = append(lines, e.text())
+		}
+		h.events += len(lines)
+		return cmpString(strings.Join(lines, "\n"), "none")
+	case "value":
+		var pos string
+		td.ScanArgs(t, "pos", &pos)
+		if g, ok := h.m.DB().Get(sprouts.MustParse(pos).Key()); ok {
+			return fmt.Sprintf("gn(%s) = %d", pos, g)
+		}
+		return "none"
 	case "tree":
 		depth := 2
 		td.MaybeScanArgs(t, "depth", &depth)
@@ -131,6 +151,10 @@ func (h *scheduleHarness) newMaster(t *testing.T, td *datadriven.TestData) strin
 	td.MaybeScanArgs(t, "pace-weight", &p.Pace.Weight)
 	if td.HasArg("lease") {
 		p.Lease = h.duration(t, td, "lease")
+	}
+	p.Probation = 0 // groups are trusted, unless the scenario says
+	if td.HasArg("probation") {
+		p.Probation = h.duration(t, td, "probation")
 	}
 	if td.HasArg("cost") {
 		h.cost = h.duration(t, td, "cost")
@@ -195,6 +219,9 @@ func (h *scheduleHarness) exchange(t *testing.T, td *datadriven.TestData) string
 	}
 	if reply.Epoch > 0 {
 		out += fmt.Sprintf("\nepoch %d", reply.Epoch)
+	}
+	if reply.Unheard {
+		out += "\nvalues unheard"
 	}
 	return out + fmt.Sprintf("\nvalues sent %d", len(reply.Delta))
 }

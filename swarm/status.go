@@ -2,7 +2,6 @@ package swarm
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -84,49 +83,6 @@ type sample struct {
 	// The master's time integrals (slot-seconds, busy slot-seconds) at
 	// this sample, from which Utilisation is derived.
 	slotTime, busyTime float64
-}
-
-// The keys of /status.json before the one vocabulary of docs/json.md,
-// written beside the new ones for one release (deprecated): t_it,
-// m_nodes, nimbers, nimbers_received, nimbers_forwarded.
-
-// MarshalJSON writes the stats with their deprecated keys too.
-func (s MasterStats) MarshalJSON() ([]byte, error) {
-	type plain MasterStats
-	return json.Marshal(struct {
-		plain
-		OldNodes      int    `json:"m_nodes"`
-		OldIterations uint64 `json:"t_it"`
-		OldIn         int    `json:"nimbers_received"`
-		OldShared     int    `json:"nimbers_forwarded"`
-	}{plain(s), s.Nodes, s.Iterations, s.NimbersIn, s.NimbersShared})
-}
-
-// oldSample is a sample with its deprecated keys too.
-type oldSample struct {
-	sample
-	OldIterations uint64 `json:"t_it"`
-	OldNodes      int    `json:"m_nodes"`
-	OldNimbers    int    `json:"nimbers"`
-	OldShared     int    `json:"nimbers_forwarded"`
-}
-
-// MarshalJSON writes the report, its samples and its stats with their
-// deprecated keys too.
-func (r StatusReport) MarshalJSON() ([]byte, error) {
-	type plain StatusReport
-	samples := make([]oldSample, len(r.Samples))
-	for i, s := range r.Samples {
-		samples[i] = oldSample{s, s.Iterations, s.Nodes, s.Nimbers, s.NimbersShared}
-	}
-	if r.Samples == nil {
-		samples = nil
-	}
-	return json.Marshal(struct {
-		plain
-		Samples    []oldSample `json:"samples"` // the report's own, which it shadows
-		OldNimbers int         `json:"nimbers"`
-	}{plain(r), samples, r.Nimbers})
 }
 
 // workerStatus is one worker group on the status page: what the master

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -32,6 +33,9 @@ type pageData struct {
 	// EventCounts how many of each kind there were in all.
 	Events      []event
 	EventCounts string
+	// File: the page is written to a file (WriteSnapshot), not served: it
+	// does not reload itself, and links to no other page.
+	File bool
 }
 
 // maxPageEvents bounds the events the status page lists.
@@ -152,8 +156,8 @@ var statusPage = template.Must(template.New("status").Funcs(template.FuncMap{
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="refresh" content="{{.Refresh}}">
-<title>spots swarm{{with .R.Position}}: {{.}}{{end}}</title>
+{{if not .File}}<meta http-equiv="refresh" content="{{.Refresh}}">
+{{end}}<title>spots swarm{{with .R.Position}}: {{.}}{{end}}</title>
 <style>
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
 table { border-collapse: collapse; margin: .5em 0 1.5em; }
@@ -166,7 +170,9 @@ svg { border: 1px solid #ccc; background: #fcfcfc; }
 </head>
 <body>
 <h1>spots swarm{{with .R.Position}}: {{.}}{{end}}</h1>
-<p class="small">Read-only; reloads every {{.Refresh}} s. {{stamp .R.Now}}, up {{.Uptime}}. Also as <a href="status.json">JSON</a> and <a href="metrics">Prometheus metrics</a>.</p>
+{{if .File}}<p class="small">Written to this file by the master {{stamp .R.Now}}, up {{.Uptime}}{{if .R.Finished}}: the solve is over{{end}}. While it solves the master writes it again every few seconds: reload to see the latest.</p>
+{{else}}<p class="small">Read-only; reloads every {{.Refresh}} s. {{stamp .R.Now}}, up {{.Uptime}}. Also as <a href="status.json">JSON</a> and <a href="metrics">Prometheus metrics</a>.</p>
+{{end}}
 <table>
 <tr><th class="l">outcome</th><td>{{.R.Outcome}}{{if .R.Finished}} (audited){{end}}</td></tr>
 <tr><th class="l">root pn / dn</th><td>{{.RootPN}} / {{.RootDN}}</td></tr>
@@ -237,6 +243,34 @@ func (s *Status) servePage(w http.ResponseWriter, r *http.Request) {
 	}
 	statusHeaders(w, "text/html; charset=utf-8")
 	w.Write(buf.Bytes())
+}
+
+// WriteSnapshot writes the master's status as it is now (read afresh, not
+// a report cached for the pages) to w: the status page when page is set
+// (one that does not reload itself and links nowhere, for a file a
+// browser opens), otherwise the JSON of /status.json. A command writes it
+// to a file so that the status of a solve can still be read once the
+// solve is over and its pages are gone.
+func (s *Status) WriteSnapshot(w io.Writer, page bool) error {
+	s.takeSample()
+	s.mu.Lock()
+	s.cached = nil
+	s.mu.Unlock()
+	r := s.report()
+	if page {
+		d := newPageData(r)
+		d.File = true
+		if err := statusPage.Execute(w, d); err != nil {
+			return fmt.Errorf("rendering the status page: %w", err)
+		}
+		return nil
+	}
+	out, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding the status: %w", err)
+	}
+	_, err = w.Write(append(out, '\n'))
+	return err
 }
 
 // serveJSON serves the status report as JSON (StatusReport).

@@ -223,12 +223,13 @@ func TestExpiredLeases(t *testing.T) {
 	}
 }
 
-// clockedMaster returns a master of 0*8 with a lease of a minute, its
-// params, and the time of its clock, which only the test moves.
+// clockedMaster returns a master of 0*8 with a lease of a minute, that
+// trusts every group from its first exchange, its params, and the time
+// of its clock, which only the test moves.
 func clockedMaster(t *testing.T) (*Master, Params, *time.Time) {
 	t.Helper()
 	p := DefaultParams()
-	p.Lease = time.Minute
+	p.Lease, p.Probation = time.Minute, 0
 	m, err := NewMaster(sprouts.MustParse("0*8"), p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -502,10 +503,12 @@ func TestConnectionLimit(t *testing.T) {
 }
 
 // TestSlotClaimsAreCapped: a group that claims 65,536 solvers is given jobs
-// for MaxGrouping, and the next group still finds jobs.
+// for MaxGrouping, and the next group still finds jobs (groups trusted
+// from their first exchange: on probation, a newcomer gets no more than
+// there is room for, TestSchedule/probation).
 func TestSlotClaimsAreCapped(t *testing.T) {
 	p := DefaultParams()
-	p.InitNodes = 3000
+	p.InitNodes, p.Probation = 3000, 0
 	m, err := NewMaster(sprouts.MustParse("0*12"), p, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -109,6 +109,10 @@ type ExchangeReply struct {
 	// rested on them.
 	Kept   bool     `json:"kept,omitempty"`
 	Forget []uint64 `json:"forget,omitempty"`
+	// Unheard says the master did not take in the values of the request:
+	// the group is on probation (it has not reported a job yet), and
+	// sends them again with its next report.
+	Unheard bool `json:"unheard,omitempty"`
 	// Gather is the share of a cycle the master asks the group to wait,
 	// once one of its solvers has ended one, for its others before it
 	// reports (Pace.Gather): a loaded master asks for it before it asks for

@@ -9,12 +9,31 @@ import (
 // values holds the Grundy values of the entries checked so far, by key.
 type values map[string]uint32
 
+// lookup gives the values a check relies on: get for a value used, peek
+// for one only looked at (a candidate among others).
+type lookup interface {
+	get(k string) (uint32, bool)
+	peek(k string) (uint32, bool)
+}
+
+func (v values) get(k string) (uint32, bool) {
+	x, ok := v[k]
+	return x, ok
+}
+
+func (v values) peek(k string) (uint32, bool) { return v.get(k) }
+
 // valueOf returns the xor of the values of p's components, and whether
 // every component has a value.
-func valueOf[P any](g rules[P], v values, p P) (uint32, bool) {
+func valueOf[P any](g rules[P], v lookup, p P) (uint32, bool) {
+	return valueBy(g, v.get, p)
+}
+
+// valueBy is valueOf with the lookup get.
+func valueBy[P any](g rules[P], get func(string) (uint32, bool), p P) (uint32, bool) {
 	x := uint32(0)
 	for _, c := range g.components(p) {
-		gv, ok := v[g.key(c)]
+		gv, ok := get(g.key(c))
 		if !ok {
 			return 0, false
 		}
@@ -46,7 +65,7 @@ func claimRoot[P any](g rules[P], c format.Claim, l Limits) (P, error) {
 //
 // The root's children are generated here without a check: claimRoot, which
 // made root, has held it to the limits.
-func checkClaim[P any](g rules[P], c format.Claim, root P, known values) error {
+func checkClaim[P any](g rules[P], c format.Claim, root P, known lookup) error {
 	x, ok := valueOf(g, known, root)
 	fail := func(detail string, args ...any) error {
 		return &Failure{Position: c.Root, Rule: "claim", Detail: fmt.Sprintf(detail, args...)}
@@ -68,7 +87,8 @@ func checkClaim[P any](g rules[P], c format.Claim, root P, known values) error {
 			return nil
 		}
 		for _, child := range rootChildren(g, root) {
-			if y, ok := valueOf(g, known, child); ok && y == c.N {
+			if y, ok := valueBy(g, known.peek, child); ok && y == c.N {
+				valueOf(g, known, child) // the move chosen: its values are used
 				return nil
 			}
 		}

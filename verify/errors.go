@@ -3,6 +3,7 @@ package verify
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrInvalidCertificate marks every failure that means "this does not prove
@@ -37,3 +38,28 @@ func (f *Failure) Unwrap() error { return ErrInvalidCertificate }
 // IsInvalid reports whether err says the proof is invalid (as opposed to the
 // input being unreadable).
 func IsInvalid(err error) bool { return errors.Is(err, ErrInvalidCertificate) }
+
+// ErrIncomplete marks a check that could not be finished because
+// certificates the proof cites were not found: the proof is neither valid
+// nor invalid until they are. Test with errors.Is.
+var ErrIncomplete = errors.New("incomplete proof")
+
+// IncompleteError lists the cited certificates a check needed and did not
+// find. Missing holds every one the check met, sorted: those cited by a
+// certificate that was found, directly or through others. What a missing
+// certificate cites is unknown, so more may be needed once they are found.
+type IncompleteError struct {
+	Missing []string // content addresses, sorted
+	Dirs    []string // the directories looked in
+}
+
+func (e *IncompleteError) Error() string {
+	what := "1 cited certificate"
+	if len(e.Missing) != 1 {
+		what = fmt.Sprintf("%d cited certificates", len(e.Missing))
+	}
+	return fmt.Sprintf("incomplete: %s not found in %s: %s", what, strings.Join(e.Dirs, ", "), strings.Join(e.Missing, ", "))
+}
+
+// Unwrap makes errors.Is(e, ErrIncomplete) true.
+func (e *IncompleteError) Unwrap() error { return ErrIncomplete }

@@ -25,6 +25,14 @@ type Result struct {
 	// (Library.Closure names them).
 	Cites int
 	Cited int
+	// With Options.Used, Read is the number of entries of the cited
+	// certificates taken unchecked, and Used the number of them the claim
+	// relies on, each checked; the others were not.
+	Read int
+	Used int
+	// Remembered says the result is a verdict this build reached before
+	// (Options.Verdicts), not a check made now.
+	Remembered bool
 }
 
 // Options controls a check.
@@ -61,10 +69,35 @@ type Options struct {
 	// file alone, and Stream and CertificateWith reject a certificate
 	// that cites others.
 	Library *Library
+	// Used checks, of the certificates cited, only the entries the claim
+	// relies on: those its rows and its claim look up, those their checks
+	// look up, and so on (see demand.go). A cited certificate is then
+	// vouched for only as far as it is used (Result.Used). The certificate
+	// checked is checked whole; so is every cited certificate with
+	// Independent, or without Used.
+	Used bool
+	// Verdicts, if set, answers for a certificate that this checker
+	// build found valid before, by a check of the same kind, without
+	// checking it again, and remembers each it finds valid (see
+	// verdicts.go). A cited certificate is taken whole when any check
+	// of its kind's rules checked every row of it.
+	Verdicts *Verdicts
+	// UsedProgress, if set, is called as the entries of cited
+	// certificates that the claim uses are checked (Used), with the
+	// number checked and the number found to check so far (0 and 0
+	// while the cited certificates are read). It is called from one
+	// goroutine at a time.
+	UsedProgress func(checked, found int)
+	// CitedProgress, if set, is called before each certificate cited,
+	// directly or not, is checked (or read, with Used): the k-th of the
+	// n the check found it relies on (k = 0 once they are done).
+	// Progress then counts its entries.
+	CitedProgress func(k, n int, address string)
 
-	here  string    // the directory of the file being checked ("" if none)
-	rows  *[]Value  // if set, the check appends the rows it reads
-	cites *[]string // if set, the check sets it to the certificate's citations
+	here   string    // the directory of the file being checked ("" if none)
+	nested bool      // a check the library makes of a certificate cited
+	rows   *[]Value  // if set, the check appends the rows it reads
+	cites  *[]string // if set, the check sets it to the certificate's citations
 }
 
 // workers returns the number of pipeline workers to use; 1 or less means
@@ -96,13 +129,26 @@ func File(path string, opt Options) (Result, error) {
 		opt.here = filepath.Dir(path)
 	}
 	// A library of the caller's remembers the file, rows and all, for
-	// what may cite it later in the run; one made here serves this check
-	// alone.
-	given := opt.rows == nil && opt.Library != nil
+	// what may cite it later in the run, and answers at once for a file
+	// whose bytes hash to a certificate it found valid; one made here
+	// serves this check alone.
+	given := !opt.nested && opt.Library != nil
 	if opt.Library == nil {
 		opt.Library = NewLibrary()
-	} else if res, err, ok := opt.Library.Checked(name); named && ok && opt.rows == nil {
-		return res, unwrapCitation(err, name)
+	} else if given && named {
+		if res, ok := opt.Library.same(path, name); ok {
+			return res, nil
+		}
+	}
+	if !opt.nested && named {
+		// The verdict is about the proof the address names, cited
+		// certificates included: it answers when their files are at hand.
+		if res, cert, ok := opt.verdicts().known(path, name, opt.kind()); ok && opt.Library.atHand(cert.Cites, opt.here, opt.Limits.resolved().Cites) {
+			if given {
+				opt.Library.remember(path, res, cert.Cites, valuesOf(cert.Entries), nil)
+			}
+			return res, nil
+		}
 	}
 	var rows []Value
 	var cites []string
@@ -113,17 +159,10 @@ func File(path string, opt Options) (Result, error) {
 	if given {
 		opt.Library.remember(path, res, cites, rows, err)
 	}
-	return res, err
-}
-
-// unwrapCitation returns the error of the certificate addr as its own
-// check gave it, not as a citation of it.
-func unwrapCitation(err error, addr string) error {
-	var ce *CitationError
-	if errors.As(err, &ce) && ce.Address == addr {
-		return ce.Err
+	if err == nil && !opt.nested {
+		opt.verdicts().record(opt.kind(), res)
 	}
-	return err
+	return res, err
 }
 
 func file(path, name string, named bool, opt Options) (Result, error) {
@@ -222,7 +261,10 @@ func stream[P any](g rules[P], r *format.CertReader, opt Options) (Result, error
 	if declared := r.DeclaredAddress(); declared != addr {
 		return res, &Failure{Rule: "address", Detail: fmt.Sprintf("the file declares the address %s but its content hashes to %s", declared, addr)}
 	}
-	return res, checkClaim(g, h.Claim, root, c.known)
+	if err := checkClaim(g, h.Claim, root, c); err != nil {
+		return res, err
+	}
+	return res, c.drain(&res, opt.workers(), opt.UsedProgress)
 }
 
 // Certificate checks a certificate held in memory, as File does a file,
@@ -270,13 +312,19 @@ func certificateWith[P any](g rules[P], cert *format.Certificate, opt Options) (
 	if err != nil {
 		return res, err
 	}
-	return res, checkClaim(g, cert.Claim, root, c.known)
+	if err := checkClaim(g, cert.Claim, root, c); err != nil {
+		return res, err
+	}
+	return res, c.drain(&res, opt.workers(), opt.UsedProgress)
 }
 
 // hinted checks entries one at a time, each against those before it.
 type hinted[P any] struct {
 	g        rules[P]
 	known    values
+	pending  map[string]pendingRow // cited entries not checked, by key (Options.Used)
+	queue    []pendingRow          // those used, to be checked
+	record   *[]string             // in a worker of drain: the pending keys used
 	moves    landMoves[P]
 	prev     string // text of the previous entry
 	prevLife int    // its size (lives in Sprouts)
@@ -294,7 +342,25 @@ func (c *hinted[P]) cite(res *Result, cites []string, opt Options) error {
 	if err != nil {
 		return err
 	}
-	for _, v := range given {
+	if err := c.trust(given); err != nil {
+		return err
+	}
+	if !opt.demand() || len(cites) == 0 || opt.Library == nil {
+		return nil
+	}
+	trusted, pending := opt.Library.citedRows(cites)
+	if err := c.trust(trusted); err != nil {
+		return err
+	}
+	res.Read = len(pending)
+	return c.citePending(pending)
+}
+
+// trust takes the values of checked certificates as known, as rows
+// before the first: two that give one land different values are a
+// *Failure.
+func (c *hinted[P]) trust(values []Value) error {
+	for _, v := range values {
 		p, err := c.g.parse(v.Position)
 		if err != nil {
 			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("an entry of a cited certificate does not parse: %v", err)}
@@ -336,22 +402,37 @@ func (c *hinted[P]) entry(row int, e *format.Entry) error {
 // text is e.Position.
 func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bool) error {
 	g := c.g
-	fail := func(rule, detail string, args ...any) error {
-		return &Failure{Row: row, Position: e.Position, Rule: rule, Detail: fmt.Sprintf(detail, args...)}
-	}
-	switch {
-	case err != nil:
-		return fail("position", "%v", err)
-	case !canonical:
-		return fail("position", "not in canonical form (it is %s)", g.text(p))
-	case !g.atomic(p):
-		return fail("position", "not a single land")
+	if err := positionFailure(g, row, e, p, err, canonical); err != nil {
+		return err
 	}
 	lives := g.size(p)
 	if row > 1 && (lives < c.prevLife || lives == c.prevLife && e.Position <= c.prev) {
-		return fail("order", "rows must be in increasing order of %s, then text; the previous row is %s", sizeName(g), c.prev)
+		return &Failure{Row: row, Position: e.Position, Rule: "order", Detail: fmt.Sprintf("rows must be in increasing order of %s, then text; the previous row is %s", sizeName(g), c.prev)}
 	}
 	c.prev, c.prevLife = e.Position, lives
+	if err := c.checkEntry(row, e, p, nil, true); err != nil {
+		return err
+	}
+	k := g.key(p)
+	if old, ok := c.known[k]; ok && old != e.Grundy {
+		return &Failure{Row: row, Position: e.Position, Rule: "citation", Detail: fmt.Sprintf("a cited certificate gives it the value %d", old)}
+	}
+	c.known[k] = e.Grundy
+	delete(c.pending, k) // checked as a row of its own
+	return nil
+}
+
+// checkEntry is check without the order of rows: every hint of the entry
+// e (of row row) holds by the values known, which it looks up with get.
+// p, err and canonical are as check's.
+func (c *hinted[P]) checkEntry(row int, e *format.Entry, p P, err error, canonical bool) error {
+	g := c.g
+	fail := func(rule, detail string, args ...any) error {
+		return &Failure{Row: row, Position: e.Position, Rule: rule, Detail: fmt.Sprintf(detail, args...)}
+	}
+	if err := positionFailure(g, row, e, p, err, canonical); err != nil {
+		return err
+	}
 	gv := e.Grundy
 	refused := func(err error, ofChild bool) error {
 		if le, ok := err.(*LimitError); ok {
@@ -374,7 +455,7 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 		if int(i) >= len(kids) {
 			return fail("reach", "value %d: child %d of %d does not exist", m, i, len(kids))
 		}
-		x, ok := valueOf(g, c.known, kids[i])
+		x, ok := valueOf(g, c, kids[i])
 		switch {
 		case !ok:
 			return fail("reach", "value %d: child %d (%s) has a land that is not an earlier entry", m, i, g.text(kids[i]))
@@ -388,7 +469,7 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 	for i, w := range e.Win {
 		child := kids[i]
 		if w < 0 {
-			x, ok := valueOf(g, c.known, child)
+			x, ok := valueOf(g, c, child)
 			switch {
 			case w != -1:
 				return fail("win", "child %d: hint %d is not a move", i, w)
@@ -412,12 +493,12 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 			return fail("win", "child %d (%s): move %d of land %s does not exist (it has %d)", i, g.text(child), move, g.text(lands[comp]), len(replies))
 		}
 		reply := replies[move]
-		x, ok := valueOf(g, c.known, reply)
+		x, ok := valueOf(g, c, reply)
 		for k, land := range lands {
 			if k == comp || !ok {
 				continue
 			}
-			y, found := c.known[g.key(land)]
+			y, found := c.get(g.key(land))
 			x, ok = x^y, found
 		}
 		switch {
@@ -427,12 +508,25 @@ func (c *hinted[P]) check(row int, e *format.Entry, p P, err error, canonical bo
 			return fail("win", "child %d (%s): the reply %s in land %s reaches the value %d, not %d", i, g.text(child), g.text(reply), g.text(lands[comp]), x, gv)
 		}
 	}
-	k := g.key(p)
-	if old, ok := c.known[k]; ok && old != gv {
-		return fail("citation", "a cited certificate gives it the value %d", old)
-	}
-	c.known[k] = gv
 	return nil
+}
+
+// positionFailure is the failure of an entry whose position (p, as the
+// parser gave it with err; canonical says whether its text is e's) is not
+// one land written canonically, or nil.
+func positionFailure[P any](g rules[P], row int, e *format.Entry, p P, err error, canonical bool) error {
+	detail := ""
+	switch {
+	case err != nil:
+		detail = err.Error()
+	case !canonical:
+		detail = fmt.Sprintf("not in canonical form (it is %s)", g.text(p))
+	case !g.atomic(p):
+		detail = "not a single land"
+	default:
+		return nil
+	}
+	return &Failure{Row: row, Position: e.Position, Rule: "position", Detail: detail}
 }
 
 // sizeName names what the game's size counts, for messages.

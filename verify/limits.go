@@ -25,12 +25,15 @@ type LimitError struct {
 	Row      int    // 1-based row of the certificate or line of the database; 0 for the claim
 	Entry    string // the entry of that row, when the refused position is a land of one of its children
 	Position string // the position whose cost was refused, as written (cut short if long)
-	Limit    string // "lives", "boundaries", "letters", "cells", "moves", "work" or "entries": the field of Limits, in lowercase
+	Limit    string // "lives", "boundaries", "letters", "cells", "moves", "work", "entries" or "cites": the field of Limits, in lowercase
 	Value    int64  // the position's value of that measure (math.MaxInt64 when it overflows)
 	Max      int64  // the limit in force
 }
 
 func (e *LimitError) Error() string {
+	if e.Limit == "cites" {
+		return fmt.Sprintf("refused: citations: the certificate relies on %d or more certificates, cited directly or through others, over the limit of %d on cites", e.Value, e.Max)
+	}
 	where := "claim"
 	if e.Row > 0 {
 		where = fmt.Sprintf("row %d", e.Row)
@@ -81,6 +84,12 @@ type Limits struct {
 	Moves      int64 // estimated moves the generator tries (Cost.Moves)
 	Work       int64 // estimated work: moves × bytes of the position's key, for one generation and, in hinted checking, for one entry
 	Entries    int   // entries of a text database (ReadDatabase), counted as read, repeats included: they bound its memory
+	// Cites bounds the certificates that one certificate relies on,
+	// cited directly or through others: each is a file found, read and
+	// checked, its rows held in memory for the run. A certificate that
+	// relies on more is refused as soon as the certificates met are more
+	// (in a chain, before any is checked).
+	Cites int
 }
 
 // DefaultLimits are the limits used for zero fields of Limits. Entries
@@ -93,6 +102,9 @@ type Limits struct {
 // few hundred megabytes of allocation (0*3000, 18 million units: 0.3 s,
 // 96 MB on the reference machine).
 //
+// A certificate of the corpus relies on some 60 others at most; Cites allows
+// chains and trees of citations some 65 times as large.
+//
 // A Cram position has at most cram.MaxCells cells, so Cells only matters
 // when lowered; at the work limit a Cram region has some 4,000 cells.
 var DefaultLimits = Limits{
@@ -103,6 +115,7 @@ var DefaultLimits = Limits{
 	Moves:      1 << 18,
 	Work:       1 << 25,
 	Entries:    1 << 19,
+	Cites:      1 << 12,
 }
 
 // resolved returns l with zero fields set to their defaults and negative
@@ -125,6 +138,7 @@ func (l Limits) resolved() Limits {
 		Moves:      pick(l.Moves, DefaultLimits.Moves),
 		Work:       pick(l.Work, DefaultLimits.Work),
 		Entries:    int(min(pick(int64(l.Entries), int64(DefaultLimits.Entries)), math.MaxInt)),
+		Cites:      int(min(pick(int64(l.Cites), int64(DefaultLimits.Cites)), math.MaxInt)),
 	}
 }
 

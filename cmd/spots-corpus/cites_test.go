@@ -131,7 +131,7 @@ func TestCheckRefusesBadCitations(t *testing.T) {
 				t.Fatal(err)
 			}
 			return nil
-		}, []string{"the certificate of 0*8=L cites %s, which is not a certificate of the corpus", "cited certificate %s: no file of that name"}},
+		}, []string{"the certificate of 0*8=L cites %s, which is not a certificate of the corpus", "incomplete: 1 cited certificate not found in"}},
 		{"row without the citation", func(t *testing.T, dir string, gn6, o8 corpus.Record) []string {
 			c, _ := record(t, dir, 8, false)
 			c.Records[c.RecordOf(8, false)].Cites = nil

@@ -19,6 +19,7 @@ import (
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/internal/searchstatus"
@@ -285,7 +286,7 @@ func (a *adder) solve() int {
 	}
 	a.pipeline = &prove.Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: search, Nimber: o.nimber,
 		Timeout: o.timeout, Memory: usableMemory(), Version: buildinfo.Version(), Checkpoint: a.saver, Stopped: a.prog.Clear, Pool: pool}
-	a.pipeline.Verify.Library = lib
+	a.pipeline.Verify.Library, a.pipeline.Verify.Verdicts = lib, cmdline.Verdicts("spots-corpus", a.env.stderr)
 	a.keeper = a.startLemmas()
 	a.result = a.pipeline.Solve(a.ctx, a.root, 0)
 	a.keeper.end(a)

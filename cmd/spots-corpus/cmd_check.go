@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/verify"
 )
@@ -16,8 +18,9 @@ import (
 func checkFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
 	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (since HEAD when there is no tag); only find the others", corpus.SampleMaxN))
-	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never)")
+	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never), and, in what is left of D, certificates in turn from a place the git commit picks")
 	f.BoolVar(&o.independent, "independent", false, "verify the Sprouts certificates with the second, independent implementation of the rules (spots-verify --independent); the Cram certificates are then only found")
+	f.BoolVar(&o.noCache, "no-cache", false, "verify everything again: neither use nor keep the verdicts this build of the checker remembers (spots-verify --no-cache)")
 }
 
 // limits is the size rule the commands apply (the zero value: the
@@ -108,10 +111,9 @@ type certJSON struct {
 }
 
 type problemJSON struct {
-	N       int    `json:"n,omitempty"`
-	File    string `json:"path,omitempty"` // the file at fault
-	What    string `json:"what"`
-	OldFile string `json:"file,omitempty"` // deprecated: path's former key (docs/json.md)
+	N    int    `json:"n,omitempty"`
+	File string `json:"path,omitempty"` // the file at fault
+	What string `json:"what"`
 }
 
 type checkJSON struct {
@@ -157,7 +159,7 @@ func recordJSON(r corpus.Record) certJSON {
 func problemsJSON(ps []corpus.Problem) []problemJSON {
 	out := []problemJSON{}
 	for _, p := range ps {
-		out = append(out, problemJSON{N: p.N, File: p.File, What: p.What, OldFile: p.File})
+		out = append(out, problemJSON{N: p.N, File: p.File, What: p.What})
 	}
 	return out
 }
@@ -189,6 +191,9 @@ func runCheck(e *env) int {
 		return status
 	}
 	opt := corpus.CheckOptions{Elsewhere: e.opt.certDirs, Verify: verify.Options{Independent: e.opt.independent}}
+	if !e.opt.noCache {
+		opt.Verify.Verdicts = cmdline.Verdicts("spots-corpus", e.stderr)
+	}
 	sample := e.sample(c, &opt)
 	rep := e.check(c, opt)
 	if rep.SampleCited > 0 {
@@ -218,6 +223,12 @@ func (e *env) sample(c *corpus.Corpus, opt *corpus.CheckOptions) string {
 	opt.Sample, sample = sampleOf(c.Dir)
 	if over {
 		sample += fmt.Sprintf(" (the recorded verify times add up to %.0f s, over --budget %v)", recorded, e.opt.budget)
+		if base, commit := opt.Sample, headCommit(c.Dir); base != nil && commit != "" {
+			seed, _ := strconv.ParseUint(commit[:16], 16, 64)
+			turn := corpus.Rotation(c.Records, base, seed, e.opt.budget.Seconds())
+			opt.Sample = func(r corpus.Record) bool { return base(r) || turn[r.Address] }
+			sample += fmt.Sprintf(", and %s in turn, chosen by commit %s within the budget (each commit another: over the history, every one whose check fits it)", plural(len(turn), "certificate"), commit[:12])
+		}
 	}
 	return sample
 }

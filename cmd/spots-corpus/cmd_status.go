@@ -81,7 +81,6 @@ type unfinished struct {
 	Seconds    float64   `json:"seconds"`
 	Iterations uint64    `json:"iterations"`
 	Nimbers    int       `json:"grundy_numbers"`
-	OldNimbers int       `json:"grundy_values"` // deprecated: grundy_numbers' former key (docs/json.md)
 	Runs       int       `json:"runs"`
 	Saved      time.Time `json:"saved"`
 }
@@ -104,7 +103,7 @@ func unfinishedOf(root string, n int) []unfinished {
 			continue
 		}
 		out = append(out, unfinished{Claim: name, Checkpoint: dir, Seconds: millis(m.Seconds), Iterations: m.Iterations,
-			Nimbers: m.Nimbers, OldNimbers: m.Nimbers, Runs: m.Runs, Saved: m.Saved})
+			Nimbers: m.Nimbers, Runs: m.Runs, Saved: m.Saved})
 	}
 	return out
 }

@@ -25,10 +25,10 @@ import (
 // --state is local to the machine; the lemmas are committed with the
 // repository.
 
-// defaultLemmaEntries bounds a certificate of lemmas: about 7 MB at the
-// 29 bytes an entry of the corpus's largest certificates take, under the
-// corpus's 16 MB rule for one file.
-const defaultLemmaEntries = 250_000
+// defaultLemmaEntries bounds a certificate of lemmas: about 0.9 MB at the
+// 37 bytes an entry 0*45's lemmas take, under corpus.MaxLemmaBytes (a set
+// over it is not committed: listLemmas).
+const defaultLemmaEntries = 25_000
 
 // drawOnLemmas adds the values of the corpus's lemmas to pool, for the
 // search to draw on (no proof cites them: the final certificate holds
@@ -148,7 +148,11 @@ func (a *adder) listLemmas(rec corpus.LemmaRecord, path string, skipped int) str
 			freed += r.Bytes
 		}
 	}
-	if fits, why, err := c.Fits(limits, rec.Bytes, true, freed); err != nil || !fits {
+	fits, why, err := c.Fits(limits, rec.Bytes, true, freed)
+	if rec.Bytes > corpus.MaxLemmaBytes {
+		fits, why = false, fmt.Sprintf("they have %d bytes (%s), over the %s a file outside certs/ may have", rec.Bytes, corpus.SizeText(rec.Bytes), corpus.SizeText(corpus.MaxLemmaBytes))
+	}
+	if err != nil || !fits {
 		if err != nil {
 			why = err.Error()
 		}

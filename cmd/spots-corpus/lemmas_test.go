@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,6 +79,21 @@ func TestCheckLemmaProblems(t *testing.T) {
 	status, stdout, stderr := runCmd(t, "check", "--dir", dir)
 	if status != 1 || !strings.Contains(stdout+stderr, "not listed in lemmas.csv") {
 		t.Fatalf("check with a stray lemma file: %d\n%s%s", status, stdout, stderr)
+	}
+}
+
+// TestCheckLemmasOverTheFileLimit: lemmas live outside certs/, where the
+// repository holds every file to 1 MiB; a row of more bytes is a problem.
+func TestCheckLemmasOverTheFileLimit(t *testing.T) {
+	dir := smallCorpus(t, 8)
+	header := "n,claim,address,entries,bytes,algorithm,solve_seconds,verify_seconds,added,producer,machine,command,iterations,cites\n"
+	row := fmt.Sprintf("9,lemmas(0*9),%s,1,%d,dfpn,1.0,1.0,2026-11-29,spots test,test,spots-corpus add --solve 9,1,\n", strings.Repeat("a", 64), corpus.MaxLemmaBytes+1)
+	if err := os.WriteFile(filepath.Join(dir, corpus.LemmaIndexFile), []byte(header+row), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, stdout, stderr := runCmd(t, "check", "--dir", dir)
+	if status != 1 || !strings.Contains(stdout+stderr, "a file outside certs/ may have") {
+		t.Fatalf("check with lemmas over 1 MiB: %d\n%s%s", status, stdout, stderr)
 	}
 }
 

@@ -87,3 +87,20 @@ func changedSinceTag(dir string) (string, map[string]bool, error) {
 	}
 	return tag, changed, nil
 }
+
+// headCommit returns the commit checked out in the git work tree that
+// holds dir (40 hex digits), or "" when there is none (a variable: tests
+// fix the rotation).
+var headCommit = gitHead
+
+func gitHead(dir string) string {
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "--verify", "--quiet", "HEAD").Output()
+	commit := strings.TrimSpace(string(out))
+	if err != nil || len(commit) < 16 {
+		return ""
+	}
+	if _, err := strconv.ParseUint(commit[:16], 16, 64); err != nil {
+		return ""
+	}
+	return commit
+}

@@ -16,7 +16,6 @@ type moveJSON struct {
 	Land        string `json:"land"`                  // the land moved in (canonical text), or "*N" for the heap
 	Description string `json:"description,omitempty"` // the line drawn, in the input as written, when it can be named
 	Value       *int64 `json:"grundy,omitempty"`      // the proven Grundy value of the position reached
-	OldValue    *int64 `json:"value,omitempty"`       // deprecated: grundy's former key (docs/json.md)
 }
 
 // certJSON is a certificate used, in the output of best --json.
@@ -33,7 +32,6 @@ type bestJSON struct {
 	Canonical    string          `json:"canonical"`
 	Outcome      outcome.Outcome `json:"outcome"`          // W, L or unknown
 	Value        *int64          `json:"grundy,omitempty"` // the proven Grundy value, when known
-	OldValue     *int64          `json:"value,omitempty"`  // deprecated: grundy's former key (docs/json.md)
 	Winning      []moveJSON      `json:"winning"`          // every proven winning move (empty for a loss)
 	Move         *moveJSON       `json:"move,omitempty"`   // for a loss: the move that leaves the fewest proven winning replies
 	Note         string          `json:"note,omitempty"`
@@ -55,13 +53,11 @@ func best(ctx context.Context, lib *play.Library, input string, g play.Game, asJ
 	out := bestJSON{Input: input, Canonical: g.String(), Outcome: a.Outcome, Winning: []moveJSON{}}
 	if a.ValueKnown {
 		out.Value = value(a.Value)
-		out.OldValue = out.Value
 	}
 	toJSON := func(m play.Move) moveJSON {
 		j := moveJSON{Position: m.To.String(), Land: m.From, Description: descr.Describe(m)}
 		if m.Known {
 			j.Value = value(m.Value)
-			j.OldValue = j.Value
 		}
 		return j
 	}

@@ -102,8 +102,12 @@ with it and the gossip encrypted. The master checks the values workers
 send before it believes them, and audits the result (a certificate built
 from its values must verify) before it prints it. With --state DIR it
 saves its values every few seconds, and --resume DIR continues after a
-crash or restart. go doc github.com/spots-dev/spots/swarm describes the
-protocol.
+crash or restart. While it solves it serves a status page
+(--status-listen, http://127.0.0.1:7402/ by default), which ends with the
+solve: --status-file FILE.html keeps that page in a file, written every
+few seconds and once more at the end, to look at when the run is over
+(FILE.json: the page's figures as JSON). go doc
+github.com/spots-dev/spots/swarm describes the protocol.
 
 Examples:
   spots-solve --algorithm swarm --workers-local 2 0*14

@@ -24,6 +24,7 @@ func checkOutputs(cfg config) error {
 	inputs = append(inputs, cmdline.File{Flag: "--key-file", Path: cfg.swarm.keyFile})
 	outputs := []cmdline.File{
 		{Flag: "--db-out", Path: cfg.dbOut}, {Flag: "--stats", Path: cfg.statsPath}, {Flag: "--cpuprofile", Path: cfg.cpuProfile},
+		{Flag: "--status-file", Path: cfg.swarm.statusFile},
 	}
 	if err := cmdline.CheckOutputs(inputs, outputs); err != nil {
 		return err

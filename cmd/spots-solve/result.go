@@ -37,11 +37,6 @@ type result struct {
 	TTHitRate       float64  `json:"tt_hit_rate,omitempty"`
 	// With --root-moves.
 	RootMoves []rootMove `json:"root_moves,omitempty"`
-	// The keys of grundy, path and entries before docs/json.md, written
-	// beside them for one release (deprecated).
-	OldNimber      *uint32 `json:"nimber"`
-	OldCertificate string  `json:"certificate,omitempty"`
-	OldCertEntries int     `json:"certificate_entries,omitempty"`
 
 	stats solve.Stats // the search's counters for this position
 }
@@ -72,7 +67,6 @@ func newResult[P fmt.Stringer](cfg config, input string, root P, heap uint32, pr
 
 func printResult(w io.Writer, cfg config, r result) {
 	if cfg.json {
-		r.OldNimber, r.OldCertificate, r.OldCertEntries = r.Nimber, r.Certificate, r.CertEntries
 		b, _ := json.Marshal(r)
 		fmt.Fprintf(w, "%s\n", b)
 		return

@@ -123,13 +123,17 @@ func (r *runner) solveHere(inputs []string, roots []sprouts.Position, heaps []ui
 		s = resumeChecked(r.ctx, cfg, s, saver, cfg.swarm.resumeDir, r.prog, r.stderr)
 	}
 	var lib *verify.Library
+	var verdicts *verify.Verdicts
 	if pool != nil {
-		lib = pool.Library()
+		lib, verdicts = pool.Library(), cmdline.Verdicts("spots-solve", r.stderr)
 		s = reuseChecked(r.ctx, cfg, s, pool, lib, saver, r.prog, r.stderr)
+		if rs, ok := s.(*prove.Resumed[sprouts.Position]); ok {
+			rs.Verdicts = verdicts
+		}
 	}
 	p := pipeline(r, sprouts.Game, s)
 	p.Checkpoint, p.CheckpointSolved = saver, r.auto == "" // a default checkpoint is removed once solved
-	p.Pool, p.Verify.Library = pool, lib
+	p.Pool, p.Verify.Library, p.Verify.Verdicts = pool, lib, verdicts
 	results, status := solveEach(r, p, inputs, roots, heaps)
 	status = keepLemmas(r, p, pool, roots, results, status)
 	r.afterState(results)

@@ -35,7 +35,7 @@ func TestForgedCheckpoint(t *testing.T) {
 	}{
 		{"outcome", []string{"--algorithm", "dfpn"}, 1, `"outcome":"L"`},
 		{"outcome, pdfpn", []string{"--algorithm", "pdfpn", "--threads", "2"}, 1, `"outcome":"L"`},
-		{"Grundy value", []string{"--algorithm", "dfpn", "--nimber"}, 2, `"nimber":0`},
+		{"Grundy value", []string{"--algorithm", "dfpn", "--nimber"}, 2, `"grundy":0`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			state := t.TempDir()

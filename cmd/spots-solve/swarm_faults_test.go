@@ -167,10 +167,11 @@ func statusOf(t *testing.T, addr string) (swarm.StatusReport, bool) {
 
 // TestSwarmLocalWorkerRestarted: a --workers-local worker killed while the
 // master runs is reaped at once (no zombie), reported and started again,
-// and the solve ends.
+// and the solve ends. (--progress text: the workers name themselves,
+// and so their pids, as they wait for the master.)
 func TestSwarmLocalWorkerRestarted(t *testing.T) {
 	certs := t.TempDir()
-	m, _, _ := master(t, "--workers-local", "2", "--cert", certs, "--progress", "none", "0*11")
+	m, _, _ := master(t, "--workers-local", "2", "--cert", certs, "--progress", "text", "0*11")
 	var pid int
 	waitFor(t, time.Minute, "a local worker", func() bool {
 		sm := workerNameRE.FindStringSubmatch(m.Stderr.String())

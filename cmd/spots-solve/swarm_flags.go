@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/internal/memguard"
+	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/swarm"
 )
@@ -25,6 +26,7 @@ type swarmFlags struct {
 	key          string
 	keyFile      string
 	statusListen string
+	statusFile   string // --status-file: where the master keeps its status
 	workersLocal int
 	stateDir     string
 	resumeDir    string
@@ -34,6 +36,10 @@ type swarmFlags struct {
 	reuse        []string      // --reuse: directories of certificates to draw on
 
 	metricsListen string // the master's --metrics-listen
+
+	// progress is the worker's --progress, and the master's, which its
+	// --workers-local workers are given.
+	progress statusline.Mode
 }
 
 // addSwarmFlags adds the master's flags (--algorithm swarm) to flags,
@@ -47,6 +53,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags) {
 	flags.StringVar(&sf.listen, "listen", "127.0.0.1:7400", "the master's HTTP address for jobs")
 	flags.StringVar(&sf.gossip, "gossip", "127.0.0.1:7401", "the master's gossip address, which workers --join")
 	flags.StringVar(&sf.statusListen, "status-listen", defaultStatusListen, "serve the read-only status page (/), /status.json and /metrics here without a key: a loopback address only (open it through ssh -L or kubectl port-forward); \"\" for none. On --listen the same pages (/status, /status.json, /metrics) need the status token as Bearer or Basic password: printf 'spots-swarm-status\\000%s' \"$KEY\" | sha256sum")
+	flags.StringVar(&sf.statusFile, "status-file", "", "keep the status in `FILE`: the master writes it there when it starts, every few seconds, and once more when the solve is over, so that a run can still be looked at once its status pages are gone (they end with the solve, however short); a FILE ending in .html gets the status page itself (open it in a browser), any other the JSON of /status.json")
 	flags.StringVar(&sf.metricsListen, "metrics-listen", "", "serve /metrics alone (Prometheus text, counters and gauges of the search; no positions, no status page) here without a key, on any address, for a scraper that cannot send the status token (Kubernetes' prometheus.io annotations); \"\" (the default) for none")
 	flags.IntVar(&sf.workersLocal, "workers-local", 0, fmt.Sprintf("start this many worker processes on this machine (1 to %d); one that dies is started again, up to %d times", maxWorkersLocal, maxLocalRestarts))
 	flags.StringVar(&sf.stateDir, "state", "", "save the search to `DIR` so that --resume can continue it after a crash or Ctrl-C (without --state, a dfpn or pdfpn search of one position is saved in the user's cache directory, spots/solve/POSITION, resumed by the same command run again and removed once solved; --state none saves nothing): dfpn and pdfpn save their nimber database and table every --state-every and when they stop; the swarm's master saves its database and state every few seconds (once solved, only the values its proof checked). A DIR that holds another search is refused (--resume DIR continues it, --force moves it aside), and so is one another process is using (it is locked while in use)")
@@ -59,7 +66,7 @@ func addSwarmFlags(flags *pflag.FlagSet, sf *swarmFlags) {
 
 // masterFlags are the flags that only the swarm's master takes: --help
 // lists them after --algorithm swarm, and not otherwise.
-var masterFlags = []string{"key", "key-file", "grouping", "listen", "gossip", "status-listen", "metrics-listen", "workers-local", "iterations", "updates", "lease", "no-verify"}
+var masterFlags = []string{"key", "key-file", "grouping", "listen", "gossip", "status-listen", "status-file", "metrics-listen", "workers-local", "iterations", "updates", "lease", "no-verify"}
 
 // masterReuseHelp is what --reuse does for the swarm's master (--help
 // after --algorithm swarm).

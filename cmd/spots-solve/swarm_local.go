@@ -32,8 +32,9 @@ type localWorkers struct {
 }
 
 // startLocalWorkers starts the --workers-local workers, joining the
-// master's gossip address with the key runMaster put in sf.key, and
-// drawing on the master's --reuse directories.
+// master's gossip address with the key runMaster put in sf.key, drawing
+// on the master's --reuse directories, and saying what they do on the
+// master's standard error as the master's --progress (sf.progress) asks.
 func startLocalWorkers(sf swarmFlags, gossip string, stderr io.Writer) *localWorkers {
 	lw := &localWorkers{running: make([]*exec.Cmd, max(sf.workersLocal, 0)), done: make(chan struct{})}
 	if sf.workersLocal <= 0 {
@@ -45,7 +46,7 @@ func startLocalWorkers(sf swarmFlags, gossip string, stderr io.Writer) *localWor
 		return lw
 	}
 	args := []string{"worker", "--join", gossip, "--grouping", strconv.Itoa(sf.params.Grouping),
-		"--capacity", strconv.Itoa(sf.params.Capacity)}
+		"--capacity", strconv.Itoa(sf.params.Capacity), "--progress", sf.progress.String()}
 	for _, dir := range sf.reuse {
 		args = append(args, "--reuse", dir) // the master's certificates, on this machine too
 	}

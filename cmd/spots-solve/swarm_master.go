@@ -27,13 +27,14 @@ import (
 
 // runMaster is `spots-solve --algorithm swarm POSITION`: the master runs
 // the pipeline with the swarm as its search (masterSearch).
-func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, root sprouts.Position, stdout, stderr io.Writer) int {
+func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, root sprouts.Position, stdout, stderr io.Writer) (status int) {
 	fail := func(status int, msg string, a ...any) int {
 		fmt.Fprintf(stderr, "spots-solve: "+msg+"\n", a...)
 		return status
 	}
 	sf.params.Capacity = cfg.capacity
 	sf.reuse = cfg.reuse
+	sf.progress = cfg.progress
 	pool, err := loadSwarmPool(ctx, sf.reuse, "spots-solve", stderr)
 	if err != nil {
 		return fail(2, "--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(sf.reuse, ", "), err)
@@ -42,11 +43,12 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	member, stop, err := startMaster(sf, m, key, input, stderr)
+	member, pages, stop, err := startMaster(sf, m, key, input, stderr)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
 	defer stop()
+	statusFile := keepStatus(sf.statusFile, pages, stderr)
 	search := &masterSearch{m: m, start: time.Now(), supervise: func(ctx context.Context) (solve.Outcome, error) {
 		return superviseMaster(ctx, cfg, sf, root, m, member, stderr)
 	}}
@@ -63,6 +65,7 @@ func runMaster(ctx context.Context, cfg config, sf swarmFlags, input string, roo
 	// Audited (unless --no-verify); the certificate the audit built is
 	// written and verified again.
 	pr, err := p.Prove(ctx, root, 0)
+	defer func() { status = max(status, statusFile.final()) }()
 	st := m.Stats()
 	r := newResult(cfg, input, root, 0, pr)
 	r.Iterations, r.GrundyNumbers = st.Iterations, m.DB().Len()
@@ -165,11 +168,12 @@ func masterKey(sf *swarmFlags) (swarm.Key, error) {
 
 // startMaster serves m: jobs and status pages over HTTP (--listen,
 // --status-listen), membership by gossip (--gossip) and the
-// --workers-local workers. stop ends all of it.
-func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, stderr io.Writer) (*swarm.Member, func(), error) {
+// --workers-local workers. It returns the gossip member, the status the
+// pages show, and stop, which ends all of it.
+func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, stderr io.Writer) (*swarm.Member, *swarm.Status, func(), error) {
 	ln, err := net.Listen("tcp", sf.listen)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--listen %s: %w", sf.listen, err)
+		return nil, nil, nil, fmt.Errorf("--listen %s: %w", sf.listen, err)
 	}
 	var gossip atomic.Pointer[swarm.Member] // for the status pages, once it exists
 	status := swarm.NewStatus(m, swarm.StatusOptions{Position: input, Members: func() []swarm.MemberInfo {
@@ -184,11 +188,11 @@ func startMaster(sf swarmFlags, m *swarm.Master, key swarm.Key, input string, st
 		OnDead: func(name string) { m.DropGroup(name) }})
 	if err != nil {
 		stopServing()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	gossip.Store(member)
 	workers := startLocalWorkers(sf, member.Addr(), stderr)
-	return member, func() {
+	return member, status, func() {
 		workers.stop()
 		member.Leave()
 		stopServing()

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/swarm"
@@ -43,7 +44,11 @@ func serveMaster(sf swarmFlags, ln net.Listener, m *swarm.Master, key swarm.Key,
 		if sl, err := net.Listen("tcp", sf.statusListen); err != nil {
 			fmt.Fprintf(stderr, "spots-solve: --status-listen %s: %v; no status page on this machine (it is still on --listen with the status token)\n", sf.statusListen, err)
 		} else {
-			fmt.Fprintf(stderr, "spots-solve: status page at http://%s/ (this machine only; also /status.json and /metrics)\n", sl.Addr())
+			kept := "they end with the solve: --status-file FILE.html keeps the page"
+			if sf.statusFile != "" {
+				kept = "kept in " + sf.statusFile + " after the solve"
+			}
+			fmt.Fprintf(stderr, "spots-solve: status page at http://%s/ (this machine only; also /status.json and /metrics; %s)\n", sl.Addr(), kept)
 			run("--status-listen", func() error {
 				return swarm.ServeHandler(ctx, sl, swarm.LoopbackStatusHandler(st), maxStatusConns)
 			})
@@ -130,4 +135,78 @@ func nothingSaved(sf swarmFlags) bool {
 	}
 	_, err := os.Stat(filepath.Join(sf.resumeDir, "state.json"))
 	return errors.Is(err, os.ErrNotExist)
+}
+
+// statusEvery is how often the master writes --status-file while it
+// solves.
+const statusEvery = 5 * time.Second
+
+// statusKeeper writes the master's status into --status-file: at once,
+// every statusEvery while the swarm solves (a goroutine), and once more
+// when the solve is over (final), so that a run can be looked at after
+// its status pages are gone, however short it was.
+type statusKeeper struct {
+	path   string
+	pages  *swarm.Status
+	stderr io.Writer
+	stop   chan struct{}
+	done   chan struct{}
+	failed bool // a write failed and was reported: later failures are not
+}
+
+// keepStatus starts keeping the status of pages in path; with no path it
+// returns a keeper that does nothing.
+func keepStatus(path string, pages *swarm.Status, stderr io.Writer) *statusKeeper {
+	k := &statusKeeper{path: path, pages: pages, stderr: stderr, stop: make(chan struct{}), done: make(chan struct{})}
+	if path == "" {
+		close(k.done)
+		return k
+	}
+	k.write()
+	go func() {
+		defer close(k.done)
+		t := time.NewTicker(statusEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-k.stop:
+				return
+			case <-t.C:
+				k.write()
+			}
+		}
+	}()
+	return k
+}
+
+// write writes the status into the file (the status page for a .html or
+// .htm name, the JSON of /status.json otherwise) through a temporary file,
+// so that a reader never sees half of one. It reports the first failure.
+func (k *statusKeeper) write() error {
+	ext := strings.ToLower(filepath.Ext(k.path))
+	err := format.WriteFileAtomic(k.path, func(w io.Writer) error {
+		return k.pages.WriteSnapshot(w, ext == ".html" || ext == ".htm")
+	})
+	if err != nil && !k.failed {
+		k.failed = true
+		fmt.Fprintf(k.stderr, "spots-solve: --status-file %s: %v\n", k.path, err)
+	}
+	return err
+}
+
+// final stops the writes of the goroutine, writes the status as the solve
+// left it and says where it is. It returns the exit status the run must
+// at least have: 0, or 2 when the final status could not be written.
+func (k *statusKeeper) final() int {
+	if k.path == "" {
+		return 0
+	}
+	close(k.stop)
+	<-k.done
+	k.failed = false // the last write's failure is reported whatever came before
+	if err := k.write(); err != nil {
+		return 2
+	}
+	fmt.Fprintf(k.stderr, "spots-solve: the status as the solve left it is in %s (--status-file)\n", k.path)
+	return 0
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cpuprofile"
 	"github.com/spots-dev/spots/internal/memguard"
+	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/swarm"
@@ -83,6 +84,7 @@ func parseWorkerFlags(args []string, stdout, stderr io.Writer) (workerFlags, int
 	flags.IntVar(&wf.capacity, "capacity", wf.params.Capacity, "transposition-table entries per solver")
 	flags.StringArrayVar(&wf.reuse, "reuse", nil, workerReuseHelp)
 	flags.StringVar(&wf.profile, "cpuprofile", "", "write a CPU profile of the worker to `FILE` (for go tool pprof)")
+	flags.Var(&wf.progress, "progress", "how to say what the worker does on standard error (waiting, joined, each new job): text (a line each), json (a JSON object each, phase \"worker\") or none (only what goes wrong)")
 	// A test hook, hidden from --help: the worker sends every k-th of its
 	// Grundy values (of those ≥ 1) one less than it found, so the tests can
 	// check that a lying worker cannot poison a solve.
@@ -134,6 +136,7 @@ var wrapLink func(swarm.Link) swarm.Link
 // master says the solve is over; it returns the exit status.
 func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writer) int {
 	logf := func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+msg+"\n", a...) }
+	infof := workerInfo(wf.progress, stderr)
 	host, _ := os.Hostname()
 	name := fmt.Sprintf("worker-%s-%d-%s", host, os.Getpid(), uuid.NewString()[:8])
 	pool, err := loadSwarmPool(ctx, wf.reuse, "spots-solve worker", stderr)
@@ -151,7 +154,7 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 		return 2
 	}
 	g.Log = logf
-	logf("%s: waiting for a master at %s (up to %v)", name, wf.join, wf.wait)
+	infof("%s: waiting for a master at %s (up to %v)", name, wf.join, wf.wait)
 	member, err := swarm.StartMember(ctx, swarm.MemberConfig{Name: name, Bind: wf.gossip, Key: key, Join: []string{wf.join}, JoinWait: wf.wait,
 		Meta: swarm.Meta{Role: "worker", Grouping: wf.params.Grouping, Threads: wf.threads, Version: buildinfo.Version()}})
 	if err != nil {
@@ -167,14 +170,14 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 		return 2
 	}
 	defer member.Leave()
-	var link swarm.Link = &loggingLink{link: masterLink(member, key, wf.swarmFlags, logf), logf: logf}
+	var link swarm.Link = &loggingLink{link: masterLink(member, key, wf.swarmFlags, infof), logf: infof}
 	if wrapLink != nil {
 		link = wrapLink(link)
 	}
 	err = g.Run(ctx, link)
 	switch {
 	case err == nil:
-		logf("the master says the solve is over")
+		infof("the master says the solve is over")
 		return 0
 	case errors.Is(err, swarm.ErrUnauthorized):
 		logf("%v", err)
@@ -185,6 +188,22 @@ func runGroup(ctx context.Context, wf workerFlags, key swarm.Key, stderr io.Writ
 	}
 	logf("%v", err) // no master within --wait, banned, or another fault
 	return 1
+}
+
+// workerInfo returns how a worker says what it does, as --progress asks:
+// a line of text each (the worker's name first, as its errors have), a
+// JSON object each (docs/json.md's progress objects: elapsed_seconds,
+// phase "worker", message), or nothing. What goes wrong is said in words
+// whatever the mode: a worker is quiet with --progress none, not mute.
+func workerInfo(mode statusline.Mode, stderr io.Writer) func(msg string, a ...any) {
+	switch mode {
+	case statusline.Off:
+		return func(string, ...any) {}
+	case statusline.JSON:
+		line := mode.New(stderr)
+		return func(msg string, a ...any) { line.Report(true, "worker", nil, fmt.Sprintf(msg, a...)) }
+	}
+	return func(msg string, a ...any) { fmt.Fprintf(stderr, "spots-solve worker: "+msg+"\n", a...) }
 }
 
 // loadSwarmPool reads the certificates of --reuse (nil without it) for
@@ -204,7 +223,8 @@ func loadSwarmPool(ctx context.Context, dirs []string, who string, stderr io.Wri
 
 // masterLink is a worker's link to the master that the gossip names,
 // found again when the master restarts; it gives up (swarm.ErrNoMaster)
-// when none is known for --wait.
+// when none is known for --wait. It says through logf when it joins a
+// master and when it waits for one.
 func masterLink(member *swarm.Member, key swarm.Key, sf swarmFlags, logf func(string, ...any)) *swarm.HTTPLink {
 	var noMaster time.Time // since when no master is known (zero: one is)
 	resolved := ""
@@ -239,8 +259,9 @@ const workerUsage = `usage: spots-solve worker --join HOST:PORT [flags]
 Joins a swarm (the master's gossip address, --gossip of the master) and
 solves its jobs until the master says the solve is over. It says on
 standard error what it is doing: waiting for a master, joined, each new
-job and its size. The key is --key, --key-file or $SPOTS_SWARM_KEY, as the
-master's.
+job and its size (--progress none: only what goes wrong; a master's
+--workers-local workers take the master's --progress). The key is
+--key, --key-file or $SPOTS_SWARM_KEY, as the master's.
 
 Example:
   SPOTS_SWARM_KEY=... spots-solve worker --join 10.0.0.1:7401 --grouping 2

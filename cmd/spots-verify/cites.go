@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spots-dev/spots/format"
@@ -28,37 +26,33 @@ func citesNote(r report) string {
 		direct = fmt.Sprintf("%d certificates", r.Cites)
 	}
 	if r.Cited > r.Cites {
-		return fmt.Sprintf("  cites %s (%d in all), all VALID", direct, r.Cited)
+		direct += fmt.Sprintf(" (%d in all)", r.Cited)
+	}
+	if r.Unchecked > 0 {
+		return fmt.Sprintf("  cites %s: the %d of their entries it uses VALID, %d unused not checked", direct, r.Used, r.Unchecked)
 	}
 	return fmt.Sprintf("  cites %s, all VALID", direct)
 }
 
-// export checks the one certificate given, then writes into dir (made if
-// missing) what a stranger needs to check it with files alone: with
-// inline, one certificate holding its rows and those of every certificate
-// it relies on; without, copies of it and of each of those (the closure).
-func export(paths []string, dir string, inline bool, opt verify.Options, asJSON bool, stdout, stderr io.Writer) int {
+// export checks the certificate at path, then writes into dir (made,
+// and found writable, before the check: see outputDir) what a stranger
+// needs to check it with files alone: with inline, one certificate
+// holding its rows and those of every certificate it relies on; without,
+// copies of it and of each of those (the closure).
+func export(path, dir string, inline bool, opt verify.Options, asJSON bool, stdout, stderr io.Writer) int {
 	flag := "--bundle"
 	if inline {
 		flag = "--inline"
 	}
-	if len(paths) != 1 {
-		fmt.Fprintf(stderr, "spots-verify: %s writes the proof of one certificate (got %d files)\n", flag, len(paths))
-		return 2
-	}
-	path := paths[0]
+	opt.Verdicts = nil // what is written must be what this run checked and found
 	r, status := checkOne(path, opt, asJSON, stderr)
 	if status >= 0 {
 		return status
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		fmt.Fprintf(stderr, "spots-verify: %s: %v\n", flag, err)
-		return 2
-	}
 	var written []string
 	var err error
 	if inline {
-		written, err = writeInline(path, dir, opt)
+		written, err = writeInline(r.Address, dir, opt)
 	} else {
 		written, err = writeBundle(path, r.Address, dir, opt.Library)
 	}
@@ -78,27 +72,40 @@ func export(paths []string, dir string, inline bool, opt verify.Options, asJSON 
 func checkOne(path string, opt verify.Options, asJSON bool, w io.Writer) (report, int) {
 	r := checkFile(path, opt)
 	print(w, r, asJSON)
-	switch {
-	case r.unreadable:
-		return r, 2
-	case !r.Valid:
-		return r, 1
+	if r.Valid {
+		return r, -1
 	}
-	return r, -1
+	return r, r.status()
 }
 
-// writeBundle copies the certificate at path (of address addr) and every
-// certificate it relies on into dir, under their addresses; it returns the
-// files written (or found there already with the same content).
+// writeBundle writes the certificate at path, of address addr, and every
+// certificate it relies on into dir, under their addresses; it returns
+// the files written (or found there already with the same content). Each
+// is read again, from path or where the check found it, and written only
+// if it still holds the content checked, as format.WriteCertificate
+// writes a certificate: read back before it is renamed into place, over
+// whatever was at its name (a link is replaced, never followed). A file
+// that changed since the check fails the bundle (exit 2): a bundle that
+// exits 0 holds what was checked.
 func writeBundle(path, addr, dir string, lib *verify.Library) ([]string, error) {
-	srcs := map[string]string{addr: path}
-	for _, a := range lib.Closure(addr) {
-		srcs[a] = lib.Path(a)
+	top, err := format.ReadCertificate(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s again: %w", path, err)
 	}
-	var out []string
-	for a, src := range srcs {
-		to := filepath.Join(dir, a+".arrow")
-		if err := copyFile(src, to); err != nil {
+	if got := top.Address(); got != addr {
+		return nil, fmt.Errorf("%s changed since it was checked: its content address is now %s, not %s", path, got, addr)
+	}
+	to, err := format.WriteCertificate(dir, top, format.WriteOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := []string{to}
+	for _, a := range lib.Closure(addr) {
+		cert, err := lib.Read(a)
+		if err != nil {
+			return out, err
+		}
+		if to, err = format.WriteCertificate(dir, cert, format.WriteOptions{}); err != nil {
 			return out, err
 		}
 		out = append(out, to)
@@ -106,48 +113,11 @@ func writeBundle(path, addr, dir string, lib *verify.Library) ([]string, error) 
 	return out, nil
 }
 
-// copyFile copies src to to through a temporary file and a rename.
-func copyFile(src, to string) error {
-	if same, err := sameFile(src, to); err != nil || same {
-		return err
-	}
-	in, err := format.OpenInput(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	a, err := format.CreateAtomic(to)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(a, in); err != nil {
-		a.Abort()
-		return err
-	}
-	return a.Commit()
-}
-
-// sameFile reports whether a and b are one file (b may not exist).
-func sameFile(a, b string) (bool, error) {
-	sb, err := os.Stat(b)
-	if os.IsNotExist(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	sa, err := os.Stat(a)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(sa, sb), nil
-}
-
-// writeInline writes the self-contained certificate of the one at path
-// into dir and verifies the written file with no other; it returns its
-// path.
-func writeInline(path, dir string, opt verify.Options) ([]string, error) {
-	cert, err := opt.Library.Inline(path)
+// writeInline writes the self-contained certificate of the one of address
+// addr into dir and verifies the written file with no other; it returns
+// its path.
+func writeInline(addr, dir string, opt verify.Options) ([]string, error) {
+	cert, err := opt.Library.Inline(addr)
 	if err != nil {
 		return nil, err
 	}

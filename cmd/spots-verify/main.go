@@ -94,9 +94,11 @@ Flags:
 
 // exitCodes is the end of --help.
 const exitCodes = `  0    every input valid
-  1    an input invalid
-  2    bad usage, an input that cannot be read, an input refused by a limit,
+  1    an input invalid, a certificate cut short or damaged included
+  2    bad usage, an input that cannot be read or is no certificate at all
+       (nothing in it claims to be one), an input refused by a limit,
        or (--independent) a certificate of another game than Sprouts
+  3    incomplete: a certificate cited was not found (each missing address is named)
   130  interrupted (SIGINT, SIGTERM): no partial file is left
 `
 
@@ -123,7 +125,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if msg := c.usageError(); msg != "" {
 		return c.bad("%s", msg)
 	}
-	opt := verify.Options{Limits: c.limits, Independent: c.independent, Library: verify.NewLibrary(c.cites...)}
+	opt := verify.Options{Limits: c.limits, Independent: c.independent, Library: verify.NewLibrary(c.cites...), Used: !c.whole}
+	if !c.noCache {
+		opt.Verdicts = cmdline.Verdicts("spots-verify", stderr)
+	}
 	p := &printer{w: stdout, json: c.json, prog: showProgress(c.progress, stderr, &opt)}
 	if err := c.checkOutputs(); err != nil {
 		return c.bad("%v", err)
@@ -142,7 +147,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return dump(c.flags.Args(), c.spr != "", opt, c.json, stdout, stderr)
 	case c.bundle != "" || c.inline != "":
 		p.prog.Clear()
-		return export(c.flags.Args(), c.bundle+c.inline, c.inline != "", opt, c.json, stdout, stderr)
+		return export(c.flags.Arg(0), c.bundle+c.inline, c.inline != "", opt, c.json, stdout, stderr)
 	case c.spr != "":
 		claim, err := canonicalClaim(c.claim, c.independent)
 		if err != nil {
@@ -197,7 +202,7 @@ func checkFile(path string, opt verify.Options) report {
 	start := time.Now()
 	res, err := verify.File(path, opt)
 	r := report{Input: path, Claim: res.Claim.String(), Address: res.Address, Entries: res.Entries, Seconds: time.Since(start).Seconds(),
-		Independent: opt.Independent, Cites: res.Cites, Cited: res.Cited}
+		Independent: opt.Independent, Cites: res.Cites, Cited: res.Cited, Used: res.Used, Unchecked: res.Read - res.Used, Remembered: res.Remembered}
 	if res.Claim.Kind == 0 {
 		r.Claim = ""
 	}

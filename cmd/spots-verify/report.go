@@ -13,8 +13,7 @@ import (
 
 // report is what is printed for one input.
 type report struct {
-	Input     string  `json:"path"`  // the file, as given
-	OldInput  string  `json:"input"` // deprecated: path's former key (docs/json.md)
+	Input     string  `json:"path"` // the file, as given
 	Valid     bool    `json:"valid"`
 	Claim     string  `json:"claim,omitempty"`
 	Address   string  `json:"address,omitempty"`
@@ -36,6 +35,18 @@ type report struct {
 	// the number it relies on, directly or not: all were checked, valid.
 	Cites int `json:"cites,omitempty"`
 	Cited int `json:"cited,omitempty"`
+	// Used is the number of entries of cited certificates the claim
+	// relies on, each checked; Unchecked the number it does not use,
+	// left unchecked (without --whole).
+	Used      int `json:"cited_entries_used,omitempty"`
+	Unchecked int `json:"cited_entries_unchecked,omitempty"`
+	// Remembered: the verdict is one this build of the checker reached
+	// before on this machine (not checked again; --no-cache checks).
+	Remembered bool `json:"remembered,omitempty"`
+	// Incomplete: cited certificates were not found (Missing, sorted), so
+	// the proof was neither found valid nor invalid (exit status 3).
+	Incomplete bool     `json:"incomplete,omitempty"`
+	Missing    []string `json:"missing,omitempty"`
 
 	unreadable  bool
 	unsupported bool // --independent and a game it does not know
@@ -53,12 +64,31 @@ type printer struct {
 func (p *printer) emit(r report) {
 	p.prog.Clear()
 	print(p.w, r, p.json)
+	p.status = worse(p.status, r.status())
+}
+
+// status is the exit status of r alone: 0 valid, 1 invalid, 2 unreadable
+// or refused, 3 incomplete.
+func (r report) status() int {
 	switch {
-	case r.unreadable:
-		p.status = 2
-	case !r.Valid && p.status == 0:
-		p.status = 1
+	case r.Valid:
+		return 0
+	case r.unreadable && !r.Incomplete:
+		return 2
+	case r.Incomplete:
+		return 3
 	}
+	return 1
+}
+
+// worse is the exit status of a run that had the statuses a and b: bad
+// input (2) first, then a proof rejected (1), then one incomplete (3).
+func worse(a, b int) int {
+	rank := func(s int) int { return [...]int{0, 2, 3, 1}[s] }
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
 }
 
 // finish records the verdict: valid, invalid (with the failing row), or an
@@ -82,12 +112,15 @@ func finish(r report, err error) report {
 		r.unreadable = true
 	}
 	r.unsupported = errors.Is(err, verify.ErrUnsupported)
+	var ie *verify.IncompleteError
+	if errors.As(err, &ie) {
+		r.Incomplete, r.Missing = true, ie.Missing
+	}
 	return r
 }
 
 func print(w io.Writer, r report, asJSON bool) {
 	if asJSON {
-		r.OldInput = r.Input
 		b, _ := json.Marshal(r)
 		fmt.Fprintf(w, "%s\n", b)
 		return
@@ -96,12 +129,14 @@ func print(w io.Writer, r report, asJSON bool) {
 	case r.Valid && r.Independent && r.Address == "":
 		fmt.Fprintf(w, "VALID    %s  %d entries (%d valid)  %.2f s  %s  (independent rules)\n", r.Claim, r.Entries, r.ValidCount, r.Seconds, r.Input)
 	case r.Valid && r.Independent:
-		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s  (independent rules)%s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input, citesNote(r))
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %s  %s  (independent rules)%s\n", r.Claim, r.Address, r.Entries, r.took(), r.Input, citesNote(r))
 	case r.Valid:
-		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %.2f s  %s%s\n", r.Claim, r.Address, r.Entries, r.Seconds, r.Input, citesNote(r))
+		fmt.Fprintf(w, "VALID    %s  %s  %d entries  %s  %s%s\n", r.Claim, r.Address, r.Entries, r.took(), r.Input, citesNote(r))
 		if r.Converted != "" {
 			fmt.Fprintf(w, "         written as %s\n", r.Converted)
 		}
+	case r.Incomplete:
+		printIncomplete(w, r)
 	case r.unsupported:
 		fmt.Fprintf(w, "UNSUPPORTED  %s: %s\n", r.Input, r.Error)
 	case r.Refused:
@@ -112,4 +147,30 @@ func print(w io.Writer, r report, asJSON bool) {
 	default:
 		fmt.Fprintf(w, "INVALID  %s: %s\n", r.Input, r.Error)
 	}
+}
+
+// printIncomplete prints the verdict of a certificate whose cited
+// certificates were not all found: each address still needed, one a
+// line, and where to get them.
+func printIncomplete(w io.Writer, r report) {
+	what := "1 certificate it cites was"
+	if len(r.Missing) != 1 {
+		what = fmt.Sprintf("%d certificates it relies on were", len(r.Missing))
+	}
+	fmt.Fprintf(w, "INCOMPLETE  %s: %s not found, so it was not checked:\n", r.Input, what)
+	for _, a := range r.Missing {
+		fmt.Fprintf(w, "  missing %s.arrow\n", a)
+	}
+	fmt.Fprintf(w, "  get them and name their directory with --cites DIR (the corpus's are in corpus/certs of\n"+
+		"  https://github.com/spots-dev/spots: git clone --depth 1 https://github.com/spots-dev/spots,\n"+
+		"  then --cites spots/corpus/certs); whoever has them all writes them with --bundle DIR\n")
+}
+
+// took is the time the check took, or "remembered" for a verdict reached
+// before.
+func (r report) took() string {
+	if r.Remembered {
+		return "remembered"
+	}
+	return fmt.Sprintf("%.2f s", r.Seconds)
 }

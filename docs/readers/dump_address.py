@@ -3,10 +3,12 @@
 
 Reads what `spots-verify --dump FILE.arrow` writes (JSON lines: a header
 object, then one object per entry; see docs/certificate-format.md), builds
-the bytes the content address hashes, hashes them with the `b3sum` command
-(Debian and Ubuntu: apt install b3sum) and compares the result with the
-address the header gives. Python's standard library only: no pyarrow, no
-pip.
+the bytes the content address hashes, hashes them with BLAKE3 and
+compares the result with the address the header gives. Python's standard
+library only: no pyarrow, no pip. The hash is the `b3sum` command's where
+it is installed (Debian and Ubuntu: apt install b3sum; fast), otherwise
+that of spots_blake3.py beside this file (pure Python, about a megabyte a
+second).
 
 A certificate that cites others (format spots-certificate/2) has its
 citations in the header ("cites"), and they are hashed into its address;
@@ -17,15 +19,18 @@ of its own (dump that one to recompute its address).
     python3 docs/readers/dump_address.py rows.jsonl
 
 prints the address and "matches" (exit status 0), or what differs (1).
-Exit status 2: the input is not a dump, or b3sum is missing or failed.
+Exit status 2: the input is not a dump, or b3sum failed.
 With --entries it also prints each entry as a tab-separated line:
 position, grundy, reach, win (lists space-separated).
 """
 
 import json
 import re
+import shutil
 import subprocess
 import sys
+
+from spots_blake3 import hex_digest
 
 FORMAT_VERSION = "spots-certificate/1"  # cites no other certificate
 FORMAT_CITING = "spots-certificate/2"  # cites others: the header's "cites"
@@ -73,11 +78,12 @@ def hashed_bytes(header, entries):
 
 
 def b3sum(data):
-    """The BLAKE3-256 hash of data, in hexadecimal, from the b3sum command."""
-    try:
-        done = subprocess.run(["b3sum", "--no-names"], input=data, capture_output=True, check=False)
-    except FileNotFoundError:
-        raise SystemExit("dump_address.py: b3sum is not installed (apt install b3sum)") from None
+    """The BLAKE3-256 hash of data, in hexadecimal: from the b3sum command
+    where it is installed, from spots_blake3.py otherwise."""
+    command = shutil.which("b3sum")
+    if command is None:
+        return hex_digest(data)
+    done = subprocess.run([command, "--no-names"], input=data, capture_output=True, check=False)
     if done.returncode != 0:
         raise SystemExit("dump_address.py: b3sum failed: " + done.stderr.decode(errors="replace").strip())
     return done.stdout.decode().split()[0]

@@ -183,7 +183,8 @@ func timeRun(argv []string) (sample, error) {
 	}
 	var r struct {
 		Outcome    outcome.Outcome `json:"outcome"`
-		Nimber     *uint32         `json:"nimber"`
+		Nimber     *uint32         `json:"grundy"`
+		OldNimber  *uint32         `json:"nimber"` // the key of builds before docs/json.md's vocabulary, such as -base 0b97944
 		Iterations *uint64         `json:"iterations"`
 	}
 	if err := json.Unmarshal(bytes.TrimSpace(out.Bytes()), &r); err != nil {
@@ -191,6 +192,9 @@ func timeRun(argv []string) (sample, error) {
 	}
 	if r.Outcome.Known() {
 		s.outcome = r.Outcome.String()
+	}
+	if r.Nimber == nil {
+		r.Nimber = r.OldNimber
 	}
 	if r.Nimber != nil {
 		s.outcome = fmt.Sprint(*r.Nimber)

@@ -141,8 +141,8 @@ func runOne(bin, alg string, n int, extra []string) (string, error) {
 		Outcome     outcome.Outcome `json:"outcome"`
 		Seconds     float64         `json:"seconds"`
 		Iterations  uint64          `json:"iterations"`
-		Certificate string          `json:"certificate"`
-		CertEntries int             `json:"certificate_entries"`
+		Certificate string          `json:"path"`
+		CertEntries int             `json:"entries"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		return "", fmt.Errorf("output %q: %v", out.String(), err)

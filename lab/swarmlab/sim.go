@@ -200,6 +200,11 @@ func simulate(ctx context.Context, root sprouts.Position, params swarm.Params, c
 		return s.res, fmt.Errorf("simulate %d workers: %w", cfg.Workers, err)
 	}
 	params.Lease = 1 << 40 // no group is ever silent on the simulated clock
+	// Nor is any on probation: every simulated group works. (A real
+	// master's probation costs some newcomers, at the start of a solve,
+	// the wait for room for their first jobs, about a cycle: in the short
+	// simulated solves it would weigh as it never does in real ones.)
+	params.Probation = 0
 	// The master grows the top of the DAG by its own expansions until it
 	// has a few leaves for every solver, and the clock starts once it is
 	// done: each expansion costs it one iteration.

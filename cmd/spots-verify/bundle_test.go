@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/verify"
+)
+
+// The certificates of format/testdata/cites: top (0*3=W) cites cited
+// (gn(0*2)=0).
+const (
+	citesTop   = "034e3c291863804e2715c5fc16fb74e07f00a722744074ae1197d2792fcc904c"
+	citesCited = "286bd41c54edcc329445c0cea083dedc93818760a0139644acc7121d479f87a4"
+)
+
+// TestBundleCopiesWhatWasChecked: a file of the proof swapped between the
+// check and --bundle's copy (junk, another certificate, the certificate
+// itself) is never bundled as if it had been checked: the bundle holds
+// the content checked, or fails (exit 2). A copy of the same content in
+// other bytes (another encoding) is the certificate checked, and is
+// bundled. (Files were copied as they were found at copy time: 2 bundles
+// in 10 that exited 0 failed a later check.)
+func TestBundleCopiesWhatWasChecked(t *testing.T) {
+	src := filepath.Join("..", "..", "format", "testdata", "cites")
+	read := func(addr string) []byte {
+		b, err := os.ReadFile(filepath.Join(src, addr+".arrow"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	reencoded := func(addr string) []byte {
+		cert, err := format.ReadCertificate(filepath.Join(src, addr+".arrow"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := format.EncodeCertificate(&buf, cert, format.WriteOptions{BatchRows: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Equal(buf.Bytes(), read(addr)) {
+			t.Fatal("the certificate re-encoded in batches of one row has the same bytes")
+		}
+		return buf.Bytes()
+	}
+	for _, tc := range []struct {
+		name    string
+		swapped string // the address whose file is swapped
+		bytes   []byte
+		same    bool // the same content in other bytes: bundled
+	}{
+		{"cited junk", citesCited, []byte("not a certificate"), false},
+		{"cited other certificate", citesCited, read(citesTop), false},
+		{"cited reencoded", citesCited, reencoded(citesCited), true},
+		{"top junk", citesTop, []byte("not a certificate"), false},
+		{"top other certificate", citesTop, read(citesCited), false},
+		{"top reencoded", citesTop, reencoded(citesTop), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, out := t.TempDir(), filepath.Join(t.TempDir(), "bundle")
+			for _, a := range []string{citesTop, citesCited} {
+				if err := os.WriteFile(filepath.Join(dir, a+".arrow"), read(a), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Mkdir(out, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			top := filepath.Join(dir, citesTop+".arrow")
+			lib := verify.NewLibrary()
+			res, err := verify.File(top, verify.Options{Library: lib})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, tc.swapped+".arrow"), tc.bytes, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			written, err := writeBundle(top, res.Address, out, lib)
+			if !tc.same && err == nil {
+				t.Errorf("a file swapped after the check was bundled: %v", written)
+			}
+			if tc.same && err != nil {
+				t.Errorf("the same content in other bytes was refused: %v", err)
+			}
+			if err == nil {
+				if _, err := verify.File(filepath.Join(out, citesTop+".arrow"), verify.Options{}); err != nil {
+					t.Errorf("the bundle does not check: %v", err)
+				}
+			}
+		})
+	}
+}
