@@ -98,6 +98,9 @@ type Options struct {
 	nested bool      // a check the library makes of a certificate cited
 	rows   *[]Value  // if set, the check appends the rows it reads
 	cites  *[]string // if set, the check sets it to the certificate's citations
+	// lands is the cache of canonical codes of a check of a Sprouts
+	// certificate, carried to the checks of what it cites (sproutsRules).
+	lands *sprouts.Cache
 }
 
 // workers returns the number of pipeline workers to use; 1 or less means
@@ -201,7 +204,8 @@ func Stream(r *format.CertReader, opt Options) (Result, error) {
 	h := r.Header()
 	switch h.Game {
 	case sprouts.Game:
-		return stream[sprouts.Position](sproutsRules{}, r, opt)
+		g := opt.sproutsRules()
+		return stream[sprouts.Position](g, r, opt)
 	case cram.Game:
 		return stream[cram.Position](cramRules{}, r, opt)
 	}
@@ -281,7 +285,8 @@ func CertificateWith(cert *format.Certificate, opt Options) (Result, error) {
 	}
 	switch cert.Game {
 	case sprouts.Game:
-		return certificateWith[sprouts.Position](sproutsRules{}, cert, opt)
+		g := opt.sproutsRules()
+		return certificateWith[sprouts.Position](g, cert, opt)
 	case cram.Game:
 		return certificateWith[cram.Position](cramRules{}, cert, opt)
 	}

@@ -77,14 +77,14 @@ func (e *Inconsistency) Unwrap() error { return ErrInvalidCertificate }
 // two entries for one position with different values are an
 // *Inconsistency.
 func NewDatabase(entries []format.SPREntry) (*Database, error) {
-	return newDatabase[sprouts.Position](sproutsRules{}, entries)
+	return newDatabase[sprouts.Position](newSproutsRules(), entries)
 }
 
 // NewDatabaseOf is NewDatabase for the positions of game (one of Games()).
 func NewDatabaseOf(game string, entries []format.SPREntry) (*Database, error) {
 	switch game {
 	case sprouts.Game:
-		return newDatabase[sprouts.Position](sproutsRules{}, entries)
+		return newDatabase[sprouts.Position](newSproutsRules(), entries)
 	case cram.Game:
 		return newDatabase[cram.Position](cramRules{}, entries)
 	}
@@ -111,7 +111,7 @@ func newDatabase[P any](g rules[P], entries []format.SPREntry) (*Database, error
 // byte of input).
 func ReadDatabase(r io.Reader, spr format.SPROptions, opt Options) (*Database, error) {
 	l := opt.Limits.resolved()
-	b := newBuilder[sprouts.Position](sproutsRules{}, 0, &l)
+	b := newBuilder[sprouts.Position](newSproutsRules(), 0, &l)
 	if err := format.NewSPRReader(r, spr).Each(b.add); err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func (b *builder[P]) add(e format.SPREntry) error {
 // FromValues makes a database of canonical keys (sprouts.Position.Key) and
 // Grundy values, as a solver holds them.
 func FromValues(each func(yield func(key string, g uint32) bool)) (*Database, error) {
-	return fromValues[sprouts.Position](sproutsRules{}, each)
+	return fromValues[sprouts.Position](newSproutsRules(), each)
 }
 
 // FromValuesOf is FromValues for the keys of game (one of Games()): for
@@ -178,7 +178,7 @@ func FromValues(each func(yield func(key string, g uint32) bool)) (*Database, er
 func FromValuesOf(game string, each func(yield func(key string, g uint32) bool)) (*Database, error) {
 	switch game {
 	case sprouts.Game:
-		return fromValues[sprouts.Position](sproutsRules{}, each)
+		return fromValues[sprouts.Position](newSproutsRules(), each)
 	case cram.Game:
 		return fromValues[cram.Position](cramRules{}, each)
 	}
