@@ -45,15 +45,25 @@ func export(path, dir string, inline bool, opt verify.Options, asJSON bool, stdo
 		flag = "--inline"
 	}
 	opt.Verdicts = nil // what is written must be what this run checked and found
+	if inline && opt.Independent {
+		// The independent check finds its own witnesses, not the hints':
+		// a file of only the cited entries it used may lack some that
+		// the hints name, and the default check would reject it. Every
+		// cited entry is carried, so that both checkers accept the file.
+		opt.Used = false
+	}
 	r, status := checkOne(path, opt, asJSON, stderr)
 	if status >= 0 {
 		return status
 	}
 	var written []string
 	var err error
-	if inline {
+	switch {
+	case inline:
 		written, err = writeInline(r.Address, dir, opt)
-	} else {
+	case isArchive(dir):
+		written, err = writeArchive(path, r.Address, dir, opt.Library)
+	default:
 		written, err = writeBundle(path, r.Address, dir, opt.Library)
 	}
 	if err != nil {
