@@ -18,6 +18,7 @@ import (
 	"github.com/spots-dev/spots/game"
 	_ "github.com/spots-dev/spots/game/all" // the games a corpus has tables of
 	"github.com/spots-dev/spots/outcome"
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -56,7 +57,7 @@ type GameRecord struct {
 	Address       string
 	Entries       int
 	Bytes         int64
-	Algorithm     string // dfpn, pdfpn or pns
+	Algorithm     solve.Algorithm // dfpn, pdfpn or pns
 	SolveSeconds  float64
 	VerifySeconds float64
 	Added         string // YYYY-MM-DD
@@ -95,7 +96,7 @@ func parseGameRecord(g game.Game, row indexRow) (GameRecord, error) {
 	case r.Claim.Root != r.Position:
 		return r, field(0, fmt.Sprintf("is not the root of the claim %s", r.Claim))
 	}
-	m, err := row.made("dfpn", "pdfpn", "pns")
+	m, err := row.made(solve.SearchDFPN, solve.SearchPDFPN, solve.SearchPNS)
 	if err != nil {
 		return r, err
 	}
@@ -128,7 +129,7 @@ func EncodeGameIndex(g game.Game, records []GameRecord) []byte {
 	w.Write(gameHeader(g))
 	for _, r := range rs {
 		w.Write([]string{r.Position, r.Claim.String(), r.Address, strconv.Itoa(r.Entries), strconv.FormatInt(r.Bytes, 10),
-			r.Algorithm, seconds(r.SolveSeconds), seconds(r.VerifySeconds), r.Added, r.Producer, r.Machine, r.Command})
+			r.Algorithm.String(), seconds(r.SolveSeconds), seconds(r.VerifySeconds), r.Added, r.Producer, r.Machine, r.Command})
 	}
 	w.Flush()
 	return b.Bytes()

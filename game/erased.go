@@ -117,3 +117,11 @@ func (e *erased[P]) ChildrenUntil(x Position, stop func(Position) bool) ([]Posit
 	})
 	return wrapAll(kids), complete
 }
+
+func (e *erased[P]) WithCache(bytes int64) Game {
+	c, ok := e.r.(WithCache[P])
+	if !ok {
+		return e
+	}
+	return New(e.info, c.WithCache(bytes))
+}

@@ -151,6 +151,15 @@ type ComponentCounter[P any] interface {
 	NumComponents(P) int
 }
 
+// WithCache is what Rules may also offer: the same rules, making children
+// through a cache of their own that takes at most about bytes bytes. A
+// cache never changes a result, only how fast children come; whoever runs
+// a search or a check sizes it (Game.WithCache), so that the registered
+// rules hold none and no two searches share one unless given the same.
+type WithCache[P Position] interface {
+	WithCache(bytes int64) Rules[P]
+}
+
 // Game is a registered game with its position type erased: what the
 // layers above the rules use. Its methods are those of Rules over
 // Position, plus the optional ones, always present; they take only
@@ -178,6 +187,11 @@ type Game interface {
 	// key (solve.PositionSizer), so that a cache bounded in bytes stays
 	// within them.
 	PositionBytes(Position) int
+	// WithCache returns the game making children through a cache of its
+	// own of at most about bytes bytes (its rules' WithCache), or the
+	// game itself when its rules keep none. The two read, write and
+	// move the same positions.
+	WithCache(bytes int64) Game
 	// rules returns the typed rules, for Typed.
 	rules() any
 }

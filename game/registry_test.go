@@ -128,3 +128,40 @@ func TestPositionBytes(t *testing.T) {
 		t.Errorf("PositionBytes(7) = %d, want %d", got, want)
 	}
 }
+
+// cachedHeap is heap with a cache of the given bytes, as WithCache makes
+// it (a cache the tests only look at).
+type cachedHeap struct {
+	heap
+	bytes int64
+}
+
+func (cachedHeap) WithCache(bytes int64) Rules[count] { return cachedHeap{bytes: bytes} }
+
+// TestWithCache: a game whose rules keep a cache makes one of the size
+// asked for, a game apart from the registered one whose positions are the
+// same; a game whose rules keep none is itself.
+func TestWithCache(t *testing.T) {
+	plain := New[count](Info{Name: "heapfour"}, heap{})
+	if g := plain.WithCache(1 << 20); g != plain {
+		t.Error("WithCache of rules that keep no cache makes another game")
+	}
+	registered := New[count](Info{Name: "heapfive"}, cachedHeap{})
+	g := registered.WithCache(1 << 20)
+	if g == registered {
+		t.Fatal("WithCache of rules that keep a cache returns the game itself")
+	}
+	if r, ok := Typed[count](g); !ok || r != (cachedHeap{bytes: 1 << 20}) {
+		t.Errorf("the rules of WithCache(1<<20) are %v, want a cache of 1<<20 bytes", r)
+	}
+	if r, _ := Typed[count](registered); r != (cachedHeap{}) {
+		t.Errorf("WithCache changed the rules of the game it was called on: %v", r)
+	}
+	if g.Info().Name != "heapfive" {
+		t.Errorf("WithCache: name %q, want heapfive", g.Info().Name)
+	}
+	p, _ := registered.Parse("3")
+	if got := len(g.Children(p)); got != 3 {
+		t.Errorf("children of a position of the registered game, by the cached one: %d, want 3", got)
+	}
+}

@@ -299,7 +299,7 @@ func TestScanAgainOnceComplete(t *testing.T) {
 	key := ""
 	for _, e := range values {
 		p := mustPos(e.Key)
-		if v := scanValue(all, e.Key); !v.incomplete && len(v.bad) == 0 && len(p.Children()) > 0 {
+		if v := scanValue(sprouts.Rules{}, all, e.Key); !v.incomplete && len(v.bad) == 0 && len(p.Children()) > 0 {
 			key = e.Key
 			break
 		}

@@ -202,7 +202,7 @@ func (m *Master) checkClaims(ctx context.Context, claims []claim, vals map[strin
 			}
 			solves++
 			if checker == nil {
-				checker = solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: max(m.params.Capacity, 1024), MaxIterations: maxClaimIterations})
+				checker = solve.NewDFPN(sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}, nil, solve.Options{Capacity: max(m.params.Capacity, 1024), MaxIterations: maxClaimIterations})
 			}
 			if got := checker.Solve(ctx, c.pos, c.n); got.Known() && got != c.out {
 				if err := m.blamePool(ctx, c.pos, c.n, c.out); err != nil {

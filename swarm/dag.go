@@ -63,10 +63,14 @@ type dag struct {
 	// settled a node of it: a value it never used can be dropped without
 	// rebuilding it (Master.quiet).
 	used map[uint64]bool
+	// lands is the cache of canonical codes the DAG's children are made
+	// through: the same lands come back under many of its positions.
+	lands *sprouts.Cache
 }
 
 func newDAG(db *solve.NimberDB, seed uint64) *dag {
-	d := &dag{db: db, nodes: map[ckey]*node{}, byPos: map[string][]*node{}, used: map[uint64]bool{}}
+	d := &dag{db: db, nodes: map[ckey]*node{}, byPos: map[string][]*node{}, used: map[uint64]bool{},
+		lands: sprouts.NewCache(sprouts.DefaultCacheBytes)}
 	if seed != 0 {
 		d.rng = rand.New(rand.NewPCG(seed, seed^0x5DEECE66D))
 	}
@@ -175,7 +179,7 @@ func (d *dag) expand(v *node) {
 	for m := range v.n {
 		v.kids = append(v.kids, d.link(v, d.node(v.pos, m, 1, 1)))
 	}
-	for _, c := range v.pos.Children() {
+	for _, c := range (sprouts.Rules{Cache: d.lands}).Children(v.pos) {
 		p, m, empty := d.fold(c, v.n)
 		if empty {
 			if m == 0 {

@@ -121,7 +121,7 @@ func (m *Master) blamePool(ctx context.Context, pos sprouts.Position, n uint32, 
 		m.poolDB = solve.NewNimberDB()
 		m.pool.Preload(m.poolDB)
 	}
-	s := solve.NewDFPN(sprouts.Rules{}, m.poolDB, solve.Options{Capacity: max(m.params.Capacity, 1024)})
+	s := solve.NewDFPN(sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}, m.poolDB, solve.Options{Capacity: max(m.params.Capacity, 1024)})
 	if got := s.Solve(ctx, pos, n); got != out {
 		return ctx.Err()
 	}

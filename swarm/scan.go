@@ -67,7 +67,10 @@ func (m *Master) solveSuspects(ctx context.Context, vals map[string]uint32, inco
 		}
 	}
 	m.scanMu.Unlock()
-	contradicting, incomplete, inconsistent, err := scanValues(ctx, vals, keys)
+	// One cache of canonical codes for the whole check: the children of
+	// the values scanned and of the suspects solved share their lands.
+	game := sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}
+	contradicting, incomplete, inconsistent, err := scanValues(ctx, game, vals, keys)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -113,7 +116,7 @@ func (m *Master) solveSuspects(ctx context.Context, vals map[string]uint32, inco
 			wrong[k] = true
 		}
 	}
-	checker := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: max(m.params.Capacity, 1024)})
+	checker := solve.NewDFPN(game, nil, solve.Options{Capacity: max(m.params.Capacity, 1024)})
 	// The disputes first: one of the two values is wrong, so one solve
 	// names either a wrong value of the master's or a wrong value sent.
 	// One refuted dispute of a group is enough.
@@ -178,7 +181,8 @@ func (m *Master) forgetScans() {
 // contradicting too); it is incomplete when some child's lands lack a
 // value. A key that is not a position is contradicting. A value with a
 // child of the same value is inconsistent too, with that child's lands.
-func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (contradicting, incomplete map[string]bool, inconsistent map[string][]string, err error) {
+// The children are made by game.
+func scanValues(ctx context.Context, game sprouts.Rules, vals map[string]uint32, keys []string) (contradicting, incomplete map[string]bool, inconsistent map[string][]string, err error) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(keys)/16))
 	var next atomic.Int64
 	results := make([][]scanVerdict, workers)
@@ -192,7 +196,7 @@ func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (con
 				if i >= len(keys) || ctx.Err() != nil {
 					return
 				}
-				results[w] = append(results[w], scanValue(vals, keys[i]))
+				results[w] = append(results[w], scanValue(game, vals, keys[i]))
 			}
 		}()
 	}
@@ -227,7 +231,7 @@ type scanVerdict struct {
 }
 
 // scanValue is scanValues for one key.
-func scanValue(vals map[string]uint32, k string) (v scanVerdict) {
+func scanValue(game sprouts.Rules, vals map[string]uint32, k string) (v scanVerdict) {
 	v.key = k
 	g := vals[k]
 	p, err := sprouts.FromKey(k)
@@ -237,7 +241,7 @@ func scanValue(vals map[string]uint32, k string) (v scanVerdict) {
 	}
 	seen := map[uint32]bool{}
 	complete, first := true, true
-	for _, c := range p.Children() {
+	for _, c := range game.Children(p) {
 		x, ok := uint32(0), true
 		for _, l := range c.Lands() {
 			y, known := vals[l.Key()]

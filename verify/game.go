@@ -15,7 +15,9 @@ import (
 // the game of that name in the registry (package game); registered is
 // the one implementation, over erased positions.
 //
-// The implementations are stateless and safe for concurrent use.
+// The implementation is safe for concurrent use; the only state it holds
+// is the game's cache of children (game.Game.WithCache), which never
+// changes a result.
 type rules[P any] interface {
 	// game and notation are the header values of the game's certificates.
 	game() string
@@ -49,14 +51,47 @@ type registered struct {
 	info game.Info
 }
 
-// rulesOf returns the rules of the registered game of the given name
-// (exactly as certificates write it).
-func rulesOf(name string) (rules[game.Position], bool) {
+// checkCacheBytes bounds the cache of children of one check and the
+// checks of what it cites, or of one database. A cache takes only what
+// its use asks for, up to this.
+const checkCacheBytes = 64 << 20
+
+// cachedGame returns the registered game of the given name (exactly as
+// certificates write it), making children through a cache of its own
+// (game.Game.WithCache): the same lands come back again and again in a
+// check, and making Sprouts children without a cache takes about twice as
+// long.
+func cachedGame(name string) (game.Game, bool) {
 	g, ok := game.Lookup(name)
 	if !ok || g.Info().Name != name {
 		return nil, false
 	}
+	return g.WithCache(checkCacheBytes), true
+}
+
+// rulesOf returns the rules of the registered game of the given name
+// (exactly as certificates write it), with a cache of their own (cachedGame).
+func rulesOf(name string) (rules[game.Position], bool) {
+	g, ok := cachedGame(name)
+	if !ok {
+		return nil, false
+	}
 	return registered{g: g, info: g.Info()}, true
+}
+
+// rulesFor returns the rules a check under o of a certificate of the
+// named game uses: those o carries from the check that cites it, when
+// they are that game's, else new ones (rulesOf) that o then carries to the
+// checks of what it cites, so that they all share one cache.
+func (o *Options) rulesFor(name string) (rules[game.Position], bool) {
+	if o.cached == nil || o.cached.Info().Name != name {
+		g, ok := cachedGame(name)
+		if !ok {
+			return nil, false
+		}
+		o.cached = g
+	}
+	return registered{g: o.cached, info: o.cached.Info()}, true
 }
 
 func (r registered) game() string                               { return r.info.Name }

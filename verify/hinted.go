@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/game"
 )
 
 // Result describes a certificate that was checked.
@@ -97,6 +98,9 @@ type Options struct {
 	nested bool      // a check the library makes of a certificate cited
 	rows   *[]Value  // if set, the check appends the rows it reads
 	cites  *[]string // if set, the check sets it to the certificate's citations
+	// cached is the game of a check, with its cache of children, carried
+	// to the checks of what it cites (rulesFor).
+	cached game.Game
 }
 
 // workers returns the number of pipeline workers to use; 1 or less means
@@ -198,7 +202,7 @@ func Stream(r *format.CertReader, opt Options) (Result, error) {
 		return independentStream(r, opt)
 	}
 	h := r.Header()
-	g, ok := rulesOf(h.Game)
+	g, ok := opt.rulesFor(h.Game)
 	if !ok {
 		return Result{Claim: h.Claim}, unknownGame(h.Game)
 	}
@@ -276,7 +280,7 @@ func CertificateWith(cert *format.Certificate, opt Options) (Result, error) {
 	if opt.Independent {
 		return independentCertificateWith(cert, opt)
 	}
-	g, ok := rulesOf(cert.Game)
+	g, ok := opt.rulesFor(cert.Game)
 	if !ok {
 		return Result{Claim: cert.Claim, Address: cert.Address()}, unknownGame(cert.Game)
 	}

@@ -201,7 +201,7 @@ func gameStatus(cc corpus.GameCheck) string {
 
 func recordJSON(r corpus.Record) certJSON {
 	return certJSON{N: r.N, Claim: r.Claim.String(), Address: r.Address, Entries: r.Entries, Bytes: r.Bytes,
-		Algorithm: r.Algorithm, SolveSeconds: r.SolveSeconds, VerifySeconds: r.VerifySeconds, Added: r.Added,
+		Algorithm: r.Algorithm.String(), SolveSeconds: r.SolveSeconds, VerifySeconds: r.VerifySeconds, Added: r.Added,
 		Committed: r.Committed, Command: r.Command, Iterations: r.Iterations, Cites: r.Cites}
 }
 

@@ -135,6 +135,7 @@ import (
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -225,22 +226,23 @@ type options struct {
 	independent bool
 	noCache     bool // check, regenerate: --no-cache
 	// add
-	solve        int   // the N being added
-	solves       []int // --solve
-	nimber       bool
-	algorithm    string
-	timeout      time.Duration
-	capacity     int
-	replace      bool
-	noCommit     bool
-	out          string
-	state        string        // --state: the checkpoint directory ("" for the default)
-	noState      bool          // --no-state
-	noReuse      bool          // --no-reuse
-	every        time.Duration // --state-every
-	lemmaEntries int           // --lemma-entries
-	lemmasEvery  time.Duration // --lemmas-every
-	runs         int           // runs the solve took, from its checkpoint; retime: processes per certificate
+	solve         int   // the N being added
+	solves        []int // --solve
+	nimber        bool
+	algorithm     solve.Algorithm // --algorithm, read by checkAddFlags
+	algorithmName string          // --algorithm as given
+	timeout       time.Duration
+	capacity      int
+	replace       bool
+	noCommit      bool
+	out           string
+	state         string        // --state: the checkpoint directory ("" for the default)
+	noState       bool          // --no-state
+	noReuse       bool          // --no-reuse
+	every         time.Duration // --state-every
+	lemmaEntries  int           // --lemma-entries
+	lemmasEvery   time.Duration // --lemmas-every
+	runs          int           // runs the solve took, from its checkpoint; retime: processes per certificate
 	// retime
 	minN   int
 	claims []string

@@ -472,7 +472,7 @@ func TestAddForgedCheckpoint(t *testing.T) {
 	db := solve.NewNimberDB()
 	db.Put(root.Key(), 1)
 	search := solve.NewDFPN(sprouts.Rules{}, db, solve.Options{Capacity: 1 << 12})
-	if _, err := checkpoint.Save(state, checkpoint.Manifest{Position: root.String(), Algorithm: "dfpn", Capacity: 1 << 12}, search); err != nil {
+	if _, err := checkpoint.Save(state, checkpoint.Manifest{Position: root.String(), Algorithm: solve.SearchDFPN, Capacity: 1 << 12}, search); err != nil {
 		t.Fatal(err)
 	}
 	status, stdout, stderr := runCmd(t, "add", "--solve", "6", "--dir", dir, "--state", state, "--no-reuse")

@@ -39,7 +39,7 @@ func checkGame(cfg config) error {
 		name string
 		set  bool
 	}{
-		{"--algorithm swarm", cfg.algorithm == "swarm"},
+		{"--algorithm swarm", cfg.algorithm == solve.SearchSwarm},
 		{"--db-in", cfg.dbIn != ""},
 		{"--db-out", cfg.dbOut != ""},
 		{"--state", cfg.swarm.stateDir != ""},
@@ -144,7 +144,10 @@ func solveGame(r *runner, name string, inputs []string) int {
 		return r.fail("--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(r.cfg.reuse, ", "), err)
 	}
 	pool.Preload(db)
-	s := newSearcher[game.Position](r.cfg, g, db, r.prog, nil)
+	s, err := newSearcher[game.Position](r.cfg, g, db, r.prog, nil)
+	if err != nil {
+		return r.fail("--algorithm %s: %v", r.cfg.algorithm, err)
+	}
 	p := pipeline(r, g.Info().Name, s)
 	if pool != nil {
 		// As for Sprouts (reuseChecked), a result found with the values
@@ -155,7 +158,8 @@ func solveGame(r *runner, name string, inputs []string) int {
 			Restart: func(why error) solve.Searcher[game.Position] {
 				r.prog.Clear()
 				fmt.Fprintf(r.stderr, "spots-solve: --reuse: the certificates drawn on do not prove the result found with them, %v; solving again without them\n", why)
-				return newSearcher[game.Position](r.cfg, g, solve.NewNimberDB(), r.prog, nil)
+				fresh, _ := newSearcher[game.Position](r.cfg, g, solve.NewNimberDB(), r.prog, nil) // cfg made the search that failed: it makes this one
+				return fresh
 			}}
 		p.Pool, p.Verify.Library, p.Verify.Verdicts = pool, lib, verdicts
 	}

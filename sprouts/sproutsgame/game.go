@@ -34,6 +34,13 @@ var Info = game.Info{
 // lands are the components and lives the size.
 type Rules struct{ sprouts.Rules }
 
+// WithCache returns the rules making children through a land cache of
+// their own (sprouts.NewCache(bytes)): Game.WithCache, for whoever runs a
+// search or a check of Sprouts through the registry.
+func (Rules) WithCache(bytes int64) game.Rules[sprouts.Position] {
+	return Rules{sprouts.Rules{Cache: sprouts.NewCache(bytes)}}
+}
+
 // Parse returns sprouts.Parse(text).
 func (Rules) Parse(text string) (sprouts.Position, error) { return sprouts.Parse(text) }
 
