@@ -70,10 +70,12 @@ type checkedCert struct {
 	// A certificate loaded for a check of what a claim uses
 	// (Options.Used) is read, its address and its citations found valid,
 	// but its rows are checked only as they are used: entries are its
-	// rows with their hints, checked marks those found valid.
-	loaded  bool
-	entries []format.Entry
-	checked []bool
+	// rows with their hints; checked marks those the default check found
+	// valid, indChecked those the independent check did (see marks).
+	loaded     bool
+	entries    []format.Entry
+	checked    []bool
+	indChecked []bool
 }
 
 // Value is an entry a checked certificate proves: the Grundy value of an

@@ -73,8 +73,9 @@ type Options struct {
 	// relies on: those its rows and its claim look up, those their checks
 	// look up, and so on (see demand.go). A cited certificate is then
 	// vouched for only as far as it is used (Result.Used). The certificate
-	// checked is checked whole; so is every cited certificate with
-	// Independent, or without Used.
+	// checked is checked whole; so is every cited certificate without
+	// Used. With Independent the entries used are those its search for
+	// witnesses looks up (see independent_used.go).
 	Used bool
 	// Verdicts, if set, answers for a certificate that this checker
 	// build found valid before, by a check of the same kind, without
@@ -348,7 +349,7 @@ func (c *hinted[P]) cite(res *Result, cites []string, opt Options) error {
 	if !opt.demand() || len(cites) == 0 || opt.Library == nil {
 		return nil
 	}
-	trusted, pending := opt.Library.citedRows(cites)
+	trusted, pending := opt.Library.citedRows(cites, false)
 	if err := c.trust(trusted); err != nil {
 		return err
 	}

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/spots-dev/spots/format"
@@ -92,5 +96,62 @@ func TestBundleCopiesWhatWasChecked(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBundleArchive: --bundle NAME.tar writes the proof as one tar
+// archive, each certificate under its address; the files it holds check
+// on their own, and the same proof makes the same bytes.
+func TestBundleArchive(t *testing.T) {
+	src := filepath.Join("..", "..", "format", "testdata", "cites", citesTop+".arrow")
+	out := t.TempDir()
+	var archives [][]byte
+	for _, name := range []string{"a/proof.tar", "b/proof.tar"} {
+		path := filepath.Join(out, name)
+		var stdout, stderr bytes.Buffer
+		if status := run([]string{"--progress", "none", "--no-cache", "--bundle", path, src}, &stdout, &stderr); status != 0 {
+			t.Fatalf("--bundle %s: exit %d\n%s%s", name, status, stdout.String(), stderr.String())
+		}
+		if !strings.Contains(stdout.String(), path+"\n") {
+			t.Errorf("--bundle %s does not print the archive's path:\n%s", name, stdout.String())
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		archives = append(archives, b)
+		if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(left) > 0 {
+			t.Errorf("--bundle %s left %v beside the archive", name, left)
+		}
+	}
+	if !bytes.Equal(archives[0], archives[1]) {
+		t.Error("two archives of one proof differ")
+	}
+	files := t.TempDir()
+	var names []string
+	tr := tar.NewReader(bytes.NewReader(archives[0]))
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, hdr.Name)
+		if err := os.WriteFile(filepath.Join(files, hdr.Name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(names)
+	if want := []string{citesTop + ".arrow", citesCited + ".arrow"}; !slices.Equal(names, want) {
+		t.Fatalf("the archive holds %v, want %v", names, want)
+	}
+	if _, err := verify.File(filepath.Join(files, citesTop+".arrow"), verify.Options{Library: verify.NewLibrary()}); err != nil {
+		t.Errorf("the archive's files do not check: %v", err)
 	}
 }

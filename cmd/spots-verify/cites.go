@@ -51,9 +51,12 @@ func export(path, dir string, inline bool, opt verify.Options, asJSON bool, stdo
 	}
 	var written []string
 	var err error
-	if inline {
+	switch {
+	case inline:
 		written, err = writeInline(r.Address, dir, opt)
-	} else {
+	case isArchive(dir):
+		written, err = writeArchive(path, r.Address, dir, opt.Library)
+	default:
 		written, err = writeBundle(path, r.Address, dir, opt.Library)
 	}
 	if err != nil {

@@ -43,7 +43,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*commandLine, int) {
 	flags.BoolVar(&c.whole, "whole", false, "check every entry of the certificates cited, not only those the claim relies on (spots-corpus check does)")
 	flags.BoolVar(&c.noCache, "no-cache", false, "check everything again: neither use nor keep the verdicts this build of the checker remembers (in the user's cache directory, spots/verdicts)")
 	flags.StringArrayVar(&c.cites, "cites", nil, "look for the certificates a certificate cites in `DIR` too (after the certificate's own directory; repeatable)")
-	flags.StringVar(&c.bundle, "bundle", "", "verify the one certificate given, then copy it and every certificate it cites, directly or not, into `DIR` (made if missing): the files a stranger needs")
+	flags.StringVar(&c.bundle, "bundle", "", "verify the one certificate given, then copy it and every certificate it cites, directly or not, into `DIR` (made if missing), or into one tar archive if DIR ends in .tar: the files a stranger needs")
 	flags.StringVar(&c.inline, "inline", "", "verify the one certificate given, then write into `DIR` one self-contained certificate of its claim holding the rows of every certificate it cites (another address), and verify it alone")
 	flags.Var(&c.progress, "progress", statusline.FlagUsage)
 	limitFlags(flags, &c.limits)

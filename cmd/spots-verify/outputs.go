@@ -33,8 +33,13 @@ func (c *commandLine) checkOutputs() error {
 		inputs = append(inputs, cmdline.File{Path: a})
 		read = append(read, cmdline.File{Path: filepath.Dir(a)})
 	}
+	var archive []cmdline.File
 	for _, out := range []cmdline.File{{Flag: "--bundle", Path: c.bundle}, {Flag: "--inline", Path: c.inline}, {Flag: "--convert", Path: c.convert}} {
-		if out.Path != "" {
+		switch {
+		case out.Path == "":
+		case out.Flag == "--bundle" && isArchive(out.Path):
+			archive = append(archive, out)
+		default:
 			written = append(written, out)
 		}
 	}
@@ -49,7 +54,12 @@ func (c *commandLine) checkOutputs() error {
 			return fmt.Errorf("%s: %w", out, err)
 		}
 	}
-	return cmdline.CheckOutputs(inputs, []cmdline.File{{Flag: "--cpuprofile", Path: c.profile}})
+	for _, out := range archive {
+		if err := outputDir(filepath.Dir(out.Path)); err != nil {
+			return fmt.Errorf("%s: %w", out, err)
+		}
+	}
+	return cmdline.CheckOutputs(inputs, append(archive, cmdline.File{Flag: "--cpuprofile", Path: c.profile}))
 }
 
 // outputDir makes the directory dir where certificates are to be written

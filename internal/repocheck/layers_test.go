@@ -27,6 +27,7 @@ var layers = []struct {
 }{
 	{dir: "sprouts", why: "the rules of Sprouts import nothing of ours", only: []string{}},
 	{dir: "cram", why: "the rules of Cram import nothing of ours", only: []string{}},
+	{dir: "octal", why: "the rules of octal games import nothing of ours", only: []string{}},
 	{dir: "outcome", why: "the outcome type imports nothing of ours, so that every package may use it", only: []string{}},
 	{dir: "solve", why: "the search is game-agnostic: of ours it links only the outcome type (no game, no format, no swarm, no certificate)",
 		only: []string{"outcome"}},

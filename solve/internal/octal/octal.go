@@ -1,11 +1,12 @@
-// Package octal implements octal games (Kayles, Dawson's Kayles, …) as a
-// second game for testing the solver: heaps split into independent heaps,
-// which exercises sums, folding and Grundy values, and their values are easy
-// to compute by plain mex.
+// Package octal presents octal games (Kayles, Dawson's Kayles, …) to the
+// solver's tests as a second game with positions of another type: heaps
+// split into independent heaps, which exercises sums, folding and Grundy
+// values, and their values are easy to compute by plain mex.
 //
-// A game is given by its octal code, "0.d1d2d3…": digit dk says what a move
-// that takes k tokens from one heap may leave: bit 1 nothing, bit 2 one
-// heap, bit 4 two heaps. Kayles is 0.77, Dawson's Kayles 0.07.
+// The rules are those of the rules package octal at the root of the
+// module; this package writes a position of one game as its heap sizes
+// alone, a plain string, so that the solver is also tested with a
+// position type that is not a struct.
 package octal
 
 import (
@@ -13,28 +14,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	rules "github.com/spots-dev/spots/octal"
 )
 
 // Game is an octal game. Positions are sums of heaps written as their sizes
 // in increasing order, joined by '+' ("" is the empty position).
 type Game struct {
-	digits []uint8 // digits[k-1] for moves taking k tokens
+	code rules.Code
 }
 
 // New parses an octal code such as "0.77".
 func New(code string) (Game, error) {
-	rest, ok := strings.CutPrefix(code, "0.")
-	if !ok || rest == "" {
-		return Game{}, fmt.Errorf("octal code %q: want 0.d1d2…", code)
+	c, err := rules.ParseCode(code)
+	if err != nil {
+		return Game{}, fmt.Errorf("octal game: %w", err)
 	}
-	var g Game
-	for _, c := range rest {
-		if c < '0' || c > '7' {
-			return Game{}, fmt.Errorf("octal code %q: %q is not an octal digit", code, c)
-		}
-		g.digits = append(g.digits, uint8(c-'0'))
-	}
-	return g, nil
+	return Game{code: c}, nil
 }
 
 // Heaps returns the position made of the given heaps.
@@ -98,31 +94,21 @@ func (Game) Size(p string) int {
 // EstimateChildren returns the number of tokens.
 func (g Game) EstimateChildren(p string) int { return g.Size(p) }
 
-// Children returns the positions one move away from the single heap p.
+// Children returns the positions one move away from the single heap p,
+// as the rules package makes them (heaps without a move dropped).
 func (g Game) Children(p string) []string {
-	n := sizes(p)[0]
-	seen := map[string]bool{}
-	var out []string
-	add := func(hs ...int) {
-		q := Heaps(hs...)
-		if !seen[q] {
-			seen[q] = true
-			out = append(out, q)
-		}
+	pos, err := g.code.Heaps(sizes(p)...)
+	if err != nil {
+		return nil // not reached: the tests' heaps are small
 	}
-	for k := 1; k <= len(g.digits) && k <= n; k++ {
-		d, left := g.digits[k-1], n-k
-		if d&1 != 0 && left == 0 {
-			add()
+	var out []string
+	for _, c := range pos.Children() {
+		var ns []int
+		for _, h := range c.Heaps() {
+			_, n, _ := h.Heap()
+			ns = append(ns, n)
 		}
-		if d&2 != 0 && left > 0 {
-			add(left)
-		}
-		if d&4 != 0 {
-			for a := 1; 2*a <= left; a++ {
-				add(a, left-a)
-			}
-		}
+		out = append(out, Heaps(ns...))
 	}
 	return out
 }
