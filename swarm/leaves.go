@@ -20,11 +20,15 @@ import (
 type dropped struct {
 	mu   sync.Mutex
 	gone map[uint64]bool
+	// n is len(gone), written with mu held when it changes: an exchange
+	// reads it without the lock, and finds most often that nothing was
+	// dropped, or nothing is left to regain.
+	n atomic.Int64
 }
 
 // readAny reports whether any of read is a value dropped.
 func (d *dropped) readAny(read []uint64) bool {
-	if len(read) == 0 {
+	if len(read) == 0 || d.n.Load() == 0 {
 		return false
 	}
 	d.mu.Lock()
@@ -36,28 +40,34 @@ func (d *dropped) readAny(read []uint64) bool {
 // values dropped: a value dropped and sent again (a true value a culprit
 // sent first) is one a group may rest on.
 func (d *dropped) regained(fresh []solve.NimberEntry) {
-	if len(fresh) == 0 {
+	if len(fresh) == 0 || d.n.Load() == 0 {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if len(d.gone) == 0 {
-		return
-	}
 	for _, e := range fresh {
 		delete(d.gone, readHash(e))
 	}
+	d.count()
 }
 
 // regainedShared is regained for entries of the shared log.
 func (d *dropped) regainedShared(fresh []sharedValue) {
-	if len(fresh) == 0 {
+	if len(fresh) == 0 || d.n.Load() == 0 {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, v := range fresh {
 		delete(d.gone, readHash(v.e))
+	}
+	d.count()
+}
+
+// count publishes len(gone), if it changed. With mu held.
+func (d *dropped) count() {
+	if n := int64(len(d.gone)); n != d.n.Load() {
+		d.n.Store(n)
 	}
 }
 
@@ -69,6 +79,7 @@ func (d *dropped) add(gone map[uint64]bool) {
 		d.gone = map[uint64]bool{}
 	}
 	maps.Copy(d.gone, gone)
+	d.count()
 }
 
 // tally keeps the time integrals behind MasterStats.Utilisation: slot
