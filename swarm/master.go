@@ -14,48 +14,49 @@ import (
 	"github.com/spots-dev/spots/verify"
 )
 
-// MasterStats are the master's counters.
+// MasterStats are the master's counters, by the concern that keeps them
+// (see Master). The embedded structs' fields are MasterStats's own, in
+// Go and in JSON alike.
 type MasterStats struct {
-	Nodes         int     `json:"nodes"` // M-Nodes
-	Assigned      int     `json:"jobs_assigned"`
-	Continued     int     `json:"jobs_continued"`
-	Expanded      int     `json:"jobs_expanded"`
-	Expired       int     `json:"jobs_expired"`
-	Stale         int     `json:"reports_stale"` // reports for jobs the master no longer knows
-	Exchanges     int     `json:"exchanges"`
-	Iterations    uint64  `json:"iterations"` // T-It: iterations reported by all groups
-	NimbersIn     int     `json:"grundy_numbers_received"`
-	NimbersShared int     `json:"grundy_numbers_shared"` // one per value and receiving group
-	Groups        int     `json:"groups"`
-	RootPN        uint64  `json:"root_pn"`
-	RootDN        uint64  `json:"root_dn"`
-	BusySeconds   float64 `json:"master_busy_seconds"`
-	// Open is the number of jobs held by groups now, and Slots the solvers
-	// of the groups the master knows; Utilisation is the share of slot time
-	// since the first exchange during which a slot held a job.
-	Open        int     `json:"jobs_open"`
-	Slots       int     `json:"slots"`
-	Utilisation float64 `json:"utilisation"`
-	// Audits counts the checks of a solved root; Banned the groups caught
-	// sending wrong values, Dropped the values dropped with them.
-	Audits  int `json:"audits"`
-	Banned  int `json:"groups_banned"`
-	Dropped int `json:"values_dropped"`
+	WorkStats
+	SwarmStats
+	LoadStats
+	AuditStats
+}
+
+// WorkStats are the counters of the master's work: its DAG and its jobs.
+type WorkStats struct {
+	Nodes      int    `json:"nodes"` // M-Nodes
+	Assigned   int    `json:"jobs_assigned"`
+	Continued  int    `json:"jobs_continued"`
+	Expanded   int    `json:"jobs_expanded"`
+	Expired    int    `json:"jobs_expired"`
+	Stale      int    `json:"reports_stale"` // reports for jobs the master no longer knows
+	Iterations uint64 `json:"iterations"`    // T-It: iterations reported by all groups
+	NimbersIn  int    `json:"grundy_numbers_received"`
+	RootPN     uint64 `json:"root_pn"`
+	RootDN     uint64 `json:"root_dn"`
+	// Open is the number of jobs held by groups now.
+	Open int `json:"jobs_open"`
 	// Malformed counts reports the master could not use; their leaves are
 	// handed out again.
 	Malformed int `json:"reports_malformed"`
-	// Load is the share of time the master spends on exchanges under the
-	// lock they take in turn (the work's; a moving average), and ReportEvery the iterations between a
-	// job's reports it asks for now: Params.Updates (a large swarm's
-	// LargeIterations when shorter), or more when the load is high;
-	// Gather the share of a cycle it asks groups to gather their reports
-	// for (ExchangeReply.Gather). PacedLoad is the part of Load spent on
-	// reports at the end of a full cycle, the part longer cycles reduce;
-	// the rest comes from jobs that solved their leaf early.
-	Load        float64 `json:"master_load"`
-	PacedLoad   float64 `json:"master_load_paced"`
-	ReportEvery uint64  `json:"report_every"`
-	Gather      float64 `json:"gather"`
+	// Expansions counts the master's own expansions of its DAG's top
+	// (before the first job, and again after an audit dropped values).
+	Expansions int `json:"m_expansions"`
+}
+
+// SwarmStats are the master's counters of its groups: the exchanges, the
+// groups and their solvers, the values shared, the events.
+type SwarmStats struct {
+	Exchanges     int `json:"exchanges"`
+	NimbersShared int `json:"grundy_numbers_shared"` // one per value and receiving group
+	Groups        int `json:"groups"`
+	// Slots are the solvers of the groups the master knows; Utilisation
+	// is the share of slot time since the first exchange during which a
+	// slot held a job.
+	Slots       int     `json:"slots"`
+	Utilisation float64 `json:"utilisation"`
 	// Cores are the groups' solvers times their threads; JobIterations
 	// the most iterations a job runs now, and Follow whether a group's
 	// next job is taken below its last (both change when the swarm
@@ -63,12 +64,36 @@ type MasterStats struct {
 	Cores         int    `json:"cores"`
 	JobIterations uint64 `json:"job_iterations"`
 	Follow        bool   `json:"follow"`
-	// Expansions counts the master's own expansions of its DAG's top
-	// (before the first job, and again after an audit dropped values).
-	Expansions int `json:"m_expansions"`
 	// Events counts the master's events by kind (eventKinds: "join",
 	// "expire", "loss", "resync", "ban"), since it started.
 	Events map[string]int `json:"events"`
+}
+
+// LoadStats are the master's pace: its load and the cycles it asks for.
+type LoadStats struct {
+	BusySeconds float64 `json:"master_busy_seconds"`
+	// Load is the share of time the master spends on exchanges under the
+	// lock they take in turn (the work's; a moving average), and
+	// ReportEvery the iterations between a job's reports it asks for now:
+	// Params.Updates (a large swarm's LargeIterations when shorter), or
+	// more when the load is high; Gather the share of a cycle it asks
+	// groups to gather their reports for (ExchangeReply.Gather). PacedLoad
+	// is the part of Load spent on reports at the end of a full cycle,
+	// the part longer cycles reduce; the rest comes from jobs that solved
+	// their leaf early.
+	Load        float64 `json:"master_load"`
+	PacedLoad   float64 `json:"master_load_paced"`
+	ReportEvery uint64  `json:"report_every"`
+	Gather      float64 `json:"gather"`
+}
+
+// AuditStats are the counters of the master's audit trail.
+type AuditStats struct {
+	// Audits counts the checks of a solved root; Banned the groups caught
+	// sending wrong values, Dropped the values dropped with them.
+	Audits  int `json:"audits"`
+	Banned  int `json:"groups_banned"`
+	Dropped int `json:"values_dropped"`
 	// Claims counts the outcomes reported by jobs that settled their
 	// leaf; Unbacked the groups banned for a claim the master's values
 	// did not back or that it found wrong.
