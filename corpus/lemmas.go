@@ -145,22 +145,30 @@ func (c *Corpus) LemmasOf(n int) []LemmaRecord {
 	return out
 }
 
-// PutLemmas lists r, in place of every record of lemmas about the same n:
-// a search's newest lemmas hold what it proved before (it drew on them),
-// so they replace the older. It returns the records replaced; their files
-// are the caller's to remove once the index is saved.
-func (c *Corpus) PutLemmas(r LemmaRecord) (replaced []LemmaRecord) {
+// PutLemmas lists rs, the files of one set of lemmas about one n, in
+// place of every other record of lemmas about that n: a search's newest
+// lemmas hold what it proved before (it drew on them), so they replace
+// the older. It returns the records replaced; their files are the
+// caller's to remove once the index is saved.
+func (c *Corpus) PutLemmas(rs ...LemmaRecord) (replaced []LemmaRecord) {
+	if len(rs) == 0 {
+		return nil
+	}
+	n, put := rs[0].N, map[string]bool{}
+	for _, r := range rs {
+		put[r.Address] = true
+	}
 	keep := c.Lemmas[:0:0]
 	for _, o := range c.Lemmas {
-		if o.N == r.N && o.Address != r.Address {
+		switch {
+		case put[o.Address]:
+		case o.N == n:
 			replaced = append(replaced, o)
-			continue
-		}
-		if o.Address != r.Address {
+		default:
 			keep = append(keep, o)
 		}
 	}
-	c.Lemmas = append(keep, r)
+	c.Lemmas = append(keep, rs...)
 	sortLemmaRecords(c.Lemmas)
 	return replaced
 }

@@ -607,7 +607,7 @@ func addFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
 	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")
 	f.DurationVar(&o.lemmasEvery, "lemmas-every", time.Hour, "also keep the lemmas this often while the search runs (0: only when it stops), so that a machine lost mid-search leaves what was proved up to then in the corpus, to commit")
-	f.IntVar(&o.lemmaEntries, "lemma-entries", defaultLemmaEntries, "when the search stops unsolved (--timeout, memory), keep what it proved in the corpus as a certificate of lemmas of at most about `N` entries (largest lands first; corpus/lemmas/, listed in corpus/lemmas.csv) that a later add of the same N draws on, on any machine; 0: keep none")
+	f.IntVar(&o.lemmaEntries, "lemma-entries", defaultLemmaEntries, "when the search stops unsolved (--timeout, memory), keep what it proved in the corpus as lemmas, at most about `N` entries (largest lands first) in certificates of up to 25,000 entries each (corpus/lemmas/, listed in corpus/lemmas.csv), that a later add of the same N draws on, on any machine; 0: keep none")
 	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 }
 

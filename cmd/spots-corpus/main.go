@@ -222,7 +222,7 @@ type options struct {
 	budget   time.Duration // --budget
 	// check and retime: the independent check (spots-verify --independent)
 	independent bool
-	noCache     bool // check: --no-cache
+	noCache     bool // check, regenerate: --no-cache
 	// add
 	solve        int   // the N being added
 	solves       []int // --solve

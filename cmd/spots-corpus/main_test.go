@@ -28,7 +28,12 @@ func TestMain(m *testing.M) {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 	// add keeps its checkpoints in the user's cache directory: not the
-	// real one in tests.
+	// real one in tests. A transcript runs the command as a copy of this
+	// binary named after it, with a cache directory of its own ($WORK),
+	// kept from one command of the transcript to the next.
+	if filepath.Base(os.Args[0]) == "spots-corpus" {
+		cmdtest.ScriptMain(m, "spots-corpus", runMain, func() {})
+	}
 	cache, err := os.MkdirTemp("", "spots-corpus-cache")
 	if err != nil {
 		panic(err)
