@@ -111,7 +111,7 @@ func ReadIndex(r io.Reader) ([]Record, error) {
 	return readIndex(r, indexHeader, parseRecord, olderIndexHeaders...)
 }
 
-// readIndex reads an index of the corpus (index.csv, cram.csv): the
+// readIndex reads an index of the corpus (index.csv, a game's table): the
 // header (or one of the older headers, see readCSV), then a record a row,
 // which parse makes from the row (its fields and its 1-based line). A
 // malformed row is an error naming its line; so is an empty file.
@@ -213,7 +213,7 @@ func cutField(s string) string {
 	return s
 }
 
-// made is what both indexes (index.csv, cram.csv) say of how a
+// made is what every index (index.csv, the games' tables) says of how a
 // certificate was made, in their columns 2 … 10.
 type made struct {
 	address           string
@@ -225,7 +225,7 @@ type made struct {
 	producer, machine string
 }
 
-// indexRow is one row of an index (index.csv, cram.csv) as it is parsed:
+// indexRow is one row of an index (index.csv, a game's table) as it is parsed:
 // its fields, the header whose names its errors quote, and its 1-based
 // line. Both indexes hold the claim in column 1 and how the certificate
 // was made in columns 2 … 10, which its methods read.

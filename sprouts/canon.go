@@ -15,7 +15,7 @@ const (
 	tValue = uint64(1)<<56 - 1
 )
 
-// mix scrambles the bits of x. The canonical form does not depend on its
+// mix stirs the bits of x. The canonical form does not depend on its
 // quality: a poor mix only makes refinement split fewer classes, which the
 // search then splits by individualisation.
 func mix(x uint64) uint64 {

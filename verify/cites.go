@@ -12,9 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
-	"github.com/spots-dev/spots/sprouts"
 )
 
 // Citations.
@@ -650,12 +648,9 @@ func (l *Library) Inline(addr string) (*format.Certificate, error) {
 		}
 		entries = append(entries, l.valid[a].used(cited.Entries)...)
 	}
-	switch cert.Game {
-	case sprouts.Game:
-		entries, err = sortEntries[sprouts.Position](sproutsRules{}, entries)
-	case cram.Game:
-		entries, err = sortEntries[cram.Position](cramRules{}, entries)
-	default:
+	if g, ok := rulesOf(cert.Game); ok {
+		entries, err = sortEntries(g, entries)
+	} else {
 		err = unknownGame(cert.Game)
 	}
 	if err != nil {

@@ -9,9 +9,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
-	"github.com/spots-dev/spots/sprouts"
 )
 
 // Result describes a certificate that was checked.
@@ -200,13 +198,11 @@ func Stream(r *format.CertReader, opt Options) (Result, error) {
 		return independentStream(r, opt)
 	}
 	h := r.Header()
-	switch h.Game {
-	case sprouts.Game:
-		return stream[sprouts.Position](sproutsRules{}, r, opt)
-	case cram.Game:
-		return stream[cram.Position](cramRules{}, r, opt)
+	g, ok := rulesOf(h.Game)
+	if !ok {
+		return Result{Claim: h.Claim}, unknownGame(h.Game)
 	}
-	return Result{Claim: h.Claim}, unknownGame(h.Game)
+	return stream(g, r, opt)
 }
 
 // unknownGame is the failure of a header naming a game the checker does
@@ -280,13 +276,11 @@ func CertificateWith(cert *format.Certificate, opt Options) (Result, error) {
 	if opt.Independent {
 		return independentCertificateWith(cert, opt)
 	}
-	switch cert.Game {
-	case sprouts.Game:
-		return certificateWith[sprouts.Position](sproutsRules{}, cert, opt)
-	case cram.Game:
-		return certificateWith[cram.Position](cramRules{}, cert, opt)
+	g, ok := rulesOf(cert.Game)
+	if !ok {
+		return Result{Claim: cert.Claim, Address: cert.Address()}, unknownGame(cert.Game)
 	}
-	return Result{Claim: cert.Claim, Address: cert.Address()}, unknownGame(cert.Game)
+	return certificateWith(g, cert, opt)
 }
 
 // certificateWith is CertificateWith for the game of g.
@@ -531,12 +525,7 @@ func positionFailure[P any](g rules[P], row int, e *format.Entry, p P, err error
 }
 
 // sizeName names what the game's size counts, for messages.
-func sizeName[P any](g rules[P]) string {
-	if g.game() == cram.Game {
-		return "empty cells"
-	}
-	return "lives"
-}
+func sizeName[P any](g rules[P]) string { return g.sizeName() }
 
 // entriesOf returns an iterator over the entries of a certificate in
 // memory, as the checkers read a file's: each entry with its number from

@@ -63,7 +63,7 @@ func dbRoom(cfg config) (int64, string) {
 		if err != nil {
 			return 0, ""
 		}
-		drawn, _ := certify.PoolBytes(cfg.reuse)
+		drawn, _ := certify.PoolBytesOf(cfg.game, cfg.reuse)
 		what := fmt.Sprintf("--memory %s leaves them (half of it, the search taking the rest)", cfg.memory)
 		if drawn > 0 {
 			what = fmt.Sprintf("--memory %s leaves them (half of what the certificates of --reuse leave, the search taking the rest)", cfg.memory)

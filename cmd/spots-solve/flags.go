@@ -40,7 +40,7 @@ func normalizeAlias(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 
 // config holds the parsed flags.
 type config struct {
-	game          string // sprouts.Game or cram.Game
+	game          string // a registered game's name, or gameList
 	algorithm     string
 	threads       int
 	nimber        bool
@@ -80,7 +80,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	addFlags(flags, &cfg)
 	showFlags(flags, "")
 	foreign := cmdline.AddForeign(flags, spotsForeign...)
-	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
+	flags.Usage = func() { buildinfo.Usage(stderr, usageText(), flags, exitCodes) }
 	if err := cmdline.Parse(flags, args); err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
@@ -89,7 +89,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
-	cfg.game = strings.ToLower(cfg.game) // --game Cram is cram
+	cfg.game = strings.ToLower(cfg.game) // --game Sprouts is sprouts
 	if cfg.swarm.stateDir == stateNone {
 		cfg.swarm.stateDir, cfg.noState = "", true
 	}
@@ -98,12 +98,19 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	}
 	if std.Handle("spots-solve", stdout, func(w io.Writer) {
 		showFlags(flags, cfg.algorithm)
-		text := usage
+		text := usageText()
 		if cfg.algorithm == "swarm" {
 			text = swarmUsage
 		}
 		buildinfo.Usage(w, text, flags, exitCodes)
 	}) {
+		return cfg, nil, 0
+	}
+	if cfg.game == gameList {
+		if err := listGames(stdout, cfg.json); err != nil {
+			fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+			return cfg, nil, 1
+		}
 		return cfg, nil, 0
 	}
 	if cfg.certDir != "" && !flags.Changed("algorithm") {
@@ -148,7 +155,7 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 		defaultAlg = "pdfpn"
 	}
 	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). "+defaultMode())
-	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
+	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12), another that --game list prints, or list")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local); without it pdfpn gets 10⁶ a thread, at most what a quarter of the machine's memory holds")
@@ -239,7 +246,7 @@ func notApplying(flags *pflag.FlagSet, cfg config) error {
 	}{
 		{"state-every", saved && (cfg.algorithm == "dfpn" || cfg.algorithm == "pdfpn"), "is how often dfpn and pdfpn save their search into --state (or back into --resume; the swarm's master saves every few seconds): give --state DIR with --algorithm dfpn or pdfpn, or leave it out"},
 		{"force", cfg.swarm.stateDir != "", "moves aside the search a --state DIR holds, and this run has no --state: give --state DIR, or leave it out"},
-		{"lemmas", lemmasApply(cfg), "keeps what a search of this process proved, and the swarm and Cram keep no lemmas: leave it out"},
+		{"lemmas", lemmasApply(cfg), "keeps what a search of this process proved, and the swarm and " + otherGames(cfg) + " keep no lemmas: leave it out"},
 		{"lenient", cfg.dbIn != "", "skips the malformed lines of --db-in, and this run reads no database: give --db-in FILE, or leave it out"},
 		{"max-entries", cfg.dbIn != "", "bounds the entries read from --db-in, and this run reads no database: give --db-in FILE, or leave it out"},
 		{"capacity", cfg.algorithm != "pns", "sizes the table of dfpn, pdfpn and the swarm's workers, and pns has none (it keeps its whole DAG): add --algorithm dfpn, or leave it out"},

@@ -74,7 +74,7 @@ func memoryPlan(cfg config, taken int64) (solve.MemoryPlan, error) {
 	}
 	// The values drawn on (--reuse) live beside the table: they come off
 	// the budget first.
-	drawn, err := certify.PoolBytes(cfg.reuse)
+	drawn, err := certify.PoolBytesOf(cfg.game, cfg.reuse)
 	if err != nil {
 		return solve.MemoryPlan{}, fmt.Errorf("--reuse: %w", err)
 	}

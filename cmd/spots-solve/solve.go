@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/certify"
-	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/interrupt"
@@ -26,8 +25,8 @@ import (
 // (or the one position of a swarm), and returns the exit status.
 func solveAll(ctx context.Context, cfg config, positions []string, stdout, stderr io.Writer) int {
 	r := &runner{ctx: ctx, cfg: cfg, stdout: stdout, stderr: stderr}
-	if cfg.game == cram.Game {
-		return solveCram(r, positions)
+	if cfg.game != sprouts.Game {
+		return solveGame(r, cfg.game, positions)
 	}
 	return solveSprouts(r, positions)
 }
@@ -141,14 +140,14 @@ func (r *runner) solveHere(inputs []string, roots []sprouts.Position, heaps []ui
 	})
 }
 
-// loadPool reads the certificates of --reuse (nil without it), saying on
-// standard error what it drew on.
+// loadPool reads the certificates of --reuse of the game of --game (nil
+// without it), saying on standard error what it drew on.
 func (r *runner) loadPool() (*certify.Pool, error) {
 	if len(r.cfg.reuse) == 0 {
 		return nil, nil
 	}
 	start := time.Now()
-	pool, err := certify.LoadPool(r.ctx, r.cfg.reuse, nil, func(done, total int) {
+	pool, err := certify.LoadPoolOf(r.ctx, r.cfg.game, r.cfg.reuse, nil, func(done, total int) {
 		r.prog.Show(true, "reading the certificates to draw on: %d of %d", done, total)
 	})
 	if err != nil {
