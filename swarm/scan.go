@@ -56,17 +56,17 @@ func (m *Master) solveSuspects(ctx context.Context, vals map[string]uint32, inco
 	// most of a check's work, and the values only grow within an epoch, so
 	// a value whose children all had values and agreed with them still
 	// does. One that lacked a child's value is scanned again.
-	m.scanMu.Lock()
-	epoch := m.scannedEpoch
+	m.scans.mu.Lock()
+	epoch := m.scans.epoch
 	keys := make([]string, 0, len(vals))
 	for k, g := range vals {
 		// A pooled value is not scanned: its certificate answers for
 		// it, and scanning the pool would cost each check its size.
-		if (incompleteToo || !m.scanned[k]) && !m.isPooled(k, g) {
+		if (incompleteToo || !m.scans.scanned[k]) && !m.isPooled(k, g) {
 			keys = append(keys, k)
 		}
 	}
-	m.scanMu.Unlock()
+	m.scans.mu.Unlock()
 	// One cache of canonical codes for the whole check: the children of
 	// the values scanned and of the suspects solved share their lands.
 	game := sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}
@@ -74,18 +74,18 @@ func (m *Master) solveSuspects(ctx context.Context, vals map[string]uint32, inco
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	m.scanMu.Lock()
-	if m.scanned == nil || m.scannedEpoch != epoch {
-		m.scanned = map[string]bool{}
+	m.scans.mu.Lock()
+	if m.scans.scanned == nil || m.scans.epoch != epoch {
+		m.scans.scanned = map[string]bool{}
 	}
 	for _, k := range keys {
 		// An incomplete value is scanned again: the children's values
 		// it lacked may come, and contradict it.
 		if !contradicting[k] && !incomplete[k] {
-			m.scanned[k] = true
+			m.scans.scanned[k] = true
 		}
 	}
-	m.scanMu.Unlock()
+	m.scans.mu.Unlock()
 	order := func(set map[string]bool) []suspect {
 		var out []suspect
 		for k := range set {
@@ -168,10 +168,10 @@ func (m *Master) solveSuspects(ctx context.Context, vals map[string]uint32, inco
 // forgetScans makes the next checks scan every value again: values were
 // dropped, so what was consistent may rest on them.
 func (m *Master) forgetScans() {
-	m.scanMu.Lock()
-	m.scanned = nil
-	m.scannedEpoch++
-	m.scanMu.Unlock()
+	m.scans.mu.Lock()
+	m.scans.scanned = nil
+	m.scans.epoch++
+	m.scans.mu.Unlock()
 }
 
 // scanValues looks at the values of keys, each against its children's
