@@ -33,7 +33,7 @@ const DevVersion = "dev"
 
 // Claim returns the claim a search result makes about root (a position of
 // any game, written canonically by its String method, such as a
-// sprouts.Position or a cram.Position): its outcome with heap n (Win or
+// sprouts.Position or a game.Position): its outcome with heap n (Win or
 // Loss), or with grundy set its Grundy value.
 func Claim(root fmt.Stringer, n uint32, out solve.Outcome, grundy *uint32) (format.Claim, error) {
 	c := format.Claim{Root: root.String(), N: n}
@@ -71,8 +71,8 @@ func BuildFor(game string, db *solve.NimberDB, claim format.Claim, opt verify.Op
 // own. The certificate is valid only if those it cites are (the checker
 // of the written file checks them: give it pool.Library()).
 func BuildCiting(game string, db *solve.NimberDB, pool *Pool, claim format.Claim, opt verify.Options) (*format.Certificate, error) {
-	if game != sprouts.Game {
-		pool = nil
+	if pool.Len() > 0 && pool.Game != game {
+		return nil, fmt.Errorf("certify %s: the certificates drawn on are of %s, and the claim is of %s: draw on certificates of %s", claim, pool.Game, game, game)
 	}
 	values, pool := ownValues(db, pool)
 	d, err := verify.FromValuesOf(game, values)

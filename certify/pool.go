@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/game"
+	_ "github.com/spots-dev/spots/game/all" // the games pools serve
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
@@ -37,13 +39,17 @@ import (
 // only on the pool and the proof, so the same pool gives the same
 // certificate every time.
 type Pool struct {
+	// Game is the game of the certificates (a name of the registry,
+	// package game): the pool serves the claims of that game only.
+	Game string
 	// Dirs are the directories the certificates were read from: where
 	// the checker of a citing certificate finds them.
 	Dirs []string
 	// Files are the certificates read.
 	Files int
 
-	values  map[string]pooled  // by the key of the position (sprouts.Position.Key)
+	rules   game.Game          // the rules of Game, which key the positions
+	values  map[string]pooled  // by the key of the position (the game's Key)
 	uncited map[string]uint32  // values a search draws on but no proof cites (AddUncited), by key
 	also    map[string][]int32 // the other certificates that hold a value, by key
 	sources []string           // addresses of the certificates, by index
@@ -67,15 +73,25 @@ const MaxPoolEntries = 1 << 24
 // two map entries): what a search's memory budget counts for it.
 const PoolEntryBytes = 160
 
-// LoadPool reads the Sprouts certificates in dirs (the regular files named
-// <address>.arrow; a link is not followed, and a certificate of another
-// game is passed by). A file that is not a readable certificate, or whose
+// LoadPool reads the Sprouts certificates in dirs: LoadPoolOf(ctx,
+// sprouts.Game, dirs, skip, progress).
+func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(done, total int)) (*Pool, error) {
+	return LoadPoolOf(ctx, sprouts.Game, dirs, skip, progress)
+}
+
+// LoadPoolOf reads the certificates of the game of the given name in dirs
+// (the regular files named <address>.arrow; a link is not followed, and a
+// certificate of another game is passed by). A file that is not a readable certificate, or whose
 // rows do not hash to its name, is an error naming it; so are two
 // certificates that give one position different values. It reads the
 // files without checking their proofs: see Pool. progress, if set, is
 // called after each file with the number read and the number in all.
 // The certificates whose addresses skip lists are left out.
-func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(done, total int)) (*Pool, error) {
+func LoadPoolOf(ctx context.Context, name string, dirs []string, skip []string, progress func(done, total int)) (*Pool, error) {
+	g, err := game.Get(name)
+	if err != nil {
+		return nil, fmt.Errorf("certificates to draw on: %w", err)
+	}
 	type file struct {
 		path, addr string
 		entries    int
@@ -98,7 +114,7 @@ func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(d
 			}
 			h, n := r.Header(), r.DeclaredEntries()
 			r.Close()
-			if h.Game != sprouts.Game {
+			if h.Game != name {
 				continue
 			}
 			if n > MaxPoolEntries {
@@ -114,7 +130,7 @@ func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(d
 		return strings.Compare(a.addr, b.addr)
 	})
 	files = slices.CompactFunc(files, func(a, b file) bool { return a.addr == b.addr })
-	p := &Pool{Dirs: dirs, values: map[string]pooled{}}
+	p := &Pool{Game: name, Dirs: dirs, rules: g, values: map[string]pooled{}}
 	total := 0
 	for _, f := range files {
 		if total += f.entries; total > MaxPoolEntries {
@@ -141,7 +157,7 @@ func LoadPool(ctx context.Context, dirs []string, skip []string, progress func(d
 					return
 				}
 				select {
-				case read[i] <- readCert(files[i].path, files[i].addr):
+				case read[i] <- readCert(g, files[i].path, files[i].addr):
 				case <-stop:
 					return
 				}
@@ -176,12 +192,13 @@ type readFile struct {
 	keys       []string
 	texts      []string
 	values     []uint32
+	foreign    bool // a certificate of another game: not read
 	err        error
 }
 
-// readCert reads the certificate at path, of address addr, and keys its
-// entries.
-func readCert(path, addr string) readFile {
+// readCert reads the certificate at path, of address addr, a certificate
+// of g, and keys its entries.
+func readCert(g game.Game, path, addr string) readFile {
 	rf := readFile{path: path, addr: addr}
 	fail := func(err error) readFile {
 		rf.err = fmt.Errorf("certificates to draw on: %s: %w", path, err)
@@ -192,7 +209,12 @@ func readCert(path, addr string) readFile {
 		return fail(err)
 	}
 	defer r.Close()
-	rf.cites = r.Header().Cites
+	h := r.Header()
+	if h.Game != g.Info().Name {
+		rf.foreign = true
+		return rf
+	}
+	rf.cites = h.Cites
 	for {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -201,11 +223,11 @@ func readCert(path, addr string) readFile {
 		if err != nil {
 			return fail(err)
 		}
-		pos, err := sprouts.Parse(e.Position)
-		if err != nil || pos.NumLands() != 1 {
-			return fail(fmt.Errorf("row %d: %q is not one land", r.Row(), e.Position))
+		pos, err := g.Parse(e.Position)
+		if err != nil || g.NumComponents(pos) != 1 {
+			return fail(fmt.Errorf("row %d: %q is not one %s", r.Row(), e.Position, strings.TrimSuffix(g.Info().ComponentName, "s")))
 		}
-		rf.keys, rf.texts, rf.values = append(rf.keys, pos.Key()), append(rf.texts, e.Position), append(rf.values, e.Grundy)
+		rf.keys, rf.texts, rf.values = append(rf.keys, g.Key(pos)), append(rf.texts, e.Position), append(rf.values, e.Grundy)
 	}
 	got, err := r.Address()
 	if err != nil {
@@ -239,11 +261,14 @@ func (p *Pool) add(rf readFile) error {
 	return nil
 }
 
-// PoolBytes estimates, from the headers of the certificates in dirs alone,
-// the memory LoadPool's pool would take (PoolEntryBytes for every entry
+// PoolBytes is PoolBytesOf for Sprouts, the pool of LoadPool.
+func PoolBytes(dirs []string) (int64, error) { return PoolBytesOf(sprouts.Game, dirs) }
+
+// PoolBytesOf estimates, from the headers of the certificates in dirs
+// alone, the memory LoadPoolOf's pool of the named game would take (PoolEntryBytes for every entry
 // they declare: an upper bound, as a position held by several counts
 // once), so that a search can plan its memory before reading them.
-func PoolBytes(dirs []string) (int64, error) {
+func PoolBytesOf(name string, dirs []string) (int64, error) {
 	var entries uint64
 	for _, dir := range dirs {
 		names, err := os.ReadDir(dir)
@@ -259,7 +284,7 @@ func PoolBytes(dirs []string) (int64, error) {
 			if err != nil {
 				return 0, fmt.Errorf("certificates to draw on: %s: %w", filepath.Join(dir, n.Name()), err)
 			}
-			if r.Header().Game == sprouts.Game {
+			if r.Header().Game == name {
 				entries += min(r.DeclaredEntries(), MaxPoolEntries)
 			}
 			r.Close()
@@ -285,10 +310,11 @@ func (p *Pool) Uncited() int {
 	return len(p.uncited)
 }
 
-// AddUncited reads the Sprouts certificates in dir as LoadPool does and
-// adds the values of theirs that the pool does not hold yet, for a search
-// to draw on but for no proof to cite: a proof that relies on one holds
-// it as an entry of its own. They are the lemmas of an unfinished search,
+// AddUncited reads the certificates of the pool's game in dir as
+// LoadPoolOf does (those of other games are passed by) and adds the
+// values of theirs that the pool does not hold yet, for a search to draw
+// on but for no proof to cite: a proof that relies on one holds it as an
+// entry of its own. They are the lemmas of an unfinished search,
 // which are retired once its result is certified and so must not be
 // cited. A value that one of the pool's certificates gives otherwise is
 // an error naming both. It returns the number of files and of values
@@ -310,9 +336,15 @@ func (p *Pool) AddUncited(dir string) (files, values int, err error) {
 		if !ok || !format.IsAddress(addr) || !n.Type().IsRegular() {
 			continue
 		}
-		rf := readCert(filepath.Join(dir, n.Name()), addr)
+		if p.rules == nil { // a pool not made by LoadPoolOf: Sprouts
+			p.Game, p.rules = sprouts.Game, game.MustGet(sprouts.Game)
+		}
+		rf := readCert(p.rules, filepath.Join(dir, n.Name()), addr)
 		if rf.err != nil {
 			return files, values, rf.err
+		}
+		if rf.foreign {
+			continue // the lemmas of a search of another game
 		}
 		if len(p.values)+len(p.uncited)+len(rf.keys) > MaxPoolEntries {
 			return files, values, fmt.Errorf("certificates to draw on: more than %d entries in all (at %s)", MaxPoolEntries, rf.path)

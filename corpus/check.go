@@ -74,7 +74,7 @@ type Report struct {
 	Problems  []Problem    // disagreements: the corpus does not check
 	Notes     []Problem    // worth knowing but not wrong (a certificate of a case the literature lists as open)
 	Bytes     int64        // the size of the corpus directory (see Corpus.Size)
-	Cram      []CramCheck  // one per record of the Cram table, in its order
+	Games     []GameCheck  // one per record of the games' tables (Corpus.Games), in their order
 	Lemmas    []LemmaCheck // one per record of lemmas.csv, in its order
 	// SampleCited counts the committed certificates that CheckOptions.Sample
 	// left out but that were verified all the same, because a certificate
@@ -188,7 +188,7 @@ func (c *Corpus) Check(opt CheckOptions) *Report {
 	k.sizeRule(opt.Limits)
 	k.certificates(opt, citesOf)
 	k.claims()
-	c.checkCram(k.rep, opt)
+	c.checkGames(k.rep, opt)
 	c.checkLemmas(k.rep, opt, k.lib)
 	sort.SliceStable(k.rep.Problems, func(i, j int) bool {
 		return k.rep.Problems[i].N < k.rep.Problems[j].N

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
 )
 
 // addr returns a content address made of one repeated digit.
@@ -24,9 +25,9 @@ func citingRecords(t *testing.T) []Record {
 		return c
 	}
 	return []Record{
-		{N: 6, Claim: claim("gn(0*6)=0"), Address: addr("a"), Algorithm: "dfpn", Committed: true, Command: "c", Iterations: 966, CitesRecorded: true},
-		{N: 8, Claim: claim("0*8=L"), Address: addr("b"), Algorithm: "dfpn", Committed: true, Command: "c", Iterations: 6775, Cites: []string{addr("a")}, CitesRecorded: true},
-		{N: 9, Claim: claim("0*9=W"), Address: addr("c"), Algorithm: "dfpn", Committed: true, Command: "c", Cites: []string{addr("a"), addr("b")}, CitesRecorded: true},
+		{N: 6, Claim: claim("gn(0*6)=0"), Address: addr("a"), Algorithm: solve.SearchDFPN, Committed: true, Command: "c", Iterations: 966, CitesRecorded: true},
+		{N: 8, Claim: claim("0*8=L"), Address: addr("b"), Algorithm: solve.SearchDFPN, Committed: true, Command: "c", Iterations: 6775, Cites: []string{addr("a")}, CitesRecorded: true},
+		{N: 9, Claim: claim("0*9=W"), Address: addr("c"), Algorithm: solve.SearchDFPN, Committed: true, Command: "c", Cites: []string{addr("a"), addr("b")}, CitesRecorded: true},
 	}
 }
 
@@ -169,5 +170,44 @@ func TestProofSolveSeconds(t *testing.T) {
 	}
 	if q, ok := c.Records[2].VerifyRatio(); !ok || q != 5.5/111 || c.Records[2].OverTarget() {
 		t.Errorf("ratio %g, %v, over %v", q, ok, c.Records[2].OverTarget())
+	}
+}
+
+// TestIndexAlgorithm: the algorithm column of index.csv and lemmas.csv
+// reads the names of solve.ParseAlgorithm that these searches write (dfpn,
+// pns), and writes them back byte for byte; any other name, one of
+// another search included, is an error naming the column and the value.
+func TestIndexAlgorithm(t *testing.T) {
+	rs := citingRecords(t)
+	enc := EncodeIndex(rs)
+	for _, tc := range []struct {
+		name string
+		want solve.Algorithm // 0: an error
+	}{
+		{"dfpn", solve.SearchDFPN},
+		{"pns", solve.SearchPNS},
+		{"pdfpn", 0},
+		{"swarm", 0},
+		{"mcts", 0},
+		{"DFPN", 0},
+		{"", 0},
+	} {
+		text := strings.Replace(string(enc), ",dfpn,", ","+tc.name+",", 1)
+		back, err := ReadIndex(strings.NewReader(text))
+		if tc.want == 0 {
+			if err == nil || !strings.Contains(err.Error(), `algorithm "`+tc.name+`"`) || !strings.Contains(err.Error(), "dfpn or pns") {
+				t.Errorf("%q: %v, want an error naming the column and the value", tc.name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tc.name, err)
+		}
+		if back[0].Algorithm != tc.want {
+			t.Errorf("%q read as %v", tc.name, back[0].Algorithm)
+		}
+		if again := EncodeIndex(back); string(again) != text {
+			t.Errorf("%q: written back as\n%s\nwant\n%s", tc.name, again, text)
+		}
 	}
 }

@@ -33,7 +33,7 @@ type Corpus struct {
 	Dir        string
 	Literature []Known       // in increasing order of n
 	Records    []Record      // in the order of EncodeIndex
-	Cram       []CramRecord  // the Cram table (cram.csv), in the order of EncodeCramIndex; empty without the file
+	Games      []GameTable   // the tables of the other games (<game>.csv), in the order of the registry; those the corpus has
 	Lemmas     []LemmaRecord // the lemmas of searches not yet finished (lemmas.csv), in the order of EncodeLemmaIndex; empty without the file
 }
 
@@ -59,7 +59,7 @@ func Open(dir string) (*Corpus, error) {
 	sortRecords(recs)
 	c.Records = recs
 	c.sumCited()
-	if err := c.readCram(); err != nil {
+	if err := c.readGames(); err != nil {
 		return nil, err
 	}
 	if err := c.readLemmas(); err != nil {
@@ -97,7 +97,7 @@ func (c *Corpus) sumCited() {
 }
 
 // Bounds of the files of a corpus read as tables (literature.csv,
-// index.csv, cram.csv): a few kilobytes each, lines of a few hundred
+// index.csv, the games' tables): a few kilobytes each, lines of a few hundred
 // bytes.
 const (
 	maxTableFile = 64 << 20
@@ -129,8 +129,8 @@ func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
 	return v, nil
 }
 
-// readOptional is readFile of a table a corpus may lack (cram.csv,
-// lemmas.csv): none when the file is not there.
+// readOptional is readFile of a table a corpus may lack (a game's
+// table, lemmas.csv): none when the file is not there.
 func readOptional[R any](path string, read func(io.Reader) ([]R, error)) ([]R, error) {
 	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, nil

@@ -7,23 +7,36 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spots-dev/spots/game"
 )
+
+// cramGame is the game of the Cram table.
+var cramGame = game.MustGet("cram")
+
+// cramRecords returns the records of c's Cram table (none without one).
+func cramRecords(c *Corpus) []GameRecord {
+	if t := c.GameTable("cram"); t != nil {
+		return t.Records
+	}
+	return nil
+}
 
 // TestCramTable: the committed Cram table lists certificates of every
 // empty board up to 5x5 (but 1x1, which has no move), written as
-// EncodeCramIndex writes it, and each checks: verified (without -short),
+// EncodeGameIndex writes it, and each checks: verified (without -short),
 // as listed, and in agreement with the symmetry strategies.
 func TestCramTable(t *testing.T) {
 	c, rep := committedCorpus(t)
-	data, err := os.ReadFile(c.Path(CramIndexFile))
+	data, err := os.ReadFile(c.Path(GameIndexFile("cram")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if enc := EncodeCramIndex(c.Cram); !bytes.Equal(enc, data) {
-		t.Errorf("%s is not as EncodeCramIndex writes it:\n%s", CramIndexFile, enc)
+	if enc := EncodeGameIndex(cramGame, cramRecords(c)); !bytes.Equal(enc, data) {
+		t.Errorf("%s is not as EncodeCramIndex writes it:\n%s", GameIndexFile("cram"), enc)
 	}
 	have := map[string]bool{}
-	for _, r := range c.Cram {
+	for _, r := range cramRecords(c) {
 		have[r.Claim.Root] = true
 	}
 	for h := 1; h <= 5; h++ {
@@ -33,10 +46,10 @@ func TestCramTable(t *testing.T) {
 			}
 		}
 	}
-	if len(rep.Cram) != len(c.Cram) {
-		t.Fatalf("%d Cram certificates checked, %d listed", len(rep.Cram), len(c.Cram))
+	if len(rep.Games) != len(cramRecords(c)) {
+		t.Fatalf("%d Cram certificates checked, %d listed", len(rep.Games), len(cramRecords(c)))
 	}
-	for _, cc := range rep.Cram {
+	for _, cc := range rep.Games {
 		if cc.Err != nil || cc.Result.Claim != cc.Record.Claim || cc.Trusted != testing.Short() {
 			t.Errorf("%s: %v (proves %s, trusted %v)", cc.Path, cc.Err, cc.Result.Claim, cc.Trusted)
 		}
@@ -53,20 +66,20 @@ func cramCopy(t *testing.T, edit func(index string, dir string) string) *Corpus 
 	if _, err := c.Copy(dir, func(Record) bool { return false }); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, CramCertsDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, GameCertsDir("cram")), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range c.Cram {
-		data, err := os.ReadFile(c.CramPath(r))
+	for _, r := range cramRecords(c) {
+		data, err := os.ReadFile(c.GamePath("cram", r))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, CramCertsDir, r.FileName()), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, GameCertsDir("cram"), r.FileName()), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	index := string(EncodeCramIndex(c.Cram))
-	if err := os.WriteFile(filepath.Join(dir, CramIndexFile), []byte(edit(index, dir)), 0o644); err != nil {
+	index := string(EncodeGameIndex(cramGame, cramRecords(c)))
+	if err := os.WriteFile(filepath.Join(dir, GameIndexFile("cram")), []byte(edit(index, dir)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cp, err := Open(dir)
@@ -80,7 +93,7 @@ func cramCopy(t *testing.T, edit func(index string, dir string) string) *Corpus 
 // corpus, named.
 func TestBrokenCramTable(t *testing.T) {
 	c, _ := committedCorpus(t)
-	first := c.Cram[0]
+	first := cramRecords(c)[0]
 	tests := []struct {
 		name string
 		edit func(index, dir string) string
@@ -88,11 +101,11 @@ func TestBrokenCramTable(t *testing.T) {
 	}{
 		{"as committed", func(index, _ string) string { return index }, ""},
 		{"a certificate missing", func(index, dir string) string {
-			os.Remove(filepath.Join(dir, CramCertsDir, first.FileName()))
+			os.Remove(filepath.Join(dir, GameCertsDir("cram"), first.FileName()))
 			return index
 		}, "missing"},
 		{"a file not listed", func(index, dir string) string {
-			os.WriteFile(filepath.Join(dir, CramCertsDir, "stray.arrow"), []byte("x"), 0o644)
+			os.WriteFile(filepath.Join(dir, GameCertsDir("cram"), "stray.arrow"), []byte("x"), 0o644)
 			return index
 		}, "not listed"},
 		{"a claim against the symmetry strategy", func(index, _ string) string {
@@ -125,7 +138,7 @@ func TestBrokenCramTable(t *testing.T) {
 
 // TestReadCramIndexErrors: a malformed row is an error naming the field.
 func TestReadCramIndexErrors(t *testing.T) {
-	head := strings.Join(cramHeader, ",") + "\n"
+	head := strings.Join(gameHeader(cramGame), ",") + "\n"
 	addr := strings.Repeat("ab", 32)
 	for _, tc := range []struct{ row, want string }{
 		{"5x4,5x4=W," + addr + ",1,2,dfpn,0,0,,,,c", "not in canonical form"},
@@ -135,7 +148,7 @@ func TestReadCramIndexErrors(t *testing.T) {
 		{"4x5,4x5=W,xyz,1,2,dfpn,0,0,,,,c", "content address"},
 		{"4x5,4x5=W," + addr + ",1,2,swarm,0,0,,,,c", "dfpn"},
 	} {
-		_, err := ReadCramIndex(strings.NewReader(head + tc.row + "\n"))
+		_, err := ReadGameIndex(cramGame, strings.NewReader(head+tc.row+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error saying %q", tc.row, err, tc.want)
 		}

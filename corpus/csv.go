@@ -9,7 +9,7 @@ import (
 )
 
 // MaxTableRows is the most rows a table of a corpus (index.csv,
-// literature.csv, cram.csv) may have: a hundred times the few hundred
+// literature.csv, the games' tables) may have: a hundred times the few hundred
 // claims a corpus of this size could list.
 const MaxTableRows = 20_000
 

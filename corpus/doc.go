@@ -16,10 +16,12 @@
 //	                fill them (older files, without them, still read)
 //	certs/          the committed certificates, each named <address>.arrow
 //	                by its content address (see package format)
-//	cram.csv        one row per certificate of a Cram board (see CramRecord)
-//	cram/           their certificates, each named <address>.arrow
+//	<game>.csv      for each other registered game (package game) with a
+//	                table: one row per certificate of one of its
+//	                positions (see GameTable, GameRecord)
+//	<game>/         their certificates, each named <address>.arrow
 //	OUTCOMES.md     the generated table (Render), one row per n, and a
-//	                section of the Cram certificates
+//	                section per game table
 //	outcomes.svg    the generated plot: proof size (entries) beside the
 //	                published proof sizes, certificate bytes, solve and
 //	                verify times, against n
@@ -69,11 +71,12 @@
 // measured again: generating from the same corpus twice gives the same
 // bytes (Render, WriteMarkdown and WriteSVG depend only on their input).
 //
-// The Cram table is checked with the rest: every certificate of cram/ is
-// verified (with Sample, those within CramSampleSeconds) and compared with
-// its row, every file of cram/ must be listed, and every
-// claim about an empty board must agree with the symmetry strategies
-// (SymmetryOutcome) and with the other claims about the same board.
+// The games' tables are checked with the rest: every certificate of
+// <game>/ is verified (with Sample, those within GameSampleSeconds) and
+// compared with its row, every file of <game>/ must be listed, and every
+// claim must agree with the game's strategy (game.Table.Strategy: for
+// empty boards, the symmetry strategies) and with the other claims about
+// the same position.
 //
 // The solving itself (spots-corpus add) is done by the command, not here:
 // this package does not import the solver, so a check of the corpus depends

@@ -61,22 +61,22 @@ func FuzzReadLiterature(f *testing.F) {
 // and that what it accepts encodes to an index it reads back to the same
 // bytes.
 func FuzzReadCramIndex(f *testing.F) {
-	if data, err := os.ReadFile(CramIndexFile); err == nil {
+	if data, err := os.ReadFile(GameIndexFile("cram")); err == nil {
 		f.Add(string(data))
 	}
-	f.Add(strings.Join(cramHeader, ",") + "\n")
+	f.Add(strings.Join(gameHeader(cramGame), ",") + "\n")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, in string) {
-		rs, err := ReadCramIndex(strings.NewReader(in))
+		rs, err := ReadGameIndex(cramGame, strings.NewReader(in))
 		if err != nil {
 			return
 		}
-		once := EncodeCramIndex(rs)
-		back, err := ReadCramIndex(bytes.NewReader(once))
+		once := EncodeGameIndex(cramGame, rs)
+		back, err := ReadGameIndex(cramGame, bytes.NewReader(once))
 		if err != nil {
 			t.Fatalf("accepted records encode to an index that does not read: %v\n%s", err, once)
 		}
-		if twice := EncodeCramIndex(back); !bytes.Equal(once, twice) {
+		if twice := EncodeGameIndex(cramGame, back); !bytes.Equal(once, twice) {
 			t.Fatalf("index changes on a round trip:\n%s\n%s", once, twice)
 		}
 	})

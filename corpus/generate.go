@@ -39,12 +39,14 @@ func (c *Corpus) Generate(rep *Report) (Generated, error) {
 		return Generated{}, fmt.Errorf("corpus: %d problems, the first: %s", len(rep.Problems), rep.Problems[0])
 	}
 	g, err := Render(c.Table(rep))
-	if err != nil || len(c.Cram) == 0 {
+	if err != nil {
 		return g, err
 	}
-	var b strings.Builder
-	writeCramMarkdown(&b, c.Cram, rep)
-	g.Outcomes = append(g.Outcomes, b.String()...)
+	for i := range c.Games {
+		var b strings.Builder
+		writeGameMarkdown(&b, &c.Games[i], rep)
+		g.Outcomes = append(g.Outcomes, b.String()...)
+	}
 	return g, nil
 }
 

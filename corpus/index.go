@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
 )
 
 // indexHeader is the first line of index.csv. Files of the older
@@ -40,14 +41,14 @@ var olderIndexHeaders = [][]string{indexHeader[:colIndependent], indexHeader[:co
 // The times were measured once, on Machine, when the certificate was added;
 // nothing re-measures them, so the generated table is reproducible.
 type Record struct {
-	N             int          // the claim is about 0*N
-	Claim         format.Claim // as format.Claim.String writes it
-	Address       string       // content address: the file is certs/<Address>.arrow
-	Entries       int          // entries in the certificate
-	Bytes         int64        // size of the file
-	Algorithm     string       // the search that produced it: dfpn or pns
-	SolveSeconds  float64      // time of the search
-	VerifySeconds float64      // time of verify.File on the written file
+	N             int             // the claim is about 0*N
+	Claim         format.Claim    // as format.Claim.String writes it
+	Address       string          // content address: the file is certs/<Address>.arrow
+	Entries       int             // entries in the certificate
+	Bytes         int64           // size of the file
+	Algorithm     solve.Algorithm // the search that produced it: dfpn or pns
+	SolveSeconds  float64         // time of the search
+	VerifySeconds float64         // time of verify.File on the written file
 	// IndependentSeconds is the time of the independent check
 	// (spots-verify --independent) of the file, as spots-corpus retime
 	// --independent measures it; 0 when it was not measured.
@@ -111,7 +112,7 @@ func ReadIndex(r io.Reader) ([]Record, error) {
 	return readIndex(r, indexHeader, parseRecord, olderIndexHeaders...)
 }
 
-// readIndex reads an index of the corpus (index.csv, cram.csv): the
+// readIndex reads an index of the corpus (index.csv, a game's table): the
 // header (or one of the older headers, see readCSV), then a record a row,
 // which parse makes from the row (its fields and its 1-based line). A
 // malformed row is an error naming its line; so is an empty file.
@@ -148,7 +149,7 @@ func parseRecord(row indexRow) (Record, error) {
 	if f[0] != strconv.Itoa(r.N) {
 		return r, field(0, fmt.Sprintf("does not match the claim %s, which is about n = %d", r.Claim, r.N))
 	}
-	m, err := row.made("dfpn", "pns")
+	m, err := row.made(solve.SearchDFPN, solve.SearchPNS)
 	if err != nil {
 		return r, err
 	}
@@ -213,19 +214,19 @@ func cutField(s string) string {
 	return s
 }
 
-// made is what both indexes (index.csv, cram.csv) say of how a
+// made is what every index (index.csv, the games' tables) says of how a
 // certificate was made, in their columns 2 … 10.
 type made struct {
 	address           string
 	entries           int
 	bytes             int64
-	algorithm         string
+	algorithm         solve.Algorithm
 	solve, verify     float64
 	added             string
 	producer, machine string
 }
 
-// indexRow is one row of an index (index.csv, cram.csv) as it is parsed:
+// indexRow is one row of an index (index.csv, a game's table) as it is parsed:
 // its fields, the header whose names its errors quote, and its 1-based
 // line. Both indexes hold the claim in column 1 and how the certificate
 // was made in columns 2 … 10, which its methods read.
@@ -253,7 +254,7 @@ func (row indexRow) claim() (format.Claim, error) {
 // algorithms), solve and verify seconds, the date added (may be empty),
 // producer and machine (free text). A malformed field is an error naming
 // its column and value.
-func (row indexRow) made(algorithms ...string) (made, error) {
+func (row indexRow) made(algorithms ...solve.Algorithm) (made, error) {
 	var m made
 	var err error
 	f, field := row.f, row.bad
@@ -266,8 +267,12 @@ func (row indexRow) made(algorithms ...string) (made, error) {
 	if m.bytes, err = strconv.ParseInt(f[4], 10, 64); err != nil || m.bytes < 0 {
 		return m, field(4, "is not a size in bytes")
 	}
-	if m.algorithm = f[5]; !slices.Contains(algorithms, m.algorithm) {
-		return m, field(5, "is not "+orList(algorithms))
+	if m.algorithm, err = solve.ParseAlgorithm(f[5]); err != nil || !slices.Contains(algorithms, m.algorithm) {
+		names := make([]string, len(algorithms))
+		for i, a := range algorithms {
+			names[i] = a.String()
+		}
+		return m, field(5, "is not "+orList(names))
 	}
 	if m.solve, err = parseSeconds(f[6]); err != nil {
 		return m, field(6, "is not a number of seconds")
@@ -329,7 +334,7 @@ func EncodeIndex(records []Record) []byte {
 			independent = seconds(r.IndependentSeconds)
 		}
 		row := []string{strconv.Itoa(r.N), r.Claim.String(), r.Address, strconv.Itoa(r.Entries),
-			strconv.FormatInt(r.Bytes, 10), r.Algorithm, seconds(r.SolveSeconds), seconds(r.VerifySeconds),
+			strconv.FormatInt(r.Bytes, 10), r.Algorithm.String(), seconds(r.SolveSeconds), seconds(r.VerifySeconds),
 			r.Added, r.Producer, r.Machine, committed, r.Command, independent}
 		if len(header) > colIterations {
 			iterations := ""

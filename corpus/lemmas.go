@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -40,10 +41,10 @@ type LemmaRecord struct {
 	Address       string
 	Entries       int
 	Bytes         int64
-	Algorithm     string  // the search: dfpn or pns
-	SolveSeconds  float64 // the search's time over all its runs, up to the lemmas
-	VerifySeconds float64 // the check of the written file
-	Added         string  // YYYY-MM-DD
+	Algorithm     solve.Algorithm // the search: dfpn or pns
+	SolveSeconds  float64         // the search's time over all its runs, up to the lemmas
+	VerifySeconds float64         // the check of the written file
+	Added         string          // YYYY-MM-DD
 	Producer      string
 	Machine       string
 	Command       string   // the command that goes on with the search
@@ -74,7 +75,7 @@ func parseLemmaRecord(row indexRow) (LemmaRecord, error) {
 	if claim.Kind != format.ClaimLemmas || claim.Root != StartText(r.N) {
 		return r, field(1, fmt.Sprintf("is not the claim lemmas(%s)", StartText(r.N)))
 	}
-	m, err := row.made("dfpn", "pns")
+	m, err := row.made(solve.SearchDFPN, solve.SearchPNS)
 	if err != nil {
 		return r, err
 	}
@@ -105,7 +106,7 @@ func EncodeLemmaIndex(records []LemmaRecord) []byte {
 	w.Write(lemmaHeader)
 	for _, r := range rs {
 		w.Write([]string{strconv.Itoa(r.N), r.Claim.String(), r.Address, strconv.Itoa(r.Entries), strconv.FormatInt(r.Bytes, 10),
-			r.Algorithm, seconds(r.SolveSeconds), seconds(r.VerifySeconds), r.Added, r.Producer, r.Machine, r.Command,
+			r.Algorithm.String(), seconds(r.SolveSeconds), seconds(r.VerifySeconds), r.Added, r.Producer, r.Machine, r.Command,
 			strconv.FormatUint(r.Iterations, 10), strings.Join(r.Cites, " ")})
 	}
 	w.Flush()
@@ -145,22 +146,30 @@ func (c *Corpus) LemmasOf(n int) []LemmaRecord {
 	return out
 }
 
-// PutLemmas lists r, in place of every record of lemmas about the same n:
-// a search's newest lemmas hold what it proved before (it drew on them),
-// so they replace the older. It returns the records replaced; their files
-// are the caller's to remove once the index is saved.
-func (c *Corpus) PutLemmas(r LemmaRecord) (replaced []LemmaRecord) {
+// PutLemmas lists rs, the files of one set of lemmas about one n, in
+// place of every other record of lemmas about that n: a search's newest
+// lemmas hold what it proved before (it drew on them), so they replace
+// the older. It returns the records replaced; their files are the
+// caller's to remove once the index is saved.
+func (c *Corpus) PutLemmas(rs ...LemmaRecord) (replaced []LemmaRecord) {
+	if len(rs) == 0 {
+		return nil
+	}
+	n, put := rs[0].N, map[string]bool{}
+	for _, r := range rs {
+		put[r.Address] = true
+	}
 	keep := c.Lemmas[:0:0]
 	for _, o := range c.Lemmas {
-		if o.N == r.N && o.Address != r.Address {
+		switch {
+		case put[o.Address]:
+		case o.N == n:
 			replaced = append(replaced, o)
-			continue
-		}
-		if o.Address != r.Address {
+		default:
 			keep = append(keep, o)
 		}
 	}
-	c.Lemmas = append(keep, r)
+	c.Lemmas = append(keep, rs...)
 	sortLemmaRecords(c.Lemmas)
 	return replaced
 }

@@ -42,8 +42,8 @@ func TestProvenance(t *testing.T) {
 			n++
 		}
 	}
-	for _, r := range c.Cram {
-		check(r.Claim.String(), c.CramPath(r), r.Producer)
+	for _, r := range cramRecords(c) {
+		check(r.Claim.String(), c.GamePath("cram", r), r.Producer)
 		n++
 	}
 	if n == 0 {

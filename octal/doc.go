@@ -20,7 +20,7 @@
 //
 // Kayles, 0.77, is a row of pins: a ball knocks down one pin or two
 // adjacent ones, which may split the row in two. Dawson's Kayles, 0.07,
-// knocks down exactly two adjacent pins (Cram on a 1×n strip). Their Grundy
+// knocks down exactly two adjacent pins (dominoes on a 1×n strip). Their Grundy
 // values are OEIS A002186 and A002187 (shifted by one).
 //
 // Codes with a digit before the point other than 0 (such as 4.07, which

@@ -16,7 +16,7 @@ import (
 )
 
 // published is a table of Grundy values that no one here wrote: a
-// sequence of the OEIS, typed into testdata with its source named, and the
+// sequence of the OEIS, typed into octalgame/published with its source named, and the
 // games it gives the values of.
 type published struct {
 	file   string
@@ -39,11 +39,11 @@ func (p published) value(g publishedGame, n int) (uint32, bool) {
 	return 0, false
 }
 
-// readPublished reads testdata/name: '#' comments, "game CODE HEAP"
+// readPublished reads octalgame/published/name: '#' comments, "game CODE HEAP"
 // lines, and the values, separated by commas.
 func readPublished(t *testing.T, name string) published {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
+	f, err := os.Open(filepath.Join("octalgame", "published", name))
 	if err != nil {
 		t.Fatalf("published table (part of the repository): %v", err)
 	}

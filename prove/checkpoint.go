@@ -11,12 +11,12 @@ import (
 // Question is what a checkpointed search is about, as its checkpoint
 // records it: a checkpoint of another question is refused on resume.
 type Question struct {
-	Root      string // the canonical text of the root
-	Heap      uint32 // the nim heap beside it (0 with Nimber)
-	Nimber    bool   // the search finds the root's Grundy value, not the outcome
-	Algorithm string // the search, for people reading the checkpoint
-	Capacity  int    // its table's entries, for people reading the checkpoint
-	Version   string // the build that saves it
+	Root      string          // the canonical text of the root
+	Heap      uint32          // the nim heap beside it (0 with Nimber)
+	Nimber    bool            // the search finds the root's Grundy value, not the outcome
+	Algorithm solve.Algorithm // the search, for people reading the checkpoint
+	Capacity  int             // its table's entries, for people reading the checkpoint
+	Version   string          // the build that saves it
 }
 
 // ErrNoCheckpoint is wrapped by Checkpoint.Resume when the directory holds

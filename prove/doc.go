@@ -1,5 +1,5 @@
 // Package prove is the pipeline from a position to its proof, the one that
-// spots-solve (Sprouts and Cram), spots-corpus add and the swarm's master
+// spots-solve (every registered game), spots-corpus add and the swarm's master
 // run:
 //
 //  1. search: a search of package solve (NewSearcher: DFPN, PDFPN or PNS,

@@ -20,7 +20,7 @@ import (
 // Pipeline proves positions of one game with one search, one after
 // another. Its fields are read by each call; set them before the first.
 type Pipeline[P fmt.Stringer] struct {
-	// Game is the game of the positions (sprouts.Game or cram.Game), the
+	// Game is the game of the positions (a name of the registry, package game), the
 	// game the certificates name.
 	Game string
 	// Searcher finds the results: a search of NewSearcher, or any other

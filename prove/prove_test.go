@@ -3,6 +3,7 @@ package prove
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,11 +23,21 @@ var (
 	loss = sprouts.MustParse("0*6")
 )
 
+// searcher returns the search s of Sprouts (NewSearcher), filling db.
+func searcher(t *testing.T, db *solve.NimberDB, s Search) solve.Searcher[sprouts.Position] {
+	t.Helper()
+	search, err := NewSearcher(sprouts.Rules{}, db, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return search
+}
+
 // pipeline returns a pipeline of a DFPN search of Sprouts positions that
 // writes its certificates into a new directory.
 func pipeline(t *testing.T, s Search) *Pipeline[sprouts.Position] {
 	t.Helper()
-	return &Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: NewSearcher(sprouts.Rules{}, nil, s), CertDir: t.TempDir()}
+	return &Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: searcher(t, nil, s), CertDir: t.TempDir()}
 }
 
 // TestProveCertifies: a result with a Certificate names a file the checker
@@ -42,7 +53,7 @@ func TestProveCertifies(t *testing.T) {
 		{loss, false, "0*6=L"},
 		{win, true, "gn(0*5)=1"},
 	} {
-		p := pipeline(t, Search{Algorithm: DFPN})
+		p := pipeline(t, Search{Algorithm: solve.SearchDFPN})
 		p.Nimber, p.Version = tc.nimber, "v9.9.9 test"
 		r, err := p.Prove(context.Background(), tc.root, 0)
 		if err != nil {
@@ -69,8 +80,8 @@ func TestProveCertifies(t *testing.T) {
 // TestVersionIsProvenance: the same proof made by two builds has one
 // address; without a version the certificate records certify.DevVersion.
 func TestVersionIsProvenance(t *testing.T) {
-	dev := pipeline(t, Search{Algorithm: DFPN})
-	built := pipeline(t, Search{Algorithm: DFPN})
+	dev := pipeline(t, Search{Algorithm: solve.SearchDFPN})
+	built := pipeline(t, Search{Algorithm: solve.SearchDFPN})
 	built.Version = "v1.0.0"
 	a, errA := dev.Prove(context.Background(), loss, 0)
 	b, errB := built.Prove(context.Background(), loss, 0)
@@ -99,10 +110,10 @@ func TestStoppedWritesNothing(t *testing.T) {
 		s    Search
 		want Stop
 	}{
-		{"iteration limit", context.Background(), Search{Algorithm: DFPN, MaxIterations: 20}, IterationLimit},
-		{"interrupted", cancelled, Search{Algorithm: DFPN}, Interrupted},
-		{"timeout", context.Background(), Search{Algorithm: PNS}, TimedOut},
-		{"memory", context.Background(), Search{Algorithm: PNS}, MemoryLimit},
+		{"iteration limit", context.Background(), Search{Algorithm: solve.SearchDFPN, MaxIterations: 20}, IterationLimit},
+		{"interrupted", cancelled, Search{Algorithm: solve.SearchDFPN}, Interrupted},
+		{"timeout", context.Background(), Search{Algorithm: solve.SearchPNS}, TimedOut},
+		{"memory", context.Background(), Search{Algorithm: solve.SearchPNS}, MemoryLimit},
 	} {
 		p := pipeline(t, tc.s)
 		switch tc.want {
@@ -130,10 +141,10 @@ func TestStoppedWritesNothing(t *testing.T) {
 func TestResumedGivesTheSameAnswer(t *testing.T) {
 	root := sprouts.MustParse("0*8") // a loss, in some hundreds of iterations
 	dir := filepath.Join(t.TempDir(), "state")
-	q := Question{Root: root.String(), Algorithm: DFPN, Version: "test"}
+	q := Question{Root: root.String(), Algorithm: solve.SearchDFPN, Version: "test"}
 
 	first := NewCheckpoint(dir, q, nil)
-	p := pipeline(t, Search{Algorithm: DFPN, Checkpoint: first, MaxIterations: 50})
+	p := pipeline(t, Search{Algorithm: solve.SearchDFPN, Checkpoint: first, MaxIterations: 50})
 	p.Checkpoint = first
 	r, err := p.Prove(context.Background(), root, 0)
 	if err != nil || r.Stop != IterationLimit {
@@ -141,7 +152,7 @@ func TestResumedGivesTheSameAnswer(t *testing.T) {
 	}
 
 	second := NewCheckpoint(dir, q, nil)
-	resumed := pipeline(t, Search{Algorithm: DFPN, Checkpoint: second})
+	resumed := pipeline(t, Search{Algorithm: solve.SearchDFPN, Checkpoint: second})
 	if err := second.Resume(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +166,7 @@ func TestResumedGivesTheSameAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := pipeline(t, Search{Algorithm: DFPN}).Prove(context.Background(), root, 0)
+	fresh, err := pipeline(t, Search{Algorithm: solve.SearchDFPN}).Prove(context.Background(), root, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,13 +183,13 @@ func TestResumedGivesTheSameAnswer(t *testing.T) {
 func TestResumeRefusesAnotherQuestion(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	cp := NewCheckpoint(dir, Question{Root: "0*8"}, nil)
-	NewSearcher(sprouts.Rules{}, nil, Search{Algorithm: DFPN, Checkpoint: cp})
+	searcher(t, nil, Search{Algorithm: solve.SearchDFPN, Checkpoint: cp})
 	if err := cp.Resume(context.Background(), dir); !errors.Is(err, ErrNoCheckpoint) {
 		t.Fatalf("resume from an empty directory: %v, want ErrNoCheckpoint", err)
 	}
 	cp.save(solve.Progress{})
 	other := NewCheckpoint(dir, Question{Root: "0*9"}, nil)
-	NewSearcher(sprouts.Rules{}, nil, Search{Algorithm: DFPN, Checkpoint: other})
+	searcher(t, nil, Search{Algorithm: solve.SearchDFPN, Checkpoint: other})
 	if err := other.Resume(context.Background(), dir); err == nil {
 		t.Fatal("a checkpoint of 0*8 resumed as one of 0*9")
 	}
@@ -197,10 +208,10 @@ func TestUnbackedValuesForceASolveWithoutThem(t *testing.T) {
 		forged := solve.NewNimberDB()
 		forged.Put(loss.Key(), 1) // 0*6 is a loss: its Grundy value is 0
 		var why error
-		s := &Resumed[sprouts.Position]{Searcher: NewSearcher(sprouts.Rules{}, forged, Search{Algorithm: DFPN}), Game: sprouts.Game,
+		s := &Resumed[sprouts.Position]{Searcher: searcher(t, forged, Search{Algorithm: solve.SearchDFPN}), Game: sprouts.Game,
 			Restart: func(err error) solve.Searcher[sprouts.Position] {
 				why = err
-				return NewSearcher(sprouts.Rules{}, nil, Search{Algorithm: DFPN})
+				return searcher(t, nil, Search{Algorithm: solve.SearchDFPN})
 			}}
 		p := &Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: s, Nimber: nimber, CertDir: t.TempDir()}
 		r, err := p.Prove(context.Background(), loss, 0)
@@ -223,14 +234,14 @@ func TestUnbackedValuesForceASolveWithoutThem(t *testing.T) {
 // thrown away: the search is not restarted.
 func TestBackedValuesAreKept(t *testing.T) {
 	db := solve.NewNimberDB()
-	first := NewSearcher(sprouts.Rules{}, db, Search{Algorithm: DFPN})
+	first := searcher(t, db, Search{Algorithm: solve.SearchDFPN})
 	if first.Solve(context.Background(), loss, 0) != solve.Loss {
 		t.Fatal("0*6 is not a loss")
 	}
-	s := &Resumed[sprouts.Position]{Searcher: NewSearcher(sprouts.Rules{}, db, Search{Algorithm: DFPN}), Game: sprouts.Game,
+	s := &Resumed[sprouts.Position]{Searcher: searcher(t, db, Search{Algorithm: solve.SearchDFPN}), Game: sprouts.Game,
 		Restart: func(err error) solve.Searcher[sprouts.Position] {
 			t.Errorf("restarted: %v", err)
-			return NewSearcher(sprouts.Rules{}, nil, Search{Algorithm: DFPN})
+			return searcher(t, nil, Search{Algorithm: solve.SearchDFPN})
 		}}
 	if out := s.Solve(context.Background(), loss, 0); out != solve.Loss {
 		t.Fatalf("0*6: %v", out)
@@ -246,7 +257,7 @@ func TestBackedValuesAreKept(t *testing.T) {
 func TestForgedPoolForcesASolveWithoutIt(t *testing.T) {
 	ctx := context.Background()
 	db := solve.NewNimberDB()
-	if g, ok := NewSearcher(sprouts.Rules{}, db, Search{Algorithm: DFPN}).Grundy(ctx, loss); !ok || g != 0 {
+	if g, ok := searcher(t, db, Search{Algorithm: solve.SearchDFPN}).Grundy(ctx, loss); !ok || g != 0 {
 		t.Fatalf("gn(0*6) = %d, %v", g, ok)
 	}
 	cert, err := certify.BuildFor(sprouts.Game, db, format.Claim{Root: loss.String(), Kind: format.ClaimGrundy}, verify.Options{})
@@ -275,10 +286,10 @@ func TestForgedPoolForcesASolveWithoutIt(t *testing.T) {
 	drawing := solve.NewNimberDB()
 	pool.Preload(drawing)
 	var why error
-	s := &Resumed[sprouts.Position]{Searcher: NewSearcher(sprouts.Rules{}, drawing, Search{Algorithm: DFPN}), Game: sprouts.Game, Pool: pool,
+	s := &Resumed[sprouts.Position]{Searcher: searcher(t, drawing, Search{Algorithm: solve.SearchDFPN}), Game: sprouts.Game, Pool: pool,
 		Restart: func(err error) solve.Searcher[sprouts.Position] {
 			why = err
-			return NewSearcher(sprouts.Rules{}, nil, Search{Algorithm: DFPN})
+			return searcher(t, nil, Search{Algorithm: solve.SearchDFPN})
 		}}
 	p := &Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: s, Pool: pool, CertDir: t.TempDir()}
 	r, err := p.Prove(ctx, loss, 0)
@@ -293,5 +304,33 @@ func TestForgedPoolForcesASolveWithoutIt(t *testing.T) {
 	}
 	if _, err := verify.File(r.Certificate.Path, verify.Options{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNewSearcherRefusesOtherAlgorithms: NewSearcher makes the searches
+// it names and refuses every other algorithm, where it once made a DFPN
+// of any name it did not know.
+func TestNewSearcherRefusesOtherAlgorithms(t *testing.T) {
+	for _, tc := range []struct {
+		alg  solve.Algorithm
+		want string // the search's type, "" for an error
+	}{
+		{solve.SearchDFPN, "*solve.DFPN[github.com/spots-dev/spots/sprouts.Position]"},
+		{solve.SearchPDFPN, "*solve.DFPN[github.com/spots-dev/spots/sprouts.Position]"},
+		{solve.SearchPNS, "*solve.PNS[github.com/spots-dev/spots/sprouts.Position]"},
+		{solve.SearchSwarm, ""},
+		{0, ""},
+		{solve.SearchSwarm + 1, ""},
+	} {
+		s, err := NewSearcher(sprouts.Rules{}, nil, Search{Algorithm: tc.alg, Threads: 2, Capacity: 1 << 10})
+		if tc.want == "" {
+			if err == nil || s != nil {
+				t.Errorf("%v: made %T, want an error", tc.alg, s)
+			}
+			continue
+		}
+		if err != nil || fmt.Sprintf("%T", s) != tc.want {
+			t.Errorf("%v: %T, %v; want a %s", tc.alg, s, err, tc.want)
+		}
 	}
 }

@@ -27,7 +27,8 @@ import (
 // never a wrong answer.
 type Resumed[P fmt.Stringer] struct {
 	solve.Searcher[P]
-	// Game is the game of the positions (sprouts.Game or cram.Game).
+	// Game is the game of the positions (a name of the registry, package
+	// game).
 	Game string
 	// Pool is the certificates the search drew on, if any, and Library
 	// the checker's library that finds them (nil: the pool's own).

@@ -1,23 +1,18 @@
 package prove
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/spots-dev/spots/solve"
 )
 
-// The algorithms NewSearcher makes.
-const (
-	DFPN  = "dfpn"  // depth-first proof-number search, memory bounded by its table
-	PDFPN = "pdfpn" // DFPN on Threads threads sharing one table
-	PNS   = "pns"   // proof-number search over the whole DAG it keeps
-)
-
 // Search describes the search NewSearcher makes. The zero value of a field
 // is solve's default.
 type Search struct {
-	// Algorithm is DFPN, PDFPN or PNS; anything else makes a DFPN.
-	Algorithm string
+	// Algorithm is solve.SearchDFPN, SearchPDFPN or SearchPNS; any other
+	// (the swarm's, none) is an error of NewSearcher.
+	Algorithm solve.Algorithm
 	// Threads is PDFPN's number of threads (DFPN and PNS run one).
 	Threads int
 	// Capacity and ChildrenCache size the search's table and its cache
@@ -40,15 +35,19 @@ type Search struct {
 }
 
 // NewSearcher returns the search s describes for the game g, filling db
-// (a new database when nil).
-func NewSearcher[P any](g solve.Game[P], db *solve.NimberDB, s Search) solve.Searcher[P] {
+// (a new database when nil). An algorithm it does not make is an error:
+// a search is never chosen in the stead of the one asked for.
+func NewSearcher[P any](g solve.Game[P], db *solve.NimberDB, s Search) (solve.Searcher[P], error) {
 	opt := solve.Options{Capacity: s.Capacity, ChildrenCache: s.ChildrenCache, Seed: s.Seed,
 		MaxIterations: s.MaxIterations, Progress: s.Progress, ProgressEvery: s.ProgressEvery}
 	switch s.Algorithm {
-	case PNS:
-		return solve.NewPNS(g, db, opt)
-	case PDFPN:
+	case solve.SearchPNS:
+		return solve.NewPNS(g, db, opt), nil
+	case solve.SearchPDFPN:
 		opt.Threads = s.Threads
+	case solve.SearchDFPN:
+	default:
+		return nil, fmt.Errorf("the search %v is not one of dfpn, pdfpn or pns", s.Algorithm)
 	}
 	var d *solve.DFPN[P]
 	if s.Checkpoint != nil {
@@ -58,7 +57,7 @@ func NewSearcher[P any](g solve.Game[P], db *solve.NimberDB, s Search) solve.Sea
 		opt.CheckpointEvery = s.SaveEvery
 		d = solve.NewDFPN(g, db, opt)
 		save = s.Checkpoint.attach(d)
-		return d
+		return d, nil
 	}
-	return solve.NewDFPN(g, db, opt)
+	return solve.NewDFPN(g, db, opt), nil
 }

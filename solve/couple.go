@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // base holds what every search needs: the game, the nimber database and
@@ -88,6 +89,15 @@ func newChildCache[P any](bytes int64, size func(P) int) *childCache[P] {
 		c.tables[i].Store(newProbeTable[[]P](childMinSlots))
 	}
 	return c
+}
+
+// positionBytes returns what the cache counts for a position of game: its
+// PositionBytes when it has one, else its size and its key's length.
+func positionBytes[P any](game Game[P]) func(P) int {
+	if s, ok := game.(PositionSizer[P]); ok {
+		return s.PositionBytes
+	}
+	return func(p P) int { return int(unsafe.Sizeof(p)) + len(game.Key(p)) }
 }
 
 func (c *childCache[P]) locate(key string) (int, uint64) {

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // DFPN is depth-first proof-number search with Grundy numbers: PNS with GN
@@ -145,7 +144,7 @@ func NewDFPN[P any](game Game[P], db *NimberDB, opt Options) *DFPN[P] {
 	opt.Threads = min(max(opt.Threads, 1), MaxThreads)
 	s := &DFPN[P]{game: game, db: db, opt: opt, saved: time.Now()}
 	s.tt = newTT(opt.Capacity, opt.Replacement, opt.Threads > 1)
-	kids := newChildCache(opt.ChildrenCache, func(p P) int { return int(unsafe.Sizeof(p)) + len(game.Key(p)) })
+	kids := newChildCache(opt.ChildrenCache, positionBytes(game))
 	for i := range opt.Threads {
 		w := &worker[P]{base: base[P]{game: game, db: db, kids: kids}, s: s, id: i, unwind: -1}
 		w.parallel = opt.Threads > 1

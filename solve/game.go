@@ -40,6 +40,16 @@ type ChildrenUntil[P any] interface {
 	ChildrenUntil(pos P, stop func(P) bool) (kids []P, complete bool)
 }
 
+// PositionSizer is what a Game may also offer: the bytes a position
+// holds in memory, its key included, which bound what the search's cache
+// of children keeps. Without it a position counts as its own size
+// (unsafe.Sizeof) plus its key's length, which undercounts a position
+// held through a pointer (an erased one, package game): the cache would
+// then keep more than its budget and the collector run at its limit.
+type PositionSizer[P any] interface {
+	PositionBytes(P) int
+}
+
 // ComponentsAppender is what a Game may also offer: Components, appended
 // to dst instead of a new slice. The search asks for the components of
 // every child it makes and keeps none of the slices, so it reuses one.

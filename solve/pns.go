@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
-	"unsafe"
 )
 
 // PNS is proof-number search with Grundy numbers on a DAG: every couple met
@@ -89,7 +88,7 @@ func NewPNS[P any](game Game[P], db *NimberDB, opt Options) *PNS[P] {
 	}
 	// (P, 0), (P, 1), … are nodes of their own, and each is expanded with
 	// the children of P.
-	kids := newChildCache(opt.ChildrenCache, func(p P) int { return int(unsafe.Sizeof(p)) + len(game.Key(p)) })
+	kids := newChildCache(opt.ChildrenCache, positionBytes(game))
 	s := &PNS[P]{base: base[P]{game: game, db: db, kids: kids}, opt: opt}
 	s.nodes.key = func(v *pnode[P]) string { return game.Key(v.pos) }
 	if opt.Seed != 0 {

@@ -55,11 +55,11 @@ func BenchmarkChildren(b *testing.B) {
 				name = "cold/" + g.name
 			}
 			b.Run(name, func(b *testing.B) {
-				cacheLands = cache
-				defer func() { cacheLands = true }()
+				var lands *Cache
 				if cache {
+					lands = NewCache(DefaultCacheBytes)
 					for _, p := range ps {
-						p.Children()
+						p.appendChildren(nil, nil, lands)
 					}
 				}
 				var buf []Position
@@ -67,7 +67,7 @@ func BenchmarkChildren(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := range b.N {
-					buf = ps[i%len(ps)].AppendChildren(buf[:0])
+					buf, _ = ps[i%len(ps)].appendChildren(buf[:0], nil, lands)
 					kids += len(buf)
 				}
 				b.ReportMetric(float64(kids)/float64(b.N), "children/op")

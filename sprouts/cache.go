@@ -3,25 +3,36 @@ package sprouts
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"math"
 	"sync"
 	"sync/atomic"
 )
 
-// landCache remembers the canonical code of lands met before, keyed by the
-// exact drawing handed to the canonizer (its tokens with letters numbered in
-// order of appearance, and its boundaries and regions). The same drawings
-// come back again and again during a search, and a lookup costs a small
-// fraction of a canonicalisation. Keys are compared whole, never by hash
-// alone, so a hit always returns the code the canonizer would compute.
+// Cache remembers the canonical codes of lands met before, so that move
+// generation through Rules canonicalises a land it has drawn before at the
+// cost of one lookup, a small fraction of a canonicalisation: the same
+// drawings come back again and again during a search (a search's children
+// take about half the time with one, BenchmarkChildren). It is a value,
+// not a part of the package: whoever sizes a search's memory makes one
+// (NewCache) and gives it to the search's game (Rules.Cache); caches are
+// independent of one another, and a nil *Cache caches nothing. What it
+// holds never changes a result: entries are keyed by the exact drawing
+// handed to the canonizer (its tokens with letters numbered in order of
+// appearance, and its boundaries and regions), and keys are compared
+// whole, never by hash alone, so a hit always returns the code the
+// canonizer would compute. It is safe for concurrent use.
 //
 // Each shard is an open-addressing table over one byte arena that holds
 // keys and codes side by side: a lookup touches a slot and then one run of
 // bytes, where a map of strings would touch its control word, its slot,
-// the key's text and the code's text. A full shard is emptied: cheap, and
-// what is used again comes back quickly.
-type landCache struct {
+// the key's text and the code's text. A shard starts small and is made
+// anew at twice the size each time it fills, up to its share of the bound;
+// a full shard at its bound is emptied: cheap, and what is used again
+// comes back quickly. So a cache costs what its use asks for, up to the
+// bound, however large the bound.
+type Cache struct {
 	seed     maphash.Seed
-	shardMax atomic.Int64 // bytes a shard may hold, slots and arena
+	shardMax int // bytes a shard may hold, slots and arena
 	// tables are what lookups read, written only when a shard is made
 	// anew; the locks and books of writers are kept apart from them.
 	tables  [cacheShards]atomic.Pointer[cacheTable]
@@ -31,9 +42,12 @@ type landCache struct {
 
 const (
 	cacheShards = 64
-	// DefaultCacheBytes is the memory the land cache may take unless
-	// SetCacheBytes says otherwise.
+	// DefaultCacheBytes is the bound of the cache of a search whose
+	// memory nothing else sizes (a worker of the swarm, spots-corpus add).
 	DefaultCacheBytes = 64 << 20
+	// cacheFirstShard is the size a shard starts at: a cache used little
+	// (a short search, one of many in a process) stays small.
+	cacheFirstShard = 16 << 10
 	// cacheSlotShare is the part of a shard's bytes given to slots; an
 	// entry takes two slots (the table is kept at most half full) and
 	// about 60 bytes of arena.
@@ -73,31 +87,26 @@ type cacheWriter struct {
 	fill int // arena words in use
 }
 
-var lands = newLandCache(DefaultCacheBytes)
-
-func newLandCache(bytes int64) *landCache {
-	c := &landCache{seed: maphash.MakeSeed()}
-	c.shardMax.Store(bytes / cacheShards)
-	return c
+// NewCache returns an empty cache of canonical codes that takes at most
+// about bytes bytes (DefaultCacheBytes, or a share of a memory budget:
+// solve.MemoryPlan.GameCache). A bound too small for any entry returns
+// nil, which caches nothing. Nothing is allocated until the cache is used.
+func NewCache(bytes int64) *Cache {
+	limit := bytes / cacheShards
+	if limit > math.MaxInt32 {
+		limit = math.MaxInt32 // the arena's word offsets are 32 bits (cacheSlot.meta)
+	}
+	if _, _, ok := cacheShape(int(limit)); !ok {
+		return nil
+	}
+	return &Cache{seed: maphash.MakeSeed(), shardMax: int(limit)}
 }
 
-// SetCacheBytes bounds the memory of the cache of canonical codes that
-// move generation keeps (DefaultCacheBytes until it is called); a bound
-// too small for any entry turns the cache off. It is safe to call at any
-// time; a new bound takes effect as shards fill.
-func SetCacheBytes(bytes int64) {
-	lands.shardMax.Store(bytes / cacheShards)
-}
-
-// cacheLands turns the cache off in tests and benchmarks that measure or
-// check the canonizer itself.
-var cacheLands = true
-
-func (c *landCache) hash(key []byte) uint64 {
+func (c *Cache) hash(key []byte) uint64 {
 	return maphash.Bytes(c.seed, key) | 1 // never 0, the empty slot
 }
 
-func (c *landCache) shard(h uint64) int { return int(h >> 58) }
+func (c *Cache) shard(h uint64) int { return int(h >> 58) }
 
 func words(n int) int { return (n + 7) / 8 }
 
@@ -158,7 +167,7 @@ func (t *cacheTable) storeBytes(off int, b []byte) {
 }
 
 // appendGet appends the code cached for key to dst.
-func (c *landCache) appendGet(dst, key []byte) ([]byte, bool) {
+func (c *Cache) appendGet(dst, key []byte) ([]byte, bool) {
 	h := c.hash(key)
 	t := c.tables[c.shard(h)].Load()
 	if t == nil {
@@ -190,26 +199,33 @@ func (c *landCache) appendGet(dst, key []byte) ([]byte, bool) {
 	}
 }
 
-func (c *landCache) put(key []byte, code []byte) {
+func (c *Cache) put(key []byte, code []byte) {
 	if len(key) > cacheMaxKey || len(code) > cacheMaxKey {
 		return
 	}
-	limit := int(c.shardMax.Load())
 	h := c.hash(key)
 	i := c.shard(h)
 	w := &c.writers[i]
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	t := c.tables[i].Load()
-	if t == nil || t.limit != limit {
-		t = newCacheTable(limit)
-		c.tables[i].Store(t)
-		w.used, w.fill = 0, 0
-		if t == nil {
-			return
-		}
-	}
 	need := words(len(key)) + words(len(code))
+	for t == nil || t.limit < c.shardMax && (w.fill+need > len(t.words) || 2*(w.used+1) > len(t.slots)) {
+		// A first table, or one full below the bound: made anew at
+		// twice the size, with what the old one held. Readers still on
+		// the old one find it there; it is written no more.
+		size := min(c.shardMax, cacheFirstShard)
+		if t != nil {
+			size = min(c.shardMax, 2*t.limit)
+		}
+		old := t
+		t = newCacheTable(size)
+		w.used, w.fill = 0, 0
+		if old != nil {
+			w.used, w.fill = t.copyFrom(old)
+		}
+		c.tables[i].Store(t)
+	}
 	if need > len(t.words) {
 		return
 	}
@@ -241,16 +257,52 @@ func (c *landCache) put(key []byte, code []byte) {
 	t.slots[j].hash.Store(h)
 }
 
-// newCacheTable returns an empty table sized for a shard bound of limit
-// bytes, or nil when the bound leaves room for nothing.
-func newCacheTable(limit int) *cacheTable {
-	nSlots := 1
+// cacheShape returns the slots and arena words of a table sized for a
+// shard bound of limit bytes; ok is false when the bound leaves room for
+// nothing.
+func cacheShape(limit int) (nSlots, nWords int, ok bool) {
+	nSlots = 1
 	for (nSlots*2)*cacheSlotBytes <= limit/cacheSlotShare {
 		nSlots *= 2
 	}
 	area := limit - nSlots*cacheSlotBytes
-	if nSlots < 16 || area < 256 {
+	return nSlots, area / 8, nSlots >= 16 && area >= 256
+}
+
+// newCacheTable returns an empty table sized for a shard bound of limit
+// bytes, or nil when the bound leaves room for nothing.
+func newCacheTable(limit int) *cacheTable {
+	nSlots, nWords, ok := cacheShape(limit)
+	if !ok {
 		return nil
 	}
-	return &cacheTable{slots: make([]cacheSlot, nSlots), words: make([]uint64, area/8), limit: limit}
+	return &cacheTable{slots: make([]cacheSlot, nSlots), words: make([]uint64, nWords), limit: limit}
+}
+
+// copyFrom fills the empty table t, not yet published, with the entries
+// of old, a table no longer written, and returns the slots and arena
+// words they take. t is larger than old, so they all fit.
+func (t *cacheTable) copyFrom(old *cacheTable) (used, fill int) {
+	mask := len(t.slots) - 1
+	for k := range old.slots {
+		h := old.slots[k].hash.Load()
+		if h == 0 {
+			continue
+		}
+		off, klen, clen := unpackMeta(old.slots[k].meta.Load())
+		n := words(klen) + words(clen)
+		if fill+n > len(t.words) || 2*(used+1) > len(t.slots) {
+			break
+		}
+		copy(t.words[fill:fill+n], old.words[off:off+n])
+		j := int(h>>6) & mask
+		for t.slots[j].hash.Load() != 0 {
+			j = (j + 1) & mask
+		}
+		t.slots[j].meta.Store(uint64(fill)<<32 | uint64(klen)<<16 | uint64(clen))
+		t.slots[j].hash.Store(h)
+		fill += n
+		used++
+	}
+	return used, fill
 }

@@ -15,7 +15,7 @@ const (
 	tValue = uint64(1)<<56 - 1
 )
 
-// mix scrambles the bits of x. The canonical form does not depend on its
+// mix stirs the bits of x. The canonical form does not depend on its
 // quality: a poor mix only makes refinement split fewer classes, which the
 // search then splits by individualisation.
 func mix(x uint64) uint64 {
@@ -141,7 +141,8 @@ type canonizer struct {
 	stack       []uint64 // colors of the node at each depth of the search, nUp each
 	tried       []int32  // letters tried at each depth, nUp slots each
 	code        []byte
-	key         []byte // the land as loaded: the landCache key
+	lands       *Cache // where codes are looked up and kept (nil: nowhere), for the current call
+	key         []byte // the land as loaded: the Cache key
 	refinedKey  []byte // the land under refined colors, when the search ran
 	keyBuf      []byte
 }
@@ -285,7 +286,7 @@ func (c *canonizer) number(v int32, gen uint32, next *int32) int32 {
 	return c.vidx[v]
 }
 
-// appendKeyLetter appends letter number x to a landCache key: one byte,
+// appendKeyLetter appends letter number x to a Cache key: one byte,
 // base+x, when that stays below end, else long and x as a varint.
 func appendKeyLetter(k []byte, x int32, base, end, long byte) []byte {
 	if x < int32(end-base) {
@@ -294,7 +295,7 @@ func appendKeyLetter(k []byte, x int32, base, end, long byte) []byte {
 	return appendVarint(append(k, long), uint64(x))
 }
 
-// Bytes of the landCache key of a land as drawn (makeKey).
+// Bytes of the Cache key of a land as drawn (makeKey).
 const (
 	keySpot0     = 0x01
 	keySpot1     = 0x02
@@ -308,7 +309,7 @@ const (
 )
 
 // makeKey writes the regions regs of a reduced sketch, exactly as drawn, as
-// the landCache key: a 0 byte, then per region the number of spots without
+// the Cache key: a 0 byte, then per region the number of spots without
 // lines (a varint) and its other boundaries, one byte a corner in the
 // common case (lowercase pairs numbered in order of appearance on their
 // boundary, uppercase letters in order of appearance in the land), each
@@ -378,21 +379,21 @@ func (c *canonizer) nRegions() int    { return len(c.single) }
 // letters of one class were named), and like the first it is a faithful
 // description of the land, so a hit is always right.
 func (c *canonizer) canonical(s *sketch, kind []int8, regs []int32, dst []byte) []byte {
-	if cacheLands {
+	if c.lands != nil {
 		c.makeKey(s, kind, regs)
 		var ok bool
-		if dst, ok = lands.appendGet(dst, c.key); ok {
+		if dst, ok = c.lands.appendGet(dst, c.key); ok {
 			return dst
 		}
 	}
 	c.load(s, kind, regs)
 	start := len(dst)
 	dst = c.compute(dst)
-	if cacheLands {
+	if c.lands != nil {
 		code := dst[start:]
-		lands.put(c.key, code)
+		c.lands.put(c.key, code)
 		if c.refinedKey != nil {
-			lands.put(c.refinedKey, code)
+			c.lands.put(c.refinedKey, code)
 		}
 	}
 	return dst
@@ -413,10 +414,10 @@ func (c *canonizer) compute(dst []byte) []byte {
 	if cells == c.nUp {
 		return c.encode(c.colors, dst)
 	}
-	if cacheLands {
+	if c.lands != nil {
 		c.keyBuf = c.encode(c.colors, append(c.keyBuf[:0], 0xFD))
 		c.refinedKey = c.keyBuf
-		if out, ok := lands.appendGet(dst, c.refinedKey); ok {
+		if out, ok := c.lands.appendGet(dst, c.refinedKey); ok {
 			c.refinedKey = nil
 			return out
 		}

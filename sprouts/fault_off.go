@@ -6,6 +6,6 @@ package sprouts
 // with the tag spotsfault, which only their tests use.
 const faulty = false
 
-func faultChildren(p Position, dst []Position, stop func(Position) bool) ([]Position, bool) {
-	return p.generateChildren(dst, stop)
+func faultChildren(p Position, dst []Position, stop func(Position) bool, lands *Cache) ([]Position, bool) {
+	return p.generateChildren(dst, stop, lands)
 }

@@ -51,12 +51,12 @@ func active() string {
 
 // faultChildren is appendChildren with the active fault applied to each
 // child before stop sees it.
-func faultChildren(p Position, dst []Position, stop func(Position) bool) ([]Position, bool) {
+func faultChildren(p Position, dst []Position, stop func(Position) bool, lands *Cache) ([]Position, bool) {
 	f := active()
 	if f == "" {
-		return p.generateChildren(dst, stop)
+		return p.generateChildren(dst, stop, lands)
 	}
-	kids, _ := p.generateChildren(nil, nil)
+	kids, _ := p.generateChildren(nil, nil, lands)
 	var out []Position
 	for _, k := range kids {
 		if k, ok := faultChild(f, p, k); ok {

@@ -424,7 +424,8 @@ func (g *generator) joinMove(reg, b, i, o, j int, others []string) {
 }
 
 // Children returns the distinct positions reachable from p in one move, in
-// the order of their keys.
+// the order of their keys. It keeps no cache: a search makes children
+// through Rules, whose Cache remembers the lands it canonicalised.
 func (p Position) Children() []Position {
 	return p.AppendChildren(nil)
 }
@@ -432,7 +433,7 @@ func (p Position) Children() []Position {
 // AppendChildren appends the children of p to dst and returns the result. It
 // is Children without the allocation of a new slice.
 func (p Position) AppendChildren(dst []Position) []Position {
-	dst, _ = p.appendChildren(dst, nil)
+	dst, _ = p.appendChildren(dst, nil, nil)
 	return dst
 }
 
@@ -443,17 +444,19 @@ func (p Position) AppendChildren(dst []Position) []Position {
 // search that only needs to know whether some child is a lost position
 // stops there.
 func (p Position) ChildrenUntil(stop func(Position) bool) (kids []Position, complete bool) {
-	return p.appendChildren(nil, stop)
+	return p.appendChildren(nil, stop, nil)
 }
 
-func (p Position) appendChildren(dst []Position, stop func(Position) bool) ([]Position, bool) {
+// appendChildren is AppendChildren and ChildrenUntil, canonicalising
+// through lands (nil: no cache).
+func (p Position) appendChildren(dst []Position, stop func(Position) bool, lands *Cache) ([]Position, bool) {
 	if faulty {
-		return faultChildren(p, dst, stop) // planted faults: tests only (fault_on.go)
+		return faultChildren(p, dst, stop, lands) // planted faults: tests only (fault_on.go)
 	}
-	return p.generateChildren(dst, stop)
+	return p.generateChildren(dst, stop, lands)
 }
 
-func (p Position) generateChildren(dst []Position, stop func(Position) bool) ([]Position, bool) {
+func (p Position) generateChildren(dst []Position, stop func(Position) bool, lands *Cache) ([]Position, bool) {
 	if p.code == "" {
 		return dst, true
 	}
@@ -465,9 +468,10 @@ func (p Position) generateChildren(dst []Position, stop func(Position) bool) ([]
 	g.out = make([]byte, 0, max(g.outGuess, 256))
 	g.kids = g.kids[:0]
 	g.stop, g.stopped = stop, false
+	g.can.lands = lands
 	defer func() {
-		clear(g.kids) // the pool must not keep the blocks alive
-		g.out, g.kids, g.stop = nil, g.kids[:0], nil
+		clear(g.kids) // the pool must not keep the blocks alive, nor the cache
+		g.out, g.kids, g.stop, g.can.lands = nil, g.kids[:0], nil, nil
 	}()
 	if strings.IndexByte(p.code, cLand) < 0 {
 		g.landChildren(p.code, nil)

@@ -2,8 +2,13 @@ package sprouts
 
 // Rules presents Sprouts to game-agnostic searches (package solve): keys,
 // lands as components, children, lives as size. Its methods are those of
-// Position under the names a search expects.
-type Rules struct{}
+// Position under the names a search expects; the children are made through
+// Cache, which the search's owner sizes (NewCache) and which no other
+// search shares unless it is given the same one. The zero Rules caches
+// nothing: the same children, made more slowly.
+type Rules struct {
+	Cache *Cache
+}
 
 // Key returns p.Key().
 func (Rules) Key(p Position) string { return p.code }
@@ -17,12 +22,15 @@ func (Rules) AppendComponents(dst []Position, p Position) []Position { return p.
 // Combine returns the sum of the lands.
 func (Rules) Combine(lands []Position) Position { return Sum(lands...) }
 
-// Children returns p.Children().
-func (Rules) Children(p Position) []Position { return p.Children() }
+// Children returns p.Children(), made through r.Cache.
+func (r Rules) Children(p Position) []Position {
+	kids, _ := p.appendChildren(nil, nil, r.Cache)
+	return kids
+}
 
-// ChildrenUntil returns p.ChildrenUntil(stop).
-func (Rules) ChildrenUntil(p Position, stop func(Position) bool) ([]Position, bool) {
-	return p.ChildrenUntil(stop)
+// ChildrenUntil returns p.ChildrenUntil(stop), made through r.Cache.
+func (r Rules) ChildrenUntil(p Position, stop func(Position) bool) ([]Position, bool) {
+	return p.appendChildren(nil, stop, r.Cache)
 }
 
 // Size returns the lives of p.

@@ -79,17 +79,7 @@ const (
 // audit returns an error when ctx ends, and one wrapping ErrCited when a
 // certificate drawn on does not hold.
 func (m *Master) audit(ctx context.Context) (AuditResult, error) {
-	m.mu.Lock()
-	out := m.outcome()
-	snapshot := map[string]uint32{}
-	m.db.Range(func(k string, g uint32) bool {
-		snapshot[k] = g
-		return true
-	})
-	m.stats.Audits++
-	disputes := m.takeDisputes()
-	claims := m.takeClaims(maxAuditClaims, m.disputers(disputes))
-	m.mu.Unlock()
+	out, snapshot, disputes, claims := m.snapshot(maxAuditClaims, true)
 	var res AuditResult
 	if out == solve.Unknown {
 		return res, errors.New("audit: the root is not solved")
@@ -105,7 +95,7 @@ func (m *Master) audit(ctx context.Context) (AuditResult, error) {
 	// BuildCiting proves the claim from the rules (the checker's search
 	// over the values, the pool's taken as proved by their certificates)
 	// before it writes the proof's entries as a certificate.
-	cert, err := certify.BuildCiting(sprouts.Game, db, m.pool, claim, verify.Options{})
+	cert, err := certify.BuildCiting(sprouts.Game, db, m.pool.pool, claim, verify.Options{})
 	proved := err == nil
 	res.Unproved = err
 	// Even when the values prove the outcome, those that contradict others
@@ -127,9 +117,9 @@ func (m *Master) audit(ctx context.Context) (AuditResult, error) {
 		if err := m.checkCited(cert); err != nil {
 			return res, err
 		}
-		m.mu.Lock()
-		m.proof = cert
-		m.mu.Unlock()
+		m.trail.mu.Lock()
+		m.trail.proof = cert
+		m.trail.mu.Unlock()
 		return AuditResult{Proved: true}, nil
 	}
 	if proved {
@@ -138,8 +128,8 @@ func (m *Master) audit(ctx context.Context) (AuditResult, error) {
 	if !proved && len(wrong) == 0 && len(refuted) == 0 && len(liars) == 0 {
 		found.underived = m.underived(db, claim)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	unlock := m.lockAll()
+	defer unlock()
 	res.Banned, res.Dropped, res.Kept = m.drop(found, liars)
 	res.Wrong, res.Refuted, res.Claims = describe(wrong, snapshot), describeRefuted(refuted), describeClaims(liars)
 	res.Underived = len(found.underived)
@@ -177,15 +167,7 @@ func (m *Master) underived(db *solve.NimberDB, claim format.Claim) map[string]bo
 // returns an error when ctx ends, and one wrapping ErrCited when it found
 // that a certificate drawn on does not hold.
 func (m *Master) check(ctx context.Context) (AuditResult, error) {
-	m.mu.Lock()
-	snapshot := map[string]uint32{}
-	m.db.Range(func(k string, g uint32) bool {
-		snapshot[k] = g
-		return true
-	})
-	disputes := m.takeDisputes()
-	claims := m.takeClaims(maxClaimChecks, m.disputers(disputes))
-	m.mu.Unlock()
+	_, snapshot, disputes, claims := m.snapshot(maxClaimChecks, false)
 	found, err := m.findWrong(ctx, snapshot, false, disputes)
 	if err != nil {
 		return AuditResult{}, err
@@ -194,8 +176,8 @@ func (m *Master) check(ctx context.Context) (AuditResult, error) {
 	if err != nil || len(found.wrong) == 0 && len(found.refuted) == 0 && len(liars) == 0 {
 		return AuditResult{}, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	unlock := m.lockAll()
+	defer unlock()
 	var res AuditResult
 	res.Banned, res.Dropped, res.Kept = m.drop(found, liars)
 	res.Wrong, res.Refuted, res.Claims = describe(found.wrong, snapshot), describeRefuted(found.refuted), describeClaims(liars)
@@ -236,9 +218,46 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// outcome is Outcome with the lock held.
+// snapshot copies, at one point of the exchanges, the root's outcome and
+// the master's values, and takes the disputes and up to limit claims to
+// check (those of groups with disputes wait); an audit counts itself.
+func (m *Master) snapshot(limit int, audit bool) (solve.Outcome, map[string]uint32, []dispute, []claim) {
+	w, t := m.work, m.trail
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := m.outcome()
+	vals := make(map[string]uint32, w.db.Len())
+	w.db.Range(func(k string, g uint32) bool {
+		vals[k] = g
+		return true
+	})
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if audit {
+		t.count.audits++
+	}
+	disputes := t.takeDisputes()
+	return out, vals, disputes, t.takeClaims(limit, t.disputers(disputes))
+}
+
+// lockAll takes the master's chained locks, in order, and returns what
+// lets them go.
+func (m *Master) lockAll() (unlock func()) {
+	m.members.mu.Lock()
+	m.work.mu.Lock()
+	m.share.mu.Lock()
+	m.trail.mu.Lock()
+	return func() {
+		m.trail.mu.Unlock()
+		m.share.mu.Unlock()
+		m.work.mu.Unlock()
+		m.members.mu.Unlock()
+	}
+}
+
+// outcome is Outcome with work's lock held.
 func (m *Master) outcome() solve.Outcome {
-	switch r := m.dag.root; {
+	switch r := m.work.dag.root; {
 	case r.pn == 0:
 		return solve.Win
 	case r.dn == 0:
@@ -247,23 +266,15 @@ func (m *Master) outcome() solve.Outcome {
 	return solve.Unknown
 }
 
-// takeDisputes returns the disputes recorded since the last call. With the
-// lock held.
-func (m *Master) takeDisputes() []dispute {
-	d := m.disputes
-	m.disputes = nil
-	return d
-}
-
 // Certificate returns the certificate of the root's outcome that the last
 // audit proved from the master's values (certify.Build: the checker's
 // search from the rules, trimmed to the entries the proof uses), or nil
 // when no audit proved it. It is not written or read back: a caller that
 // writes it verifies the file.
 func (m *Master) Certificate() *format.Certificate {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.proof
+	m.trail.mu.Lock()
+	defer m.trail.mu.Unlock()
+	return m.trail.proof
 }
 
 // ProvedValues returns the values of the entries of the audit's proof (see

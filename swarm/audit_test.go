@@ -91,9 +91,9 @@ func TestLiarSentFirst(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			m.mu.Lock()
+			unlock := m.lockAll()
 			banned, _, _ := m.drop(findings{wrong: map[string]bool{lie.Key: true}}, nil)
-			m.mu.Unlock()
+			unlock()
 			if !slices.Equal(banned, []string{"liar"}) {
 				t.Errorf("banned %v, want the liar", banned)
 			}
@@ -299,7 +299,7 @@ func TestScanAgainOnceComplete(t *testing.T) {
 	key := ""
 	for _, e := range values {
 		p := mustPos(e.Key)
-		if v := scanValue(all, e.Key); !v.incomplete && len(v.bad) == 0 && len(p.Children()) > 0 {
+		if v := scanValue(sprouts.Rules{}, all, e.Key); !v.incomplete && len(v.bad) == 0 && len(p.Children()) > 0 {
 			key = e.Key
 			break
 		}
@@ -402,9 +402,9 @@ func TestManyLiars(t *testing.T) {
 		exchange(ExchangeRequest{Group: "honest", Slots: 1, Nimbers: values[half+i*(len(values)-half)/3 : half+(i+1)*(len(values)-half)/3]})
 	}
 	exchange(ExchangeRequest{Group: "honest", Slots: 1, Nimbers: values[half+3*(len(values)-half)/3:]})
-	m.mu.Lock()
+	unlock := m.lockAll()
 	banned, _, _ := m.drop(findings{wrong: lies}, nil)
-	m.mu.Unlock()
+	unlock()
 	if !slices.Equal(banned, []string{"liar1", "liar2", "liar3"}) {
 		t.Errorf("banned %v, want every liar", banned)
 	}

@@ -48,26 +48,26 @@ const (
 	maxClaimIterations = 1 << 20
 )
 
-// noteClaim records that a job of group settled leaf with the outcome
-// out. With the lock held.
-func (m *Master) noteClaim(group string, leaf *node, out solve.Outcome) {
-	m.stats.Claims++
-	if _, ok := m.firstClaim[group]; !ok {
-		m.firstClaim[group] = m.seq
+// noteClaim records a claim, made by a job that settled its leaf. With
+// the trail's lock held.
+func (t *trail) noteClaim(c claim) {
+	t.count.claims++
+	if _, ok := t.firstClaim[c.group]; !ok {
+		t.firstClaim[c.group] = c.seq
 	}
-	if len(m.claims) < maxClaims {
-		m.claims = append(m.claims, claim{pos: leaf.pos, n: leaf.n, out: out, group: group, seq: m.seq})
+	if len(t.claims) < maxClaims {
+		t.claims = append(t.claims, c)
 	}
 }
 
 // takeClaims takes up to limit of the claims waiting to be checked, in
 // turn from each group, but those of the groups in skip, which wait. With
-// the lock held.
-func (m *Master) takeClaims(limit int, skip map[string]bool) []claim {
+// the trail's lock held.
+func (t *trail) takeClaims(limit int, skip map[string]bool) []claim {
 	var taken, kept []claim
 	byGroup := map[string][]claim{}
 	var order []string
-	for _, c := range m.claims {
+	for _, c := range t.claims {
 		if skip[c.group] {
 			kept = append(kept, c)
 			continue
@@ -94,18 +94,18 @@ func (m *Master) takeClaims(limit int, skip map[string]bool) []claim {
 	for _, g := range order {
 		kept = append(kept, byGroup[g]...)
 	}
-	m.claims = kept
+	t.claims = kept
 	return taken
 }
 
 // disputers returns the groups whose values the master disputes in
 // disputes or could not record as disputes: their claims may rest on
 // their own values, which the master does not hold, so they wait until
-// the disputes are settled. With the lock held; it resets the groups it
-// could not record.
-func (m *Master) disputers(disputes []dispute) map[string]bool {
-	out := m.overflow
-	m.overflow = map[string]bool{}
+// the disputes are settled. With the trail's lock held; it resets the
+// groups it could not record.
+func (t *trail) disputers(disputes []dispute) map[string]bool {
+	out := t.overflow
+	t.overflow = map[string]bool{}
 	for _, d := range disputes {
 		out[d.group] = true
 	}
@@ -202,7 +202,7 @@ func (m *Master) checkClaims(ctx context.Context, claims []claim, vals map[strin
 			}
 			solves++
 			if checker == nil {
-				checker = solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: max(m.params.Capacity, 1024), MaxIterations: maxClaimIterations})
+				checker = solve.NewDFPN(sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}, nil, solve.Options{Capacity: max(m.params.Capacity, 1024), MaxIterations: maxClaimIterations})
 			}
 			if got := checker.Solve(ctx, c.pos, c.n); got.Known() && got != c.out {
 				if err := m.blamePool(ctx, c.pos, c.n, c.out); err != nil {

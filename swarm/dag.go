@@ -20,19 +20,34 @@ type node struct {
 	est      int  // estimated children (sprouts.Position.EstimateChildren), -1 until needed
 	pn, dn   uint64
 	expanded bool
-	locked   bool // a leaf handed out as a job, or an inner node all of whose children are locked
 	merged   uint32
 	kids     []*node
 	parents  []*node
-	queued   bool
-	job      *job   // the job working on this leaf, while locked
-	visit    uint64 // the walk of dag.matters that last reached it
-	ppn, pdn uint64 // the plain numbers, as if no job ran (swarm/plan.go)
+	held
+	marks
+	planned
+}
+
+// held is whether a node is held by a job.
+type held struct {
+	locked bool // a leaf handed out as a job, or an inner node all of whose children are locked
+	job    *job // the job working on this leaf, while locked
+}
+
+// marks are what the DAG's walks leave on a node.
+type marks struct {
+	queued bool
+	visit  uint64 // the walk of dag.matters that last reached it
+}
+
+// planned is a node's part of the plan (swarm/plan.go).
+type planned struct {
+	ppn, pdn uint64 // the plain numbers, as if no job ran
 	// anchor is the couple whose outcome v's plan works towards: the
 	// root, or v itself for a component of a sum; odd, whether an odd
 	// number of moves leads there from it (along the path v was first
 	// linked by); covered, whether running jobs cover v's part of the
-	// plan (swarm/plan.go).
+	// plan.
 	anchor  *node
 	odd     bool
 	covered bool
@@ -63,10 +78,14 @@ type dag struct {
 	// settled a node of it: a value it never used can be dropped without
 	// rebuilding it (Master.quiet).
 	used map[uint64]bool
+	// lands is the cache of canonical codes the DAG's children are made
+	// through: the same lands come back under many of its positions.
+	lands *sprouts.Cache
 }
 
 func newDAG(db *solve.NimberDB, seed uint64) *dag {
-	d := &dag{db: db, nodes: map[ckey]*node{}, byPos: map[string][]*node{}, used: map[uint64]bool{}}
+	d := &dag{db: db, nodes: map[ckey]*node{}, byPos: map[string][]*node{}, used: map[uint64]bool{},
+		lands: sprouts.NewCache(sprouts.DefaultCacheBytes)}
 	if seed != 0 {
 		d.rng = rand.New(rand.NewPCG(seed, seed^0x5DEECE66D))
 	}
@@ -175,7 +194,7 @@ func (d *dag) expand(v *node) {
 	for m := range v.n {
 		v.kids = append(v.kids, d.link(v, d.node(v.pos, m, 1, 1)))
 	}
-	for _, c := range v.pos.Children() {
+	for _, c := range (sprouts.Rules{Cache: d.lands}).Children(v.pos) {
 		p, m, empty := d.fold(c, v.n)
 		if empty {
 			if m == 0 {

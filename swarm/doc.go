@@ -90,7 +90,8 @@
 // the tree and multiply the work, which is why they wait for a large
 // swarm.
 //
-// Each report costs the master time under its one lock, and a thousand
+// Each report costs the master time under the lock its exchanges take in
+// turn (the work's: the DAG and the jobs; see Master), and a thousand
 // solvers can ask for more than all of it. So the master paces the
 // reports to its load (Params.Pace): past a high mark it first asks
 // groups of several solvers to gather their reports, then makes cycles

@@ -3,6 +3,7 @@ package swarm
 import (
 	"cmp"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -66,20 +67,26 @@ func (e event) text() string {
 // not kept.
 const maxEvents = 64
 
-// eventLog is a master's recent events and their counts.
+// eventLog is a master's recent events and their counts: a leaf lock of
+// the master (see Master).
 type eventLog struct {
+	mu    sync.Mutex
 	ring  [maxEvents]event
 	n     int // events recorded in all
 	count map[eventKind]int
 }
 
-// record adds an event, and logs it. With the master's lock held.
+// record adds an event, and logs it. Called with any of the master's
+// chained locks held (or none), it logs with the event log's lock held, so
+// that the log tells events in the order the master keeps them.
 func (m *Master) record(kind eventKind, group string, jobs int, detail string, args ...any) {
 	if len(args) > 0 {
 		detail = fmt.Sprintf(detail, args...)
 	}
 	e := event{Time: m.now(), Kind: kind, Group: group, Jobs: jobs, Detail: detail}
 	ev := &m.events
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
 	ev.ring[ev.n%maxEvents] = e
 	ev.n++
 	if ev.count == nil {
@@ -94,14 +101,9 @@ func (m *Master) record(kind eventKind, group string, jobs int, detail string, a
 // eventsNow returns the master's latest events (at most 64), oldest
 // first.
 func (m *Master) eventsNow() []event {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.recentEvents()
-}
-
-// recentEvents is eventsNow with the lock held.
-func (m *Master) recentEvents() []event {
 	ev := &m.events
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
 	k := min(ev.n, maxEvents)
 	out := make([]event, 0, k)
 	for i := ev.n - k; i < ev.n; i++ {
@@ -110,8 +112,10 @@ func (m *Master) recentEvents() []event {
 	return out
 }
 
-// eventCounts copies the counts of the events by kind. With the lock held.
+// eventCounts copies the counts of the events by kind.
 func (m *Master) eventCounts() map[string]int {
+	m.events.mu.Lock()
+	defer m.events.mu.Unlock()
 	out := make(map[string]int, len(eventKinds))
 	for _, k := range eventKinds {
 		out[string(k)] = m.events.count[k]

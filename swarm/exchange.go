@@ -2,8 +2,6 @@ package swarm
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -18,162 +16,267 @@ import (
 func (m *Master) Exchange(req ExchangeRequest) (ExchangeReply, error) {
 	// What needs no state of the master (parsing the reported positions,
 	// checking the values' keys, copying out the values to send) is done
-	// outside the lock: exchanges of several groups do it at once, and
-	// the lock is held only for what must be serial.
-	parsed := make([]parsedReport, len(req.Completed))
-	for i := range req.Completed {
-		parsed[i] = parseReport(&req.Completed[i])
-	}
-	nimbers := validEntries(req.Nimbers)
-	reply, out, err := m.exchange(req, parsed, nimbers)
-	if err == nil {
-		reply.Delta = out.entries(req.Group)
-		m.forwarded.Add(int64(len(reply.Delta)))
-	}
-	return reply, err
-}
-
-// outbox is what a group is to be sent of the values: its pending values
-// and a part of the shared log. The log is only ever appended to (a new
-// epoch starts a new one), so the part can be read after the lock is let
-// go.
-type outbox struct {
-	pending []solve.NimberEntry
-	log     []sharedValue
-}
-
-// entries returns the values of the outbox, but those of the log that came
-// from group itself.
-func (o outbox) entries(group string) []solve.NimberEntry {
-	out := make([]solve.NimberEntry, 0, len(o.pending)+len(o.log))
-	out = append(out, o.pending...)
-	for _, v := range o.log {
-		if v.from != group {
-			out = append(out, v.e)
-		}
-	}
-	return out
-}
-
-// exchange is the part of Exchange under the master's lock.
-func (m *Master) exchange(req ExchangeRequest, parsed []parsedReport, nimbers []solve.NimberEntry) (ExchangeReply, outbox, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	now := m.now()
-	// paced counts the reports that came at the end of a full cycle, each
-	// as its cycle's length over the length the pace asks for now: the
-	// load it stands for once its job goes on at the present pace.
-	var paced float64
-	defer func() {
-		busy := m.since(now)
-		m.stats.BusySeconds += busy.Seconds()
-		m.pace.observe(now, busy, len(req.Completed), paced, paceShape{jobs: len(m.jobs), maxStretch: m.maxStretch(), grouped: m.slotCount > len(m.groups)})
-	}()
+	// outside the locks: exchanges of several groups do it at once.
 	if req.Group == "" || len(req.Group) > maxGroupName || req.Slots < 1 || req.Threads < 0 || req.Threads > solve.MaxThreads {
-		return ExchangeReply{}, outbox{}, fmt.Errorf("exchange: group %.*q with %d slots of %d threads", maxGroupName, req.Group, req.Slots, req.Threads)
+		return ExchangeReply{}, fmt.Errorf("exchange: group %.*q with %d slots of %d threads", maxGroupName, req.Group, req.Slots, req.Threads)
 	}
-	// A group is believed to have at most MaxGrouping solvers, however
-	// many it claims.
-	slots := min(req.Slots, MaxGrouping)
-	if m.banned[req.Group] {
-		return ExchangeReply{}, outbox{}, fmt.Errorf("%w: group %q sent wrong Grundy values or outcomes its values do not back", ErrBanned, req.Group)
+	x := &exchangeRun{req: req, parsed: make([]parsedReport, len(req.Completed)), nimbers: validEntries(req.Nimbers),
+		// A group is believed to have at most MaxGrouping solvers,
+		// however many it claims.
+		slots: min(req.Slots, MaxGrouping)}
+	for i := range req.Completed {
+		x.parsed[i] = parseReport(&req.Completed[i])
 	}
-	m.stats.Exchanges++
-	m.seq++
-	m.account(now)
-	g := m.groups[req.Group]
+	out, err := m.exchange(x)
+	if err != nil {
+		return ExchangeReply{}, err
+	}
+	x.reply.Delta = out.entries(req.Group)
+	m.share.forwarded.Add(int64(len(x.reply.Delta)))
+	return x.reply, nil
+}
+
+// exchangeRun is one exchange on its way through the master's concerns: the
+// request, what each concern decided that the next ones need, and the
+// reply.
+type exchangeRun struct {
+	req     ExchangeRequest
+	parsed  []parsedReport
+	nimbers []solve.NimberEntry
+	slots   int
+	now     time.Time
+	seq     uint64
+	reply   ExchangeReply
+	admission
+	found
+	shape paceShape
+}
+
+// admission is what the roster decided of an exchange: the group is new
+// to it (joined), its request is of an epoch it has left (stale), it
+// starts afresh within its epoch (afresh) or in an epoch of its own
+// (alone, its jobs taken back).
+type admission struct {
+	joined, stale, afresh, alone bool
+}
+
+// found is what the work found in an exchange for the sharing and the
+// trail: the values to send a group that starts with everything (all, the
+// latest of them arrived with exchange arrived), the values new to the
+// master (fresh) and those the DAG derived (learned), disputes, claims,
+// and the reports at a cycle's end (paced, see pace).
+type found struct {
+	all      []solve.NimberEntry
+	arrived  uint64
+	fresh    []solve.NimberEntry
+	learned  []sharedValue
+	disputes []dispute
+	claims   []claim
+	paced    float64
+}
+
+// exchange runs x through the master's concerns, each under its lock,
+// taking the next lock before it lets the previous go (see Master): the
+// roster admits the group, the work takes its values and reports and hands
+// out jobs, the sharing fills its outbox and the trail records what it
+// sent and was sent. It returns the group's outbox.
+func (m *Master) exchange(x *exchangeRun) (outbox, error) {
+	r, w, s, t := m.members, m.work, m.share, m.trail
+	r.mu.Lock()
+	x.now = m.now()
+	if err := m.admit(x); err != nil {
+		r.mu.Unlock()
+		return outbox{}, err
+	}
+	w.mu.Lock()
+	r.mu.Unlock()
+	served := time.Now()
+	m.serve(x)
+	// The load the pace meters is the work's: exchanges take it in turn,
+	// while the other concerns serve several at once. On a virtual clock
+	// the exchange costs what the clock says (Clock).
+	busy := time.Since(served)
+	s.mu.Lock()
+	w.mu.Unlock()
+	out, d, sent := m.post(x)
+	t.mu.Lock()
+	s.mu.Unlock()
+	m.note(x, d, sent)
+	t.mu.Unlock()
+	if m.clock != nil {
+		busy = m.since(x.now)
+	}
+	m.pacer.observe(x.now, busy, len(x.req.Completed), x.paced, x.shape)
+	return out, nil
+}
+
+// admit is the roster's part of exchange x: it refuses a banned group,
+// counts the exchange, makes a member of a group it does not know, and
+// decides from the request's epoch and reads whether the group's request
+// stands or it starts afresh. With the roster's lock held.
+func (m *Master) admit(x *exchangeRun) error {
+	r, req := m.members, &x.req
+	if r.banned[req.Group] {
+		return fmt.Errorf("%w: group %q sent wrong Grundy values or outcomes its values do not back", ErrBanned, req.Group)
+	}
+	r.seq++
+	x.seq = r.seq
+	g := r.members[req.Group]
 	if g == nil {
-		g = &groupState{jobs: map[string]*job{}, cursor: len(m.shared), epoch: m.epoch, proven: m.params.Probation == 0}
-		m.groups[req.Group] = g
-		m.record(eventJoin, req.Group, 0, "%s of %s", plural(slots, "solver"), plural(max(req.Threads, 1), "thread"))
-		for id, j := range m.jobs {
-			// Jobs of a group forgotten while it held them.
-			if j.group == req.Group {
-				g.jobs[id] = j
-			}
-		}
-		// A group that joins late starts with everything known.
-		g.pending = m.allValues()
+		g = r.add(req.Group)
+		x.joined = true
+		m.record(eventJoin, req.Group, 0, "%s of %s", plural(x.slots, "solver"), plural(max(req.Threads, 1), "thread"))
 	}
 	// A group that has not heard of its latest epoch may still hold
 	// dropped values: what it sends now is ignored, and it is sent
 	// everything.
-	stale := req.Epoch != g.epoch
+	x.stale = req.Epoch != g.epoch
 	kept := false
 	switch {
-	case stale && g.forget != nil:
+	case x.stale && g.forget != nil:
 		// An epoch began that the group keeps what it holds through:
 		// its request stands, unless it read a value dropped since.
-		if kept = req.TracksReads && !readAny(req.Read, m.gone); kept {
-			stale = false
+		if kept = req.TracksReads && !m.gone.readAny(req.Read); kept {
+			x.stale = false
 		} else {
-			m.restart(req.Group, g)
+			x.afresh, g.forget = true, nil
 		}
-	case !stale && readAny(req.Read, m.gone):
+	case !x.stale && m.gone.readAny(req.Read):
 		// It read a value dropped (before it forgot it): what it sends
 		// now may rest on it, and so may its jobs. It starts afresh.
-		m.restartEpoch(req.Group, g)
-		stale = true
-	case !stale && req.Afresh:
-		m.restart(req.Group, g)
+		x.afresh, x.alone, x.stale = true, true, true
+		r.restartEpoch(g)
+	case !x.stale && req.Afresh:
+		x.afresh, g.forget = true, nil
 	}
-	cores := slots * max(req.Threads, 1)
-	m.slotCount += slots - g.slots
-	m.coreCount += cores - g.cores
-	g.slots, g.cores, g.lastSeen = slots, cores, now
+	if r.setSolvers(g, x.slots, x.slots*max(req.Threads, 1)) {
+		m.tally.setSlots(x.now, m.slots())
+	}
+	g.lastSeen = x.now
+	x.shape.grouped = r.slots.Load() > r.size.Load()
+	x.reply = ExchangeReply{Master: m.id, Epoch: g.epoch, Lease: m.params.Lease, Gather: m.pacer.gathering(), Kept: kept,
+		Done: r.finished}
+	if kept || !x.stale {
+		x.reply.Forget = g.takeForget()
+	}
+	g.toldDone = r.finished
+	return nil
+}
+
+// serve is the work's part of exchange x: it takes in the group's values
+// and reports (unless its request is stale, or the group is on probation
+// and reports no job), takes back the jobs it no longer runs, and hands
+// out jobs for its idle solvers and to the groups parked for one. With
+// work's lock held.
+func (m *Master) serve(x *exchangeRun) {
+	w, req := m.work, &x.req
+	open := len(w.jobs)
+	c := w.crewOf(req.Group, m.params.Probation == 0)
+	c.slots = x.slots
+	if x.alone {
+		for id, j := range c.jobs {
+			m.release(id, j)
+		}
+	}
+	if x.joined || x.afresh {
+		// A group that joins late, or starts afresh, starts with
+		// everything known.
+		x.all, x.arrived = w.allValues()
+	}
 	// A group on probation is not heard before it reports a job
 	// (probation.go): it sends its values again.
-	unheard := !stale && !m.believes(g, req)
-	if !stale && !unheard {
-		m.stats.NimbersIn += len(req.Nimbers)
-		fresh := m.dag.addNimbers(nimbers)
-		for _, e := range fresh {
-			m.origin[e.Key] = valueOrigin{group: req.Group, seq: m.seq}
+	unheard := !x.stale && !m.believes(c, x.req)
+	x.reply.Unheard = unheard && len(req.Nimbers) > 0
+	if !x.stale && !unheard {
+		w.count.nimbersIn += len(req.Nimbers)
+		x.fresh = w.dag.addNimbers(x.nimbers)
+		for _, e := range x.fresh {
+			w.ledger.origin[e.Key] = valueOrigin{group: req.Group, seq: x.seq}
 		}
-		m.regained(fresh)
-		m.noteKnown(req.Group, nimbers)
-		m.share(req.Group, fresh)
+		m.gone.regained(x.fresh)
+		x.disputes = w.noteKnown(req.Group, x.seq, x.nimbers)
 	}
-	if !stale {
-		m.noteReads(req.Group, req, m.seq)
-	}
-	reply := ExchangeReply{Master: m.id, Epoch: g.epoch, Lease: m.params.Lease, Gather: m.pace.gathering(), Kept: kept, Unheard: unheard && len(req.Nimbers) > 0}
-	if (kept || !stale) && g.forget != nil {
-		reply.Forget = slices.Sorted(maps.Keys(g.forget))
-		g.forget = nil
-	}
-	if stale {
-		m.stats.Stale += len(req.Completed)
+	if x.stale {
+		w.count.stale += len(req.Completed)
 	} else {
 		for i := range req.Completed {
-			r := &req.Completed[i]
-			if j := m.jobs[r.ID]; j != nil && j.group == req.Group && r.Outcome == solve.Unknown {
-				paced += float64(j.asked) / float64(m.cycle())
-			}
-			spec, ended, ok := m.take(req.Group, r, &parsed[i])
-			if ok {
-				reply.Jobs = append(reply.Jobs, spec)
-			} else if ended != nil && m.follow() {
-				g.ended = append(g.ended, endedJob{req.Completed[i].ID, ended})
-			}
+			m.take(x, c, i)
 		}
 	}
-	m.shareLearned()
+	x.learned = w.takeLearned(x.seq)
+	m.gone.regainedShared(x.learned)
 	if req.Resync {
-		reply.Drop = m.resync(req, g)
+		x.reply.Drop = m.resync(x.req, c)
 	}
-	for _, j := range g.jobs {
+	for _, j := range c.jobs {
 		if !j.trial { // a trial's lease runs from when it was handed out
-			j.deadline = now.Add(m.params.Lease)
+			j.deadline = x.now.Add(m.params.Lease)
 		}
 	}
-	reply.Jobs = append(reply.Jobs, m.handOut(req.Group, slots-len(g.jobs), now)...)
-	g.ended = g.ended[:0]
-	m.feedParked(now)
-	m.checkDone()
-	reply.Done = m.finished
-	g.toldDone = m.finished
-	return reply, m.outbox(req.Group, g), nil
+	x.reply.Jobs = append(x.reply.Jobs, m.handOut(req.Group, x.slots-len(c.jobs), x.now)...)
+	c.ended = c.ended[:0]
+	m.feedParked(x.now)
+	w.checkDone()
+	if len(w.jobs) != open {
+		m.tally.setJobs(x.now, len(w.jobs))
+	}
+	x.shape.jobs, x.shape.maxStretch = len(w.jobs), m.maxStretch()
+}
+
+// take takes in the i-th report of exchange x, from the group of crew c,
+// and hands on the job if it goes on. With work's lock held.
+func (m *Master) take(x *exchangeRun, c *crew, i int) {
+	r := &x.req.Completed[i]
+	if j := m.work.jobs[r.ID]; j != nil && j.group == x.req.Group && r.Outcome == solve.Unknown {
+		x.paced += float64(j.asked) / float64(m.cycle())
+	}
+	spec, ended, ok := m.takeReport(x, r, &x.parsed[i])
+	if ok {
+		x.reply.Jobs = append(x.reply.Jobs, spec)
+	} else if ended != nil && m.follow() {
+		c.ended = append(c.ended, endedJob{r.ID, ended})
+	}
+}
+
+// post is the sharing's part of exchange x: it puts the values new to the
+// master in the log and takes the group's outbox, and the delivery to
+// record (see sharing.take). With the sharing's lock held.
+func (m *Master) post(x *exchangeRun) (outbox, delivery, bool) {
+	s := m.share
+	b := s.boxOf(x.req.Group)
+	if x.joined || x.afresh {
+		s.resend(b, x.all, x.arrived)
+	}
+	if len(x.fresh) > 0 {
+		fresh := make([]sharedValue, len(x.fresh))
+		for i, e := range x.fresh {
+			fresh[i] = sharedValue{e: e, from: x.req.Group, seq: x.seq}
+		}
+		s.post(fresh)
+	}
+	s.post(x.learned)
+	return s.take(x.req.Group, b, x.seq)
+}
+
+// note is the trail's part of exchange x: it records what the group read,
+// the disputes and claims it made, and the delivery d of what it is sent,
+// if sent. With the trail's lock held.
+func (m *Master) note(x *exchangeRun, d delivery, sent bool) {
+	t := m.trail
+	if x.afresh {
+		// What it read is forgotten with what it held.
+		delete(t.reads, x.req.Group)
+	}
+	t.dispute(x.disputes)
+	if !x.stale {
+		t.noteReads(x.req.Group, x.req, x.seq)
+	}
+	for _, c := range x.claims {
+		t.noteClaim(c)
+	}
+	if sent {
+		t.deliver(x.req.Group, d)
+	}
 }
 
 // maxRunning bounds the jobs a request may list as running: a group has at
@@ -184,12 +287,12 @@ const maxRunning = MaxGrouping
 // together (ExchangeRequest.Running): it takes back the jobs it handed the
 // group that the group neither runs nor reported, and returns the jobs
 // the group runs that it no longer holds for it, for the group to drop.
-// With the lock held, after the request's reports were taken.
-func (m *Master) resync(req ExchangeRequest, g *groupState) (drop []string) {
+// With work's lock held, after the request's reports were taken.
+func (m *Master) resync(req ExchangeRequest, c *crew) (drop []string) {
 	running := make(map[string]bool, len(req.Running))
 	for _, id := range req.Running[:min(len(req.Running), maxRunning)] {
 		running[id] = true
-		if j := m.jobs[id]; j == nil || j.group != req.Group {
+		if j := m.work.jobs[id]; j == nil || j.group != req.Group {
 			drop = append(drop, id)
 		}
 	}
@@ -198,7 +301,7 @@ func (m *Master) resync(req ExchangeRequest, g *groupState) (drop []string) {
 		reported[r.ID] = true
 	}
 	lost := 0
-	for id, j := range g.jobs {
+	for id, j := range c.jobs {
 		if !running[id] && !reported[id] {
 			m.release(id, j)
 			lost++
@@ -226,12 +329,14 @@ func plural(n int, thing string) string {
 // handOut assigns up to n unlocked leaves to group as new jobs, none once
 // the root is solved (an audit that drops values unsolves it again), and
 // to a group on probation no more than there is room for (probation.go).
+// With work's lock held.
 func (m *Master) handOut(group string, n int, now time.Time) []JobSpec {
-	if solved(m.dag.root) {
+	d := m.work.dag
+	if solved(d.root) {
 		return nil
 	}
 	var specs []JobSpec
-	g := m.groups[group]
+	g := m.work.crews[group]
 	if onTrial(g) {
 		n = min(n, m.room())
 	}
@@ -241,11 +346,11 @@ func (m *Master) handOut(group string, n int, now time.Time) []JobSpec {
 		for g != nil && leaf == nil && len(g.ended) > 0 {
 			// Below the leaf of a job of the group that ended: its
 			// solver's table knows that part of the DAG.
-			leaf, after = m.dag.selectBelow(g.ended[0].leaf), g.ended[0].id
+			leaf, after = d.selectBelow(g.ended[0].leaf), g.ended[0].id
 			g.ended = g.ended[1:]
 		}
 		if leaf == nil {
-			leaf, after = m.dag.selectLeaf(), ""
+			leaf, after = d.selectLeaf(), ""
 		}
 		if leaf == nil {
 			break
@@ -255,79 +360,6 @@ func (m *Master) handOut(group string, n int, now time.Time) []JobSpec {
 		specs = append(specs, spec)
 	}
 	return specs
-}
-
-// outbox takes what group g is to be sent of the values and moves its
-// cursor past it. The delivery is recorded for the audit as if the values
-// were sent already: what the group proves from now on may rest on them.
-func (m *Master) outbox(group string, g *groupState) outbox {
-	out := outbox{pending: g.pending, log: m.shared[g.cursor:len(m.shared):len(m.shared)]}
-	g.pending, g.cursor = nil, len(m.shared)
-	var arrived uint64
-	for _, e := range out.pending {
-		arrived = max(arrived, m.origin[e.Key].seq)
-	}
-	// The log is in order of arrival: the last value not from the group
-	// itself arrived last. The group's own fresh values, just appended,
-	// are all it skips.
-	others := len(out.pending) > 0
-	for i := len(out.log) - 1; i >= 0; i-- {
-		if v := out.log[i]; v.from != group {
-			arrived, others = max(arrived, v.seq), true
-			break
-		}
-	}
-	if others {
-		m.deliveries[group] = append(m.deliveries[group], delivery{seq: m.seq, arrived: arrived, log: out.log, pending: out.pending})
-		m.readLogOf(group).sent += len(out.log) + len(out.pending)
-	}
-	return out
-}
-
-// noteKnown looks at the entries group sent that the master had already.
-// Sent with the master's value by another group, it records group as
-// another sender: a value that a liar sent first may also be an honest
-// group's own derivation, on which that group's later values rest, and
-// the audit keeps it if any of its senders is trusted (see drop). Sent
-// with another value, one of the two is wrong: it records a dispute, which
-// the next check or audit settles by solving the position.
-func (m *Master) noteKnown(group string, entries []solve.NimberEntry) {
-	for _, e := range entries {
-		o, ok := m.origin[e.Key]
-		if !ok || o.group == group {
-			continue
-		}
-		v, ok := m.db.Get(e.Key)
-		if !ok {
-			continue
-		}
-		if v != e.G {
-			if len(m.disputes) < maxDisputes {
-				m.disputes = append(m.disputes, dispute{key: e.Key, group: group, g: e.G, seq: m.seq})
-			} else {
-				m.overflow[group] = true
-			}
-			continue
-		}
-		also := m.resent[e.Key]
-		if len(also) >= maxResent || slices.ContainsFunc(also, func(a valueOrigin) bool { return a.group == group }) {
-			continue
-		}
-		m.resent[e.Key] = append(also, valueOrigin{group: group, seq: m.seq})
-	}
-}
-
-// shareLearned gives the values the DAG derived an origin and puts them in
-// every group's pending buffer.
-func (m *Master) shareLearned() {
-	for _, e := range m.dag.learned {
-		if _, ok := m.origin[e.Key]; !ok {
-			m.origin[e.Key] = valueOrigin{seq: m.seq}
-		}
-	}
-	m.regained(m.dag.learned)
-	m.share("", m.dag.learned)
-	m.dag.learned = nil
 }
 
 // parsedReport is a report's positions parsed, or the first error met.
@@ -372,32 +404,23 @@ func validEntries(in []solve.NimberEntry) []solve.NimberEntry {
 	return out
 }
 
-// share appends entries to the shared log, for every group but from.
-func (m *Master) share(from string, entries []solve.NimberEntry) {
-	if len(entries) == 0 {
-		return
-	}
-	for _, e := range entries {
-		m.shared = append(m.shared, sharedValue{e: e, from: from, seq: m.origin[e.Key].seq})
-	}
-}
-
 func (m *Master) assign(group string, leaf *node, now time.Time) JobSpec {
 	id, err := uuid.NewV7()
 	if err != nil {
 		id = uuid.New()
 	}
+	w := m.work
 	j := &job{id: id.String(), leaf: leaf, group: group, deadline: now.Add(m.params.Lease)}
-	m.jobs[j.id] = j
-	if g := m.groups[group]; g != nil {
-		g.jobs[j.id] = j
-		if onTrial(g) {
-			m.trial(j, g, now)
+	w.jobs[j.id] = j
+	if c := w.crews[group]; c != nil {
+		c.jobs[j.id] = j
+		if onTrial(c) {
+			m.trial(j, c, now)
 		}
 	}
 	leaf.locked, leaf.job = true, j
-	m.dag.propagate(leaf)
-	m.stats.Assigned++
+	w.dag.propagate(leaf)
+	w.count.assigned++
 	return m.spec(j)
 }
 
@@ -416,16 +439,18 @@ func (m *Master) spec(j *job) JobSpec {
 	return JobSpec{ID: j.id, Position: j.leaf.pos.String(), N: j.leaf.n, MaxIterations: cycle, Cycle: j.cycle}
 }
 
-// take processes the report of a job's cycle. It returns the job's next
-// cycle if the job goes on.
-func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, ended *node, goesOn bool) {
-	j := m.jobs[r.ID]
+// takeReport processes the report r of a job's cycle, of exchange x. It
+// returns the job's next cycle if the job goes on. With work's lock held.
+func (m *Master) takeReport(x *exchangeRun, r *Report, pr *parsedReport) (next JobSpec, ended *node, goesOn bool) {
+	w, group := m.work, x.req.Group
+	j := w.jobs[r.ID]
 	if j == nil || j.group != group {
-		m.stats.Stale++
+		w.count.stale++
 		return JobSpec{}, nil, false
 	}
-	m.proved(m.groups[group])
-	m.stats.Iterations += r.Iterations
+	c := w.crews[group]
+	proved(c)
+	w.count.iterations += r.Iterations
 	if m.watch != nil {
 		m.watch.Worked(Couple{j.leaf.key, j.leaf.n}, r.Iterations)
 	}
@@ -436,32 +461,32 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, 
 	// claims it did) after as many cycles as unstretched ones would take,
 	// and every job ends once the root is solved: the cores are the
 	// audit's then.
-	final := j.settled || solved(leaf) || r.Outcome != solve.Unknown || m.dag.root.locked ||
-		j.worked >= m.iterations() || j.cycle >= m.cycles() || solved(m.dag.root)
+	final := j.settled || solved(leaf) || r.Outcome != solve.Unknown || w.dag.root.locked ||
+		j.worked >= m.iterations() || j.cycle >= m.cycles() || solved(w.dag.root)
 	if !final {
 		leaf.pn, leaf.dn = r.PN, r.DN
-		m.dag.propagate(leaf)
-		m.stats.Continued++
+		w.dag.propagate(leaf)
+		w.count.continued++
 		return m.spec(j), nil, true
 	}
-	delete(m.jobs, j.id)
-	if g := m.groups[group]; g != nil {
-		delete(g.jobs, j.id)
+	delete(w.jobs, j.id)
+	if c != nil {
+		delete(c.jobs, j.id)
 	}
 	leaf.locked, leaf.job = false, nil
 	if !solved(leaf) {
 		if r.Outcome != solve.Unknown {
-			m.noteClaim(group, leaf, r.Outcome)
+			x.claims = append(x.claims, claim{pos: leaf.pos, n: leaf.n, out: r.Outcome, group: group, seq: x.seq})
 		}
 		if err := m.expandLeaf(leaf, r, pr); err != nil {
-			m.stats.Malformed++
+			w.count.malformed++
 			if m.Log != nil {
 				m.Log("group %s: job %s: %v; the leaf will be handed out again", group, r.ID, err)
 			}
 		}
 	}
-	m.dag.propagate(leaf)
-	m.stats.Expanded++
+	w.dag.propagate(leaf)
+	w.count.expanded++
 	return JobSpec{}, leaf, false
 }
 
@@ -470,7 +495,7 @@ func (m *Master) take(group string, r *Report, pr *parsedReport) (next JobSpec, 
 // A report it cannot use leaves the leaf a leaf and is described by the
 // error.
 func (m *Master) expandLeaf(leaf *node, r *Report, pr *parsedReport) error {
-	d := m.dag
+	d := m.work.dag
 	switch r.Outcome {
 	case solve.Win:
 		leaf.pn, leaf.dn = 0, solve.Inf

@@ -59,10 +59,11 @@ type groupConfig struct {
 	pool   *certify.Pool
 }
 
-// WithSolver has the group's solvers play game instead of sprouts.Rules{}
-// (the same rules with a children cache shared by the groups of one
-// process, say) and, if adjust is not nil, lets it change the options each
-// solver is made with, once the group has set them from its Params.
+// WithSolver has the group's solvers play game instead of the rules of
+// Sprouts with a land cache of the group's own (the same rules with a
+// children cache shared by the groups of one process, say) and, if adjust
+// is not nil, lets it change the options each solver is made with, once
+// the group has set them from its Params.
 func WithSolver(game solve.Game[sprouts.Position], adjust func(*solve.Options)) GroupOption {
 	return func(c *groupConfig) { c.game, c.adjust = game, adjust }
 }
@@ -78,7 +79,7 @@ func NewGroup(name string, params Params, opts ...GroupOption) (*Group, error) {
 	if err := memguard.CheckCapacity(params.Capacity, params.Grouping); err != nil {
 		return nil, fmt.Errorf("group %s: %w", name, err)
 	}
-	cfg := groupConfig{game: sprouts.Rules{}}
+	cfg := groupConfig{game: sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -24,16 +24,16 @@ func TestSelectBelowSkipsSolvedParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.dag.root.locked {
+	if m.work.dag.root.locked {
 		t.Fatal("every leaf is busy")
 	}
 	// A job two levels down, below a child of the root that is no sum, and
 	// one elsewhere.
 	var deep, other *job
 	for _, spec := range reply.Jobs {
-		j := m.jobs[spec.ID]
-		if deep == nil && len(j.leaf.parents) == 1 && j.leaf.parents[0] != m.dag.root &&
-			len(j.leaf.parents[0].parents) == 1 && j.leaf.parents[0].parents[0] == m.dag.root && !j.leaf.parents[0].sum {
+		j := m.work.jobs[spec.ID]
+		if deep == nil && len(j.leaf.parents) == 1 && j.leaf.parents[0] != m.work.dag.root &&
+			len(j.leaf.parents[0].parents) == 1 && j.leaf.parents[0].parents[0] == m.work.dag.root && !j.leaf.parents[0].sum {
 			deep = j
 		}
 	}
@@ -42,14 +42,14 @@ func TestSelectBelowSkipsSolvedParts(t *testing.T) {
 	}
 	parent := deep.leaf.parents[0]
 	for _, spec := range reply.Jobs {
-		if j := m.jobs[spec.ID]; other == nil && !below(j.leaf, parent) {
+		if j := m.work.jobs[spec.ID]; other == nil && !below(j.leaf, parent) {
 			other = j
 		}
 	}
 	if other == nil {
 		t.Fatal("every job is below the parent")
 	}
-	if !m.dag.matters(deep.leaf) || !m.dag.matters(other.leaf) {
+	if !m.work.dag.matters(deep.leaf) || !m.work.dag.matters(other.leaf) {
 		t.Fatal("a leaf of an unsolved DAG does not bear on the root")
 	}
 	g, ok := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 4096}).Grundy(context.Background(), parent.pos)
@@ -60,19 +60,19 @@ func TestSelectBelowSkipsSolvedParts(t *testing.T) {
 		Nimbers: []solve.NimberEntry{{Key: parent.key, G: g}}}); err != nil {
 		t.Fatal(err)
 	}
-	if solved(m.dag.root) {
+	if solved(m.work.dag.root) {
 		t.Fatalf("the value of %v solved the root", parent.pos)
 	}
 	if !solved(parent) {
 		t.Fatalf("its value did not solve %v", parent.pos)
 	}
-	if m.dag.matters(deep.leaf) {
+	if m.work.dag.matters(deep.leaf) {
 		t.Errorf("%v, below the solved %v, still bears on the root", deep.leaf.pos, parent.pos)
 	}
-	if !m.dag.matters(other.leaf) {
+	if !m.work.dag.matters(other.leaf) {
 		t.Errorf("%v no longer bears on the root", other.leaf.pos)
 	}
-	if v := m.dag.selectBelow(deep.leaf); v != nil && below(v, parent) {
+	if v := m.work.dag.selectBelow(deep.leaf); v != nil && below(v, parent) {
 		t.Errorf("a job following %v was taken below the solved %v", deep.leaf.pos, parent.pos)
 	}
 }
@@ -111,7 +111,7 @@ func TestFollow(t *testing.T) {
 		t.Fatalf("%d jobs, %v", len(reply.Jobs), err)
 	}
 	first := reply.Jobs[1]
-	leaf := m.jobs[first.ID].leaf
+	leaf := m.work.jobs[first.ID].leaf
 	s := g.Place(first)
 	r := g.Cycle(context.Background(), s, first)
 	if r.Outcome != solve.Unknown {
@@ -126,7 +126,7 @@ func TestFollow(t *testing.T) {
 	if next.After != first.ID {
 		t.Errorf("the new job follows %q, want %q", next.After, first.ID)
 	}
-	if j := m.jobs[next.ID]; j == nil || j.leaf == leaf || !below(j.leaf, leaf) {
+	if j := m.work.jobs[next.ID]; j == nil || j.leaf == leaf || !below(j.leaf, leaf) {
 		t.Errorf("the new job's %s is not below %s", next.Position, first.Position)
 	}
 	if got := g.Place(next); got != s {
@@ -158,9 +158,9 @@ func TestLargeSwarm(t *testing.T) {
 	}
 	for _, s := range steps {
 		if s.forget {
-			m.mu.Lock()
+			unlock := m.lockAll()
 			m.forget(s.group)
-			m.mu.Unlock()
+			unlock()
 		} else if _, err := m.Exchange(ExchangeRequest{Group: s.group, Slots: s.slots, Threads: s.threads}); err != nil {
 			t.Fatal(err)
 		}

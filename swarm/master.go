@@ -4,60 +4,59 @@ import (
 	"maps"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/spots-dev/spots/certify"
-	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
 )
 
-// MasterStats are the master's counters.
+// MasterStats are the master's counters, by the concern that keeps them
+// (see Master). The embedded structs' fields are MasterStats's own, in
+// Go and in JSON alike.
 type MasterStats struct {
-	Nodes         int     `json:"nodes"` // M-Nodes
-	Assigned      int     `json:"jobs_assigned"`
-	Continued     int     `json:"jobs_continued"`
-	Expanded      int     `json:"jobs_expanded"`
-	Expired       int     `json:"jobs_expired"`
-	Stale         int     `json:"reports_stale"` // reports for jobs the master no longer knows
-	Exchanges     int     `json:"exchanges"`
-	Iterations    uint64  `json:"iterations"` // T-It: iterations reported by all groups
-	NimbersIn     int     `json:"grundy_numbers_received"`
-	NimbersShared int     `json:"grundy_numbers_shared"` // one per value and receiving group
-	Groups        int     `json:"groups"`
-	RootPN        uint64  `json:"root_pn"`
-	RootDN        uint64  `json:"root_dn"`
-	BusySeconds   float64 `json:"master_busy_seconds"`
-	// Open is the number of jobs held by groups now, and Slots the solvers
-	// of the groups the master knows; Utilisation is the share of slot time
-	// since the first exchange during which a slot held a job.
-	Open        int     `json:"jobs_open"`
-	Slots       int     `json:"slots"`
-	Utilisation float64 `json:"utilisation"`
-	// Audits counts the checks of a solved root; Banned the groups caught
-	// sending wrong values, Dropped the values dropped with them.
-	Audits  int `json:"audits"`
-	Banned  int `json:"groups_banned"`
-	Dropped int `json:"values_dropped"`
+	WorkStats
+	SwarmStats
+	LoadStats
+	AuditStats
+}
+
+// WorkStats are the counters of the master's work: its DAG and its jobs.
+type WorkStats struct {
+	Nodes      int    `json:"nodes"` // M-Nodes
+	Assigned   int    `json:"jobs_assigned"`
+	Continued  int    `json:"jobs_continued"`
+	Expanded   int    `json:"jobs_expanded"`
+	Expired    int    `json:"jobs_expired"`
+	Stale      int    `json:"reports_stale"` // reports for jobs the master no longer knows
+	Iterations uint64 `json:"iterations"`    // T-It: iterations reported by all groups
+	NimbersIn  int    `json:"grundy_numbers_received"`
+	RootPN     uint64 `json:"root_pn"`
+	RootDN     uint64 `json:"root_dn"`
+	// Open is the number of jobs held by groups now.
+	Open int `json:"jobs_open"`
 	// Malformed counts reports the master could not use; their leaves are
 	// handed out again.
 	Malformed int `json:"reports_malformed"`
-	// Load is the share of time the master spends on exchanges under its
-	// lock (a moving average), and ReportEvery the iterations between a
-	// job's reports it asks for now: Params.Updates (a large swarm's
-	// LargeIterations when shorter), or more when the load is high;
-	// Gather the share of a cycle it asks groups to gather their reports
-	// for (ExchangeReply.Gather). PacedLoad is the part of Load spent on
-	// reports at the end of a full cycle, the part longer cycles reduce;
-	// the rest comes from jobs that solved their leaf early.
-	Load        float64 `json:"master_load"`
-	PacedLoad   float64 `json:"master_load_paced"`
-	ReportEvery uint64  `json:"report_every"`
-	Gather      float64 `json:"gather"`
+	// Expansions counts the master's own expansions of its DAG's top
+	// (before the first job, and again after an audit dropped values).
+	Expansions int `json:"m_expansions"`
+}
+
+// SwarmStats are the master's counters of its groups: the exchanges, the
+// groups and their solvers, the values shared, the events.
+type SwarmStats struct {
+	Exchanges     int `json:"exchanges"`
+	NimbersShared int `json:"grundy_numbers_shared"` // one per value and receiving group
+	Groups        int `json:"groups"`
+	// Slots are the solvers of the groups the master knows; Utilisation
+	// is the share of slot time since the first exchange during which a
+	// slot held a job.
+	Slots       int     `json:"slots"`
+	Utilisation float64 `json:"utilisation"`
 	// Cores are the groups' solvers times their threads; JobIterations
 	// the most iterations a job runs now, and Follow whether a group's
 	// next job is taken below its last (both change when the swarm
@@ -65,12 +64,36 @@ type MasterStats struct {
 	Cores         int    `json:"cores"`
 	JobIterations uint64 `json:"job_iterations"`
 	Follow        bool   `json:"follow"`
-	// Expansions counts the master's own expansions of its DAG's top
-	// (before the first job, and again after an audit dropped values).
-	Expansions int `json:"m_expansions"`
 	// Events counts the master's events by kind (eventKinds: "join",
 	// "expire", "loss", "resync", "ban"), since it started.
 	Events map[string]int `json:"events"`
+}
+
+// LoadStats are the master's pace: its load and the cycles it asks for.
+type LoadStats struct {
+	BusySeconds float64 `json:"master_busy_seconds"`
+	// Load is the share of time the master spends on exchanges under the
+	// lock they take in turn (the work's; a moving average), and
+	// ReportEvery the iterations between a job's reports it asks for now:
+	// Params.Updates (a large swarm's LargeIterations when shorter), or
+	// more when the load is high; Gather the share of a cycle it asks
+	// groups to gather their reports for (ExchangeReply.Gather). PacedLoad
+	// is the part of Load spent on reports at the end of a full cycle,
+	// the part longer cycles reduce; the rest comes from jobs that solved
+	// their leaf early.
+	Load        float64 `json:"master_load"`
+	PacedLoad   float64 `json:"master_load_paced"`
+	ReportEvery uint64  `json:"report_every"`
+	Gather      float64 `json:"gather"`
+}
+
+// AuditStats are the counters of the master's audit trail.
+type AuditStats struct {
+	// Audits counts the checks of a solved root; Banned the groups caught
+	// sending wrong values, Dropped the values dropped with them.
+	Audits  int `json:"audits"`
+	Banned  int `json:"groups_banned"`
+	Dropped int `json:"values_dropped"`
 	// Claims counts the outcomes reported by jobs that settled their
 	// leaf; Unbacked the groups banned for a claim the master's values
 	// did not back or that it found wrong.
@@ -92,37 +115,6 @@ type job struct {
 
 // maxGroupName bounds the length of a group's name.
 const maxGroupName = 256
-
-type groupState struct {
-	slots, cores int
-	// pending holds values to send the group besides those of the shared
-	// log: everything known when it joined, or when the epoch changed.
-	pending  []solve.NimberEntry
-	lastSeen time.Time
-	toldDone bool // the group was told the solve is over
-	// cursor is how much of the master's shared log the group was sent.
-	cursor int
-	// jobs are the jobs the group holds, so that an exchange costs the
-	// master in proportion to the group, not to the swarm.
-	jobs map[string]*job
-	// ended are the leaves of the group's jobs that ended in this
-	// exchange, where (in a large swarm) its new jobs are looked for.
-	ended []endedJob
-	// forget holds the readHash of each value dropped that the group is
-	// yet to be told to forget, where it keeps what it holds
-	// (blameVerdict.kept): through a new epoch, or with none.
-	forget map[uint64]bool
-	// epoch is the group's epoch: the master's at the last new epoch, or
-	// later where the group alone was made to start afresh
-	// (Master.restartEpoch).
-	epoch int
-	// proven is whether the master took in the report of one of its jobs
-	// (or trusts every group: Params.Probation 0); till then the group is
-	// on probation (probation.go), and trialLease is how long its next
-	// trial may take, once it let one run out.
-	proven     bool
-	trialLease time.Duration
-}
 
 // endedJob is a job that ended in the current exchange, and its leaf.
 type endedJob struct {
@@ -178,95 +170,86 @@ type delivery struct {
 }
 
 // Master is the master of a swarm solve: the DAG, the jobs and the values.
-// Its methods are safe for concurrent use (one lock).
+// Its methods are safe for concurrent use.
+//
+// Each of its concerns is a type that owns its state and its lock:
+//
+//  1. members (roster): the groups it knows, the groups it banned, the
+//     epochs, whether the solve is over, the exchange clock;
+//  2. work: the DAG, the database and each value's origin, the jobs,
+//     probation and the groups parked for a job;
+//  3. share (sharing): the log of values to share and each group's
+//     mailbox;
+//  4. trail: the audit trail (deliveries, reads, disputes, claims) and the
+//     audits' findings;
+//
+// and the leaves: gone (the values dropped), events, pacer, tally (the
+// utilisation), scans and the pool's lock.
+//
+// Lock order: the chained locks are taken in the order 1 to 4, never one
+// of a lower number while one of a higher number is held; a leaf lock is
+// taken with any of them held or none, and nothing is locked while a leaf
+// lock is held. So no cycle of waits can form. An exchange takes the
+// chained locks hand over hand (each before it lets the previous go), so
+// that exchanges run through the concerns in one order, as on a pipeline,
+// and one that takes all four (an audit's drop, a new epoch) sees each
+// exchange whole or not at all: exchanges of several groups run side by
+// side, one in each concern. What every exchange reads without a lock
+// (the roster's solvers and cores, the pace's stretch) is published in
+// words that only their concern writes.
 type Master struct {
 	// Log, if set, is told of every event (Event: a group joined, expired,
 	// was lost, re-synchronised or was banned) and of reports the master
 	// could not use (a position that does not parse, an unsolved couple
-	// without children). It is called with the master's lock held and must
-	// not call the master.
+	// without children). It is called with some of the master's locks
+	// held and must not call the master.
 	Log func(format string, args ...any)
 
-	mu     sync.Mutex
+	masterConfig
+
+	members *roster
+	work    *work
+	share   *sharing
+	trail   *trail
+
+	gone   dropped
+	events eventLog
+	pacer  pacer
+	tally  tally
+	// scans are the values the checks found consistent (findWrong).
+	scans scans
+	// pool is what the master draws on (pool.go).
+	pool drawing
+}
+
+// masterConfig is what a master is given and never changes.
+type masterConfig struct {
 	params Params
 	root   sprouts.Position
-	dag    *dag
-	db     *solve.NimberDB
-	jobs   map[string]*job
-	groups map[string]*groupState
 	clock  Clock    // nil: the wall clock
 	watch  Observer // nil: nobody watches
-	stats  MasterStats
-	done   chan struct{}
-	id     string // this master process
-	// The audit trail of the values (see audit): each value's origin, the
-	// exchange clock, what each group was sent, the groups caught lying,
-	// and the epoch, which changes whenever values are dropped.
-	origin     map[string]valueOrigin
-	resent     map[string][]valueOrigin
-	disputes   []dispute
-	seq        uint64
-	epochSeq   uint64 // the last exchange before the epoch began
-	deliveries map[string][]delivery
-	reads      map[string]*readLog // what each group read of what it was sent, this epoch
-	// gone holds the readHash of every value dropped, until a group sends
-	// it again: a group that reports reading one rests on what was dropped.
-	gone     map[uint64]bool
-	banned   map[string]bool
-	epoch    int  // the latest epoch, of all groups or one (groupState.epoch)
-	finished bool // the root's outcome passed its audit: groups are told to stop
-	// shared is every value new to the master since the epoch began, in
-	// the order it arrived; each group is sent the part past its cursor
-	// (but its own values), so that sharing costs the master in proportion
-	// to what it sends, not to the number of groups.
-	shared []sharedValue
-	// slotCount is the sum of the groups' slots, coreCount of their slots
-	// times their threads.
-	slotCount, coreCount int
-	// forwarded counts the values sent to groups (MasterStats
-	// .NimbersShared), counted outside the lock.
-	forwarded atomic.Int64
-	// parked are the groups without a job waiting for one, first come
-	// first served (see Park).
-	parked []*parkedGroup
-	// pace measures the master's load and sets the cycles' length.
-	pace pace
-	// probation lends jobs to the groups that have not proved themselves.
-	probation probation
-	// The time integrals behind MasterStats.Utilisation, brought up to
-	// date by account before anything changes jobs or groups.
-	acctAt             time.Time
-	slotTime, busyTime float64
+	id     string   // this master process
+}
 
-	// The values the checks scanned without finding them contradicting
-	// anything (findWrong), of the epoch scannedEpoch: later checks skip
-	// them. Under scanMu, not mu: the checks run without mu.
-	scanMu       sync.Mutex
-	scanned      map[string]bool
-	scannedEpoch uint64
+// scans are the values the checks scanned without finding them
+// contradicting anything (findWrong), of the epoch scannedEpoch: later
+// checks skip them. A leaf lock: the checks run without the master's
+// others.
+type scans struct {
+	mu      sync.Mutex
+	scanned map[string]bool
+	epoch   uint64
+}
 
-	// proof is the certificate the last audit that proved the root's
-	// outcome built (Certificate).
-	proof *format.Certificate
-	// events are the latest events and their counts.
-	events eventLog
-	// claims are the outcomes jobs reported that settled their leaves,
-	// waiting to be checked against the values (claims.go); firstClaim
-	// is the exchange of each group's first claim of the epoch; overflow
-	// the groups with disputes not recorded (maxDisputes) since the last
-	// check.
-	claims     []claim
-	firstClaim map[string]uint64
-	overflow   map[string]bool
-
-	// The certificates the master draws on (pool.go): the pool, its
-	// values (read-only once NewMaster returns), and under poolMu the
-	// database of the searches that draw on them (blamePool) and the
-	// library that checks them.
+// drawing is the certificates the master draws on (pool.go): the pool, its
+// values (read-only once NewMaster returns), and under mu the database of
+// the searches that draw on them (blamePool) and the library that checks
+// them. mu is a leaf lock.
+type drawing struct {
 	pool   *certify.Pool
 	pooled map[string]uint32
-	poolMu sync.Mutex
-	poolDB *solve.NimberDB
+	mu     sync.Mutex
+	db     *solve.NimberDB
 	lib    *verify.Library
 }
 
@@ -282,52 +265,45 @@ func NewMaster(root sprouts.Position, params Params, db *solve.NimberDB, opts ..
 	if db == nil {
 		db = solve.NewNimberDB()
 	}
-	m := &Master{params: params, root: root, db: db, jobs: map[string]*job{}, groups: map[string]*groupState{},
-		done: make(chan struct{}), id: uuid.NewString(), pace: pace{cfg: params.Pace},
-		origin: map[string]valueOrigin{}, resent: map[string][]valueOrigin{}, deliveries: map[string][]delivery{}, reads: map[string]*readLog{}, gone: map[uint64]bool{}, banned: map[string]bool{},
-		firstClaim: map[string]uint64{}, overflow: map[string]bool{}}
+	m := &Master{masterConfig: masterConfig{params: params, root: root, id: uuid.NewString()},
+		members: newRoster(), work: newWork(db), share: newSharing(), trail: newTrail()}
+	m.pacer.pace = pace{cfg: params.Pace}
+	m.pacer.stretch.Store(1)
 	for _, o := range opts {
 		o(m)
 	}
 	m.drawOn()
 	db.Range(func(k string, _ uint32) bool {
-		m.origin[k] = valueOrigin{group: savedOrigin}
+		m.work.ledger.origin[k] = valueOrigin{group: savedOrigin}
 		return true
 	})
 	m.newDAG()
 	return m, nil
 }
 
-// newDAG builds the top of the DAG afresh from the database.
+// newDAG builds the top of the DAG afresh from the database. With work's
+// lock held (or before the master is shared).
 func (m *Master) newDAG() {
-	m.dag = newDAG(m.db, m.params.Seed)
-	m.dag.watch = m.watch
-	m.dag.setRoot(m.root, 0)
+	w := m.work
+	w.dag = newDAG(w.db, m.params.Seed)
+	w.dag.watch = m.watch
+	w.dag.setRoot(m.root, 0)
 	m.grow(m.params.InitNodes)
-	m.checkDone()
+	w.checkDone()
 }
 
 // grow expands the most-proving leaves by the rules until the DAG has n
-// nodes or the root is solved.
+// nodes or the root is solved. With work's lock held.
 func (m *Master) grow(n int) {
-	for len(m.dag.nodes) < n {
-		leaf := m.dag.selectLeaf()
+	w := m.work
+	for len(w.dag.nodes) < n {
+		leaf := w.dag.selectLeaf()
 		if leaf == nil {
 			return
 		}
-		m.dag.expand(leaf)
-		m.dag.propagate(leaf)
-		m.stats.Expansions++
-	}
-}
-
-func (m *Master) checkDone() {
-	if solved(m.dag.root) {
-		select {
-		case <-m.done:
-		default:
-			close(m.done)
-		}
+		w.dag.expand(leaf)
+		w.dag.propagate(leaf)
+		w.count.expansions++
 	}
 }
 
@@ -335,17 +311,19 @@ func (m *Master) checkDone() {
 // to be checked by audit, which may find it unproved and go on solving
 // with a new channel: call solved again after each audit.
 func (m *Master) solved() <-chan struct{} {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.done
+	m.work.mu.Lock()
+	defer m.work.mu.Unlock()
+	return m.work.done
 }
 
 // finish tells the groups, at their next exchange, that the solve is over
 // (call it once audit has found the root's outcome proved).
 func (m *Master) finish() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.finished = true
+	m.members.mu.Lock()
+	defer m.members.mu.Unlock()
+	m.members.finished = true
+	m.work.mu.Lock()
+	defer m.work.mu.Unlock()
 	m.unparkAll()
 }
 
@@ -357,48 +335,55 @@ func (m *Master) Run() string { return m.id }
 
 // Outcome returns the root's outcome (solve.Unknown until it is solved).
 func (m *Master) Outcome() solve.Outcome {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.work.mu.Lock()
+	defer m.work.mu.Unlock()
 	return m.outcome()
 }
 
 // unheard returns the number of groups not yet told, since finish, that
 // the solve is over.
-func (m *Master) unheard() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	n := 0
-	for _, g := range m.groups {
-		if !g.toldDone {
-			n++
-		}
-	}
-	return n
-}
+func (m *Master) unheard() int { return m.members.unheard() }
 
 // DB returns the master's nimber database (a new one after an audit that
 // dropped values).
 func (m *Master) DB() *solve.NimberDB {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.db
+	m.work.mu.Lock()
+	defer m.work.mu.Unlock()
+	return m.work.db
 }
 
-// Stats returns the master's counters.
+// Stats returns the master's counters. It takes each concern's lock in
+// turn: the counters of one concern agree with each other, not always to
+// the exchange with another's.
 func (m *Master) Stats() MasterStats {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.account(m.now())
-	st := m.stats
-	st.Nodes, st.Groups = len(m.dag.nodes), len(m.groups)
-	st.Open, st.Slots = len(m.jobs), m.slots()
-	st.Cores, st.JobIterations, st.Follow = m.coreCount, m.iterations(), m.follow()
-	if m.slotTime > 0 {
-		st.Utilisation = m.busyTime / m.slotTime
+	var st MasterStats
+	r := m.members
+	r.mu.Lock()
+	st.Exchanges, st.Groups = int(r.seq), len(r.members)
+	r.mu.Unlock()
+	w := m.work
+	w.mu.Lock()
+	c := w.count
+	st.Nodes, st.Open = len(w.dag.nodes), len(w.jobs)
+	st.Assigned, st.Continued, st.Expanded, st.Expired, st.Stale = c.assigned, c.continued, c.expanded, c.expired, c.stale
+	st.Iterations, st.NimbersIn, st.Malformed, st.Expansions = c.iterations, c.nimbersIn, c.malformed, c.expansions
+	st.RootPN, st.RootDN = w.dag.root.pn, w.dag.root.dn
+	w.mu.Unlock()
+	t := m.trail
+	t.mu.Lock()
+	tc := t.count
+	t.mu.Unlock()
+	st.Audits, st.Banned, st.Dropped, st.Claims, st.Unbacked = tc.audits, tc.banned, tc.dropped, tc.claims, tc.unbacked
+	st.Slots, st.Cores = m.slots(), int(r.cores.Load())
+	st.JobIterations, st.Follow = m.iterations(), m.follow()
+	slotTime, busyTime := m.tally.read(m.now())
+	if slotTime > 0 {
+		st.Utilisation = busyTime / slotTime
 	}
-	st.RootPN, st.RootDN = m.dag.root.pn, m.dag.root.dn
-	st.NimbersShared = int(m.forwarded.Load())
-	st.Load, st.PacedLoad, st.ReportEvery, st.Gather = m.pace.load(), m.pace.pacedLoad(), m.cycle(), m.pace.gathering()
+	st.NimbersShared = int(m.share.forwarded.Load())
+	var stretch uint64
+	st.Load, st.PacedLoad, stretch, st.Gather, st.BusySeconds = m.pacer.read()
+	st.ReportEvery = m.updates() * stretch
 	st.Events = m.eventCounts()
 	return st
 }
@@ -409,13 +394,16 @@ func (m *Master) Stats() MasterStats {
 // (their slots and pending values with them), each with an eventExpire.
 // It returns the number of jobs taken away.
 func (m *Master) expire() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.members.mu.Lock()
+	defer m.members.mu.Unlock()
+	m.work.mu.Lock()
+	defer m.work.mu.Unlock()
+	m.share.mu.Lock()
+	defer m.share.mu.Unlock()
 	now := m.now()
-	m.account(now)
 	n := 0
 	taken, trials := map[string]int{}, map[string]int{}
-	for id, j := range m.jobs {
+	for id, j := range m.work.jobs {
 		switch {
 		case !now.After(j.deadline):
 			continue
@@ -429,10 +417,10 @@ func (m *Master) expire() int {
 		n++
 	}
 	holding := map[string]bool{}
-	for _, j := range m.jobs {
+	for _, j := range m.work.jobs {
 		holding[j.group] = true
 	}
-	for name, g := range m.groups {
+	for name, g := range m.members.members {
 		if taken[name] > 0 || now.Sub(g.lastSeen) > m.params.Lease && !holding[name] {
 			m.record(eventExpire, name, taken[name], "silent for %v, longer than its lease of %v; %s taken back", now.Sub(g.lastSeen).Round(time.Millisecond), m.params.Lease, plural(taken[name], "job"))
 			delete(taken, name)
@@ -446,6 +434,8 @@ func (m *Master) expire() int {
 		m.missedTrial(name, trials[name])
 	}
 	m.feedParked(now)
+	m.tally.setSlots(now, m.slots())
+	m.tally.setJobs(now, len(m.work.jobs))
 	return n
 }
 
@@ -454,18 +444,22 @@ func (m *Master) expire() int {
 // if the master knew it, while the solve goes on (not once finish said it
 // is over).
 func (m *Master) DropGroup(group string) int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.account(m.now())
+	m.members.mu.Lock()
+	defer m.members.mu.Unlock()
+	m.work.mu.Lock()
+	defer m.work.mu.Unlock()
+	m.share.mu.Lock()
+	defer m.share.mu.Unlock()
+	now := m.now()
 	n := 0
-	for id, j := range m.jobs {
+	for id, j := range m.work.jobs {
 		if j.group == group {
 			m.release(id, j)
 			n++
 		}
 	}
-	switch g := m.groups[group]; {
-	case m.finished:
+	switch g := m.members.members[group]; {
+	case m.members.finished:
 		// The solve is over: groups leave.
 	case n > 0:
 		m.record(eventLoss, group, n, "the gossip says it left or died; %s taken back", plural(n, "job"))
@@ -473,7 +467,9 @@ func (m *Master) DropGroup(group string) int {
 		m.record(eventLoss, group, 0, "the gossip says it left or died")
 	}
 	m.forget(group)
-	m.feedParked(m.now())
+	m.feedParked(now)
+	m.tally.setSlots(now, m.slots())
+	m.tally.setJobs(now, len(m.work.jobs))
 	return n
 }
 
@@ -493,47 +489,28 @@ func (m *Master) since(start time.Time) time.Duration {
 	return m.clock.Since(start)
 }
 
-// account adds the time since its last call to the utilisation
-// integrals, with the jobs and groups as they were during that time (no
-// groups, no slot time: waiting for the first worker costs nothing).
-func (m *Master) account(now time.Time) {
-	if !m.acctAt.IsZero() && now.After(m.acctAt) {
-		dt, slots := now.Sub(m.acctAt).Seconds(), m.slotCount
-		m.slotTime += dt * float64(slots)
-		m.busyTime += dt * float64(min(len(m.jobs), slots))
-	}
-	m.acctAt = now
-}
-
 // slots returns the number of solvers of the groups the master knows.
-func (m *Master) slots() int { return m.slotCount }
+func (m *Master) slots() int { return int(m.members.slots.Load()) }
 
-// forget removes a group (its slots and pending values with it).
+// forget removes a group: its membership, its crew (its slots and
+// probation; the jobs it holds stay the master's, for it to take back or
+// the group to find again) and its mailbox. With the locks of the roster,
+// the work and the sharing held.
 func (m *Master) forget(name string) {
-	if g := m.groups[name]; g != nil {
-		m.slotCount -= g.slots
-		m.coreCount -= g.cores
-		delete(m.groups, name)
-	}
+	m.members.remove(name)
+	delete(m.work.crews, name)
+	delete(m.share.boxes, name)
 }
 
+// release takes job j back: its leaf is unlocked, to be handed out again.
+// With work's lock held.
 func (m *Master) release(id string, j *job) {
-	delete(m.jobs, id)
-	if g := m.groups[j.group]; g != nil {
-		delete(g.jobs, id)
+	w := m.work
+	delete(w.jobs, id)
+	if c := w.crews[j.group]; c != nil {
+		delete(c.jobs, id)
 	}
 	j.leaf.locked, j.leaf.job = false, nil
-	m.dag.propagate(j.leaf)
-	m.stats.Expired++
-}
-
-// allValues returns every value the master holds, for a group to be sent
-// all of them. With the lock held.
-func (m *Master) allValues() []solve.NimberEntry {
-	out := make([]solve.NimberEntry, 0, m.db.Len())
-	m.db.Range(func(k string, v uint32) bool {
-		out = append(out, solve.NimberEntry{Key: k, G: v})
-		return true
-	})
-	return out
+	w.dag.propagate(j.leaf)
+	w.count.expired++
 }

@@ -77,7 +77,7 @@ var masterMetrics = []metricSpec{
 		func(r *StatusReport) float64 { return r.Stats.Utilisation }},
 	{"spots_swarm_master_busy_seconds_total", "Time the master spent in exchanges.", prometheus.CounterValue,
 		func(r *StatusReport) float64 { return r.Stats.BusySeconds }},
-	{"spots_swarm_master_load_ratio", "Share of time the master spends under its lock in exchanges (moving average).", prometheus.GaugeValue,
+	{"spots_swarm_master_load_ratio", "Share of time the master spends on exchanges under the work's lock, which they take in turn (moving average).", prometheus.GaugeValue,
 		func(r *StatusReport) float64 { return r.Stats.Load }},
 	{"spots_swarm_master_load_paced_ratio", "Part of the master's load spent on reports at the end of a full cycle, which longer cycles reduce (moving average).", prometheus.GaugeValue,
 		func(r *StatusReport) float64 { return r.Stats.PacedLoad }},

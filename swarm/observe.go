@@ -9,7 +9,7 @@ import (
 // A Clock is a master's time. The master reads Now for its jobs' leases,
 // the utilisation and the pace, and takes the time an exchange kept it
 // busy as Since(start), where start is what Now said when the exchange
-// took the master's lock. The default is the wall clock; a simulation
+// took the master's first lock (see Master). The default is the wall clock; a simulation
 // gives a virtual one, on which an exchange costs what the simulation
 // says it does (WithClock).
 type Clock interface {
@@ -28,7 +28,7 @@ type Couple struct {
 // An Observer watches a master's DAG grow and its jobs' work come in, for
 // accounts the master does not keep itself (where a simulation's work
 // went, on the proof or off it, say). Its methods are called with the
-// master's lock held, in the order things happen; they must be quick and
+// work's lock held (see Master), in the order things happen; they must be quick and
 // must not call the master.
 type Observer interface {
 	// Linked is called when child becomes a child of parent: when the
@@ -54,9 +54,9 @@ func WithObserver(o Observer) MasterOption { return func(m *Master) { m.watch = 
 // Unknown while it is open or when the DAG has no such couple (a new epoch
 // starts a new DAG).
 func (m *Master) CoupleOutcome(c Couple) solve.Outcome {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	v := m.dag.nodes[ckey{c.Key, c.N}]
+	m.work.mu.Lock()
+	defer m.work.mu.Unlock()
+	v := m.work.dag.nodes[ckey{c.Key, c.N}]
 	switch {
 	case v == nil:
 		return solve.Unknown

@@ -8,7 +8,7 @@ import "time"
 // pace is the master's load meter and the cycle length it sets.
 type pace struct {
 	cfg       paceConfig
-	busy, gap float64   // moving averages, in seconds: time under the lock, time between exchanges
+	busy, gap float64   // moving averages, in seconds: time under the work's lock, time between exchanges
 	paced     float64   // the part of busy spent on reports that came at a cycle's end
 	last      time.Time // the previous exchange's start
 	stretch   uint64    // cycles are stretch × Params.Updates iterations
@@ -98,7 +98,7 @@ func (p *pace) fit() uint64 {
 	return uint64(min(float64(p.stretch)*paced/want, 1<<40) + 0.999)
 }
 
-// load returns the share of time the master spends under its lock, as
+// load returns the share of time the master spends under the work's lock, as
 // the moving averages show it (0 before two exchanges).
 func (p *pace) load() float64 {
 	if p.gap <= 0 {

@@ -26,7 +26,8 @@ type Params struct {
 	Iterations uint64
 	// Updates is the iterations between a job's reports (a cycle), per
 	// PDFPN thread: how often the master hears of a job's proof numbers.
-	// Every report costs the master time under its one lock; when that
+	// Every report costs the master time under the lock its exchanges take in
+	// turn (the work's, see Master); when that
 	// load is high the master asks for fewer (Pace), never for more.
 	Updates uint64
 	// LargeSwarm is the number of cores (the solvers of the groups the
@@ -97,7 +98,8 @@ func DefaultParams() Params {
 }
 
 // paceConfig configures how the master paces the groups' reports to its load:
-// the share of time it spends on exchanges under its one lock, a moving
+// the share of time it spends on exchanges under the lock they take in turn
+// (the work's), a moving
 // average over the latest exchanges. Every report costs it that time; a
 // thousand solvers reporting every Updates iterations can ask for more
 // than all of it, and then each waits in line for its next cycle.
@@ -205,7 +207,7 @@ func (c paceConfig) check() error {
 // large reports whether the swarm is large now (Params.LargeSwarm): the
 // groups the master knows have that many cores.
 func (m *Master) large() bool {
-	return m.params.LargeSwarm > 0 && m.coreCount >= m.params.LargeSwarm
+	return m.params.LargeSwarm > 0 && int(m.members.cores.Load()) >= m.params.LargeSwarm
 }
 
 // iterations is the most iterations a job runs now before its leaf is
@@ -230,7 +232,7 @@ func (m *Master) updates() uint64 {
 }
 
 // cycle is the iterations between a job's reports at the master's pace.
-func (m *Master) cycle() uint64 { return m.updates() * max(m.pace.stretch, 1) }
+func (m *Master) cycle() uint64 { return m.updates() * m.pacer.stretched() }
 
 // maxStretch bounds the pace's stretch: a cycle is never longer than the
 // longest job.

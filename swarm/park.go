@@ -20,7 +20,7 @@ type parkedGroup struct {
 
 // Park registers group, which holds no job, to be handed jobs as soon as
 // leaves free up, before any group that asks later: deliver is called
-// once, with the master's lock held, with the jobs, or with none when the
+// once, with some of the master's locks held, with the jobs, or with none when the
 // solve is over or the master starts a new epoch. It must not call the
 // master. Park returns false, and registers nothing, when the group is
 // unknown, holds a job or the solve is over; else it returns unpark, which
@@ -32,22 +32,27 @@ type parkedGroup struct {
 // it spends its time answering "nothing yet", while a parked group costs
 // it nothing until there is work, and then gets it at once.
 func (m *Master) Park(group string, deliver func([]JobSpec)) (unpark func() bool, ok bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	g := m.groups[group]
-	if g == nil || len(g.jobs) > 0 || m.finished || m.banned[group] {
+	r, w := m.members, m.work
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	c := w.crews[group]
+	if r.members[group] == nil || c == nil || len(c.jobs) > 0 || r.finished || r.banned[group] {
 		return nil, false
 	}
 	p := &parkedGroup{group: group, deliver: deliver}
-	m.parked = append(m.parked, p)
+	w.parked = append(w.parked, p)
 	// Leaves may have freed up since the group's exchange let the lock go.
-	m.feedParked(m.now())
+	now := m.now()
+	m.feedParked(now)
+	m.tally.setJobs(now, len(w.jobs))
 	return func() bool {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		for i, q := range m.parked {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		for i, q := range w.parked {
 			if q == p {
-				m.parked = append(m.parked[:i], m.parked[i+1:]...)
+				w.parked = append(w.parked[:i], w.parked[i+1:]...)
 				return true
 			}
 		}
@@ -58,35 +63,37 @@ func (m *Master) Park(group string, deliver func([]JobSpec)) (unpark func() bool
 // feedParked hands unlocked leaves to the parked groups, in the order they
 // parked, as long as there are both. A group on probation waits, without
 // holding up those behind it, while there is no room for a trial job
-// (probation.go).
+// (probation.go). With work's lock held.
 func (m *Master) feedParked(now time.Time) {
-	for i := 0; i < len(m.parked); {
-		p := m.parked[i]
-		g := m.groups[p.group]
-		if g == nil {
-			m.parked = slices.Delete(m.parked, i, i+1)
+	w := m.work
+	for i := 0; i < len(w.parked); {
+		p := w.parked[i]
+		c := w.crews[p.group]
+		if c == nil {
+			w.parked = slices.Delete(w.parked, i, i+1)
 			p.deliver(nil)
 			continue
 		}
-		if onTrial(g) && m.room() == 0 {
+		if onTrial(c) && m.room() == 0 {
 			i++
 			continue
 		}
-		jobs := m.handOut(p.group, g.slots-len(g.jobs), now)
-		if len(jobs) == 0 && g.slots > len(g.jobs) {
+		jobs := m.handOut(p.group, c.slots-len(c.jobs), now)
+		if len(jobs) == 0 && c.slots > len(c.jobs) {
 			return // no leaf free: everyone waits
 		}
-		m.parked = slices.Delete(m.parked, i, i+1)
+		w.parked = slices.Delete(w.parked, i, i+1)
 		p.deliver(jobs)
 	}
 }
 
-// unparkAll answers every parked group without a job.
+// unparkAll answers every parked group without a job. With work's lock
+// held.
 func (m *Master) unparkAll() {
-	for _, p := range m.parked {
+	for _, p := range m.work.parked {
 		p.deliver(nil)
 	}
-	m.parked = nil
+	m.work.parked = nil
 }
 
 // exchangeWait is Exchange for a group that would rather wait than poll:
@@ -120,11 +127,12 @@ func (m *Master) exchangeWait(ctx context.Context, req ExchangeRequest, wait tim
 		// which does not list them as running).
 		reply.Jobs = <-ch
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.finished {
+	r := m.members
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
 		reply.Done = true
-		if g := m.groups[req.Group]; g != nil {
+		if g := r.members[req.Group]; g != nil {
 			g.toldDone = true
 		}
 	}

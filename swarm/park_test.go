@@ -26,9 +26,9 @@ func parkedReply(m *Master, group string) <-chan ExchangeReply {
 func waitParked(t *testing.T, m *Master, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		m.mu.Lock()
-		k := len(m.parked)
-		m.mu.Unlock()
+		m.work.mu.Lock()
+		k := len(m.work.parked)
+		m.work.mu.Unlock()
 		if k == n {
 			return
 		}
@@ -118,7 +118,7 @@ func TestWaitGivesUp(t *testing.T) {
 	if err != nil || len(reply.Jobs) != 0 || reply.Done {
 		t.Errorf("%+v, %v", reply, err)
 	}
-	if len(m.parked) != 0 {
-		t.Errorf("%d groups still waiting", len(m.parked))
+	if len(m.work.parked) != 0 {
+		t.Errorf("%d groups still waiting", len(m.work.parked))
 	}
 }

@@ -46,30 +46,30 @@ var ErrCited = errors.New("swarm: a certificate drawn on does not hold")
 // is kept), its audit cites them instead of deriving them, and checks the
 // certificates its proof cites before it believes the outcome.
 func WithPool(pool *certify.Pool) MasterOption {
-	return func(m *Master) { m.pool = pool }
+	return func(m *Master) { m.pool.pool = pool }
 }
 
 // drawOn puts the values of the master's pool into its database and
 // notes them. NewMaster calls it before it gives the database's values
 // their origin.
 func (m *Master) drawOn() {
-	if m.pool == nil {
+	if m.pool.pool == nil {
 		return
 	}
 	db := solve.NewNimberDB()
-	m.pool.Preload(db)
-	m.pooled = make(map[string]uint32, db.Len())
+	m.pool.pool.Preload(db)
+	m.pool.pooled = make(map[string]uint32, db.Len())
 	db.Range(func(k string, g uint32) bool {
-		m.pooled[k] = g
-		m.db.Put(k, g)
+		m.pool.pooled[k] = g
+		m.work.db.Put(k, g)
 		return true
 	})
-	m.lib = m.pool.Library()
+	m.pool.lib = m.pool.pool.Library()
 }
 
 // isPooled reports whether gn(key) = g is a value of the master's pool.
 func (m *Master) isPooled(key string, g uint32) bool {
-	v, ok := m.pooled[key]
+	v, ok := m.pool.pooled[key]
 	return ok && v == g
 }
 
@@ -78,9 +78,9 @@ func (m *Master) isPooled(key string, g uint32) bool {
 // written certificate, given it, does not check them again. It is not safe
 // for use while the master audits or checks.
 func (m *Master) Library() *verify.Library {
-	m.poolMu.Lock()
-	defer m.poolMu.Unlock()
-	return m.lib
+	m.pool.mu.Lock()
+	defer m.pool.mu.Unlock()
+	return m.pool.lib
 }
 
 // checkCited checks the certificates that cert, built by the audit, cites
@@ -90,9 +90,9 @@ func (m *Master) checkCited(cert *format.Certificate) error {
 	if len(cert.Cites) == 0 {
 		return nil
 	}
-	m.poolMu.Lock()
-	defer m.poolMu.Unlock()
-	_, err := verify.CertificateWith(cert, verify.Options{Library: m.lib})
+	m.pool.mu.Lock()
+	defer m.pool.mu.Unlock()
+	_, err := verify.CertificateWith(cert, verify.Options{Library: m.pool.lib})
 	switch {
 	case err == nil:
 		return nil
@@ -110,18 +110,18 @@ func (m *Master) checkCited(cert *format.Certificate) error {
 // when the pool agrees with the rules here (or there is none), and an
 // error when ctx ends.
 func (m *Master) blamePool(ctx context.Context, pos sprouts.Position, n uint32, out solve.Outcome) error {
-	if m.pool == nil {
+	if m.pool.pool == nil {
 		return nil
 	}
-	m.poolMu.Lock()
-	defer m.poolMu.Unlock()
-	if m.poolDB == nil {
+	m.pool.mu.Lock()
+	defer m.pool.mu.Unlock()
+	if m.pool.db == nil {
 		// Made at the first blame, which an honest swarm with a sound
 		// pool never meets: it is another copy of the pool.
-		m.poolDB = solve.NewNimberDB()
-		m.pool.Preload(m.poolDB)
+		m.pool.db = solve.NewNimberDB()
+		m.pool.pool.Preload(m.pool.db)
 	}
-	s := solve.NewDFPN(sprouts.Rules{}, m.poolDB, solve.Options{Capacity: max(m.params.Capacity, 1024)})
+	s := solve.NewDFPN(sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}, m.pool.db, solve.Options{Capacity: max(m.params.Capacity, 1024)})
 	if got := s.Solve(ctx, pos, n); got != out {
 		return ctx.Err()
 	}
@@ -129,11 +129,11 @@ func (m *Master) blamePool(ctx context.Context, pos sprouts.Position, n uint32, 
 	if err != nil {
 		return nil
 	}
-	cert, err := certify.BuildCiting(sprouts.Game, m.poolDB, m.pool, claim, verify.Options{})
+	cert, err := certify.BuildCiting(sprouts.Game, m.pool.db, m.pool.pool, claim, verify.Options{})
 	if err != nil || len(cert.Cites) == 0 {
 		return nil // not the pool's doing
 	}
-	if _, err := verify.CertificateWith(cert, verify.Options{Library: m.lib}); errors.Is(err, verify.ErrCitation) {
+	if _, err := verify.CertificateWith(cert, verify.Options{Library: m.pool.lib}); errors.Is(err, verify.ErrCitation) {
 		return fmt.Errorf("%w: %s, found wrong by solving it again, follows from its values: %w", ErrCited, claim, err)
 	}
 	return nil
@@ -142,7 +142,7 @@ func (m *Master) blamePool(ctx context.Context, pos sprouts.Position, n uint32, 
 // citePool cites the master's pooled values in d, as the audit's
 // certificate does.
 func (m *Master) citePool(d *verify.Database) {
-	for k, g := range m.pooled {
+	for k, g := range m.pool.pooled {
 		d.Cite(k, g)
 	}
 }

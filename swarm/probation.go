@@ -41,76 +41,80 @@ type probation struct {
 	trials map[*job]bool
 }
 
-// room returns how many more trial jobs the master may hand out. With the
-// lock held.
+// room returns how many more trial jobs the master may hand out. With
+// work's lock held.
 func (m *Master) room() int {
-	p := &m.probation
+	w := m.work
+	p := &w.probation
 	for j := range p.trials {
-		if !j.trial || m.jobs[j.id] != j {
+		if !j.trial || w.jobs[j.id] != j {
 			delete(p.trials, j)
 		}
 	}
-	return max(0, max(minTrials, len(m.jobs)-len(p.trials))-len(p.trials))
+	return max(0, max(minTrials, len(w.jobs)-len(p.trials))-len(p.trials))
 }
 
-// onTrial reports whether group g is on probation: it has not proved
-// itself.
-func onTrial(g *groupState) bool { return g != nil && !g.proven }
+// onTrial reports whether a group, of crew c, is on probation: it has not
+// proved itself.
+func onTrial(c *crew) bool { return c != nil && !c.proven }
 
-// trial makes j, just handed to group g, a trial job. With the lock held.
-func (m *Master) trial(j *job, g *groupState, now time.Time) {
-	if m.probation.trials == nil {
-		m.probation.trials = map[*job]bool{}
+// trial makes j, just handed to the group of crew c, a trial job. With
+// work's lock held.
+func (m *Master) trial(j *job, c *crew, now time.Time) {
+	p := &m.work.probation
+	if p.trials == nil {
+		p.trials = map[*job]bool{}
 	}
 	j.trial = true
-	j.deadline = now.Add(m.trialLease(g))
-	m.probation.trials[j] = true
+	j.deadline = now.Add(m.trialLease(c))
+	p.trials[j] = true
 }
 
-// believes reports whether the master takes in the values group g sends
-// with req: not while it is on probation, unless req reports one of the
-// jobs the master holds for it, which ends its probation. With the lock
-// held.
-func (m *Master) believes(g *groupState, req ExchangeRequest) bool {
+// believes reports whether the master takes in the values the group of
+// crew c sends with req: not while it is on probation, unless req reports
+// one of the jobs the master holds for it, which ends its probation. With
+// work's lock held.
+func (m *Master) believes(c *crew, req ExchangeRequest) bool {
 	for i := range req.Completed {
-		if !onTrial(g) {
+		if !onTrial(c) {
 			break
 		}
-		if j := m.jobs[req.Completed[i].ID]; j != nil && j.group == req.Group {
-			m.proved(g)
+		if j := m.work.jobs[req.Completed[i].ID]; j != nil && j.group == req.Group {
+			proved(c)
 		}
 	}
-	return !onTrial(g)
+	return !onTrial(c)
 }
 
-// proved ends group g's probation, if it was on it: a report of one of
-// its jobs was taken in. Its jobs go on as anybody's. With the lock held.
-func (m *Master) proved(g *groupState) {
-	if !onTrial(g) {
+// proved ends the probation of the group of crew c, if it was on it: a
+// report of one of its jobs was taken in. Its jobs go on as anybody's.
+// With work's lock held.
+func proved(c *crew) {
+	if !onTrial(c) {
 		return
 	}
-	g.proven = true
-	for _, j := range g.jobs {
+	c.proven = true
+	for _, j := range c.jobs {
 		j.trial = false
 	}
 }
 
-// trialLease is how long group g has to report a trial job.
-func (m *Master) trialLease(g *groupState) time.Duration {
-	return min(m.params.Lease, max(m.params.Probation, g.trialLease))
+// trialLease is how long the group of crew c has to report a trial job.
+func (m *Master) trialLease(c *crew) time.Duration {
+	return min(m.params.Lease, max(m.params.Probation, c.trialLease))
 }
 
 // missedTrial records that group (forgotten, maybe) let k trial jobs run
 // out, taken back: an eventExpire, and its next trials may take twice as
-// long. With the lock held.
+// long. With work's lock held.
 func (m *Master) missedTrial(group string, k int) {
-	g := m.groups[group]
-	if g == nil {
+	c := m.work.crews[group]
+	if c == nil {
 		m.record(eventExpire, group, k, "on probation, it did not report its %s in time; taken back", plural(k, "trial job"))
 		return
 	}
-	was := m.trialLease(g)
-	g.trialLease = min(m.params.Lease, 2*was)
+	was := m.trialLease(c)
+	c.trialLease = min(m.params.Lease, 2*was)
 	m.record(eventExpire, group, k, "on probation, it did not report its %s within %v; taken back, its next may take %v",
-		plural(k, "trial job"), was, m.trialLease(g))
+		plural(k, "trial job"), was, m.trialLease(c))
 }

@@ -59,12 +59,12 @@ func readHashes(entries []solve.NimberEntry) []uint64 {
 }
 
 // readLogOf returns group's read log of the epoch, made on first use.
-// With the lock held.
-func (m *Master) readLogOf(group string) *readLog {
-	r := m.reads[group]
+// With mu held.
+func (t *trail) readLogOf(group string) *readLog {
+	r := t.reads[group]
 	if r == nil {
 		r = &readLog{first: map[uint64]uint64{}}
-		m.reads[group] = r
+		t.reads[group] = r
 	}
 	return r
 }
@@ -73,9 +73,9 @@ func (m *Master) readLogOf(group string) *readLog {
 // exchange seq. A request that does not report them, or one that reports
 // more reads than the group was sent values (a group reports each value
 // once an epoch), leaves the group taken to rest on all it was sent. With
-// the lock held.
-func (m *Master) noteReads(group string, req ExchangeRequest, seq uint64) {
-	r := m.readLogOf(group)
+// mu held.
+func (t *trail) noteReads(group string, req ExchangeRequest, seq uint64) {
+	r := t.readLogOf(group)
 	if r.untracked {
 		return
 	}
@@ -117,38 +117,22 @@ func readAny(read []uint64, set map[uint64]bool) bool {
 	return false
 }
 
-// restartEpoch makes group g alone start afresh: its jobs are taken back,
+// restartEpoch makes group alone start afresh: its jobs are taken back,
 // it has an epoch of its own, so that what it sends before it hears of it
-// is ignored, and it is sent every value (restart). With the lock held.
-func (m *Master) restartEpoch(group string, g *groupState) {
-	for id, j := range g.jobs {
-		m.release(id, j)
+// is ignored, and it is sent every value (restart). With the locks of the
+// roster, the work, the sharing and the trail held.
+func (m *Master) restartEpoch(group string) {
+	if c := m.work.crews[group]; c != nil {
+		for id, j := range c.jobs {
+			m.release(id, j)
+		}
 	}
-	m.restart(group, g)
-	m.epoch++
-	g.epoch = m.epoch
-}
-
-// restart makes group g start afresh within the epoch: it is sent every
-// value, and what it read is forgotten with what it held. For a group that
-// was to keep what it held through the epoch's start but read a value
-// dropped then, or that says it started afresh (ExchangeRequest.Afresh).
-// With the lock held.
-func (m *Master) restart(group string, g *groupState) {
-	g.forget, g.pending, g.cursor = nil, m.allValues(), len(m.shared)
-	delete(m.reads, group)
-}
-
-// regained takes the values of fresh, new to the master, out of gone: a
-// value dropped and sent again (a true value a culprit sent first) is
-// one a group may rest on. With the lock held.
-func (m *Master) regained(fresh []solve.NimberEntry) {
-	if len(m.gone) == 0 {
-		return
+	if g := m.members.members[group]; g != nil {
+		m.members.restartEpoch(g)
 	}
-	for _, e := range fresh {
-		delete(m.gone, readHash(e))
-	}
+	all, arrived := m.work.allValues()
+	m.share.resend(m.share.boxOf(group), all, arrived)
+	delete(m.trail.reads, group)
 }
 
 // hashSet returns hashes as a set.

@@ -51,7 +51,7 @@ func TestKeptGroups(t *testing.T) {
 	exchange(ExchangeRequest{Group: "reader", TracksReads: true, Read: []uint64{readHash(lie)}})
 	// As if the reader had reported an outcome after it read the lie: the
 	// DAG may rest on it, so the check starts a new epoch for all.
-	m.firstClaim["reader"] = m.seq
+	m.trail.firstClaim["reader"] = m.members.seq
 
 	res, err := m.check(context.Background())
 	if err != nil {
@@ -165,7 +165,7 @@ func TestQuietDrop(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	jobs := len(m.jobs)
+	jobs := len(m.work.jobs)
 
 	res, err := m.check(context.Background())
 	if err != nil {
@@ -174,8 +174,8 @@ func TestQuietDrop(t *testing.T) {
 	if !slices.Equal(res.Banned, []string{"liar"}) || !slices.Equal(res.Kept, []string{"other", "source"}) {
 		t.Fatalf("banned %v, kept %v; want [liar], [other source] (wrong %v)", res.Banned, res.Kept, res.Wrong)
 	}
-	if e := m.groups["source"].epoch + m.groups["other"].epoch; e != 0 || len(m.jobs) != jobs-2 {
-		t.Fatalf("the honest groups' epochs add up to %d, %d jobs after the check (%d before); want 0, and every job but the liar's and the untracked group's", e, len(m.jobs), jobs)
+	if e := m.members.members["source"].epoch + m.members.members["other"].epoch; e != 0 || len(m.work.jobs) != jobs-2 {
+		t.Fatalf("the honest groups' epochs add up to %d, %d jobs after the check (%d before); want 0, and every job but the liar's and the untracked group's", e, len(m.work.jobs), jobs)
 	}
 	if _, ok := m.DB().Get(lie.Key); ok {
 		t.Fatal("the lie is kept")

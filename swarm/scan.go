@@ -56,33 +56,36 @@ func (m *Master) solveSuspects(ctx context.Context, vals map[string]uint32, inco
 	// most of a check's work, and the values only grow within an epoch, so
 	// a value whose children all had values and agreed with them still
 	// does. One that lacked a child's value is scanned again.
-	m.scanMu.Lock()
-	epoch := m.scannedEpoch
+	m.scans.mu.Lock()
+	epoch := m.scans.epoch
 	keys := make([]string, 0, len(vals))
 	for k, g := range vals {
 		// A pooled value is not scanned: its certificate answers for
 		// it, and scanning the pool would cost each check its size.
-		if (incompleteToo || !m.scanned[k]) && !m.isPooled(k, g) {
+		if (incompleteToo || !m.scans.scanned[k]) && !m.isPooled(k, g) {
 			keys = append(keys, k)
 		}
 	}
-	m.scanMu.Unlock()
-	contradicting, incomplete, inconsistent, err := scanValues(ctx, vals, keys)
+	m.scans.mu.Unlock()
+	// One cache of canonical codes for the whole check: the children of
+	// the values scanned and of the suspects solved share their lands.
+	game := sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}
+	contradicting, incomplete, inconsistent, err := scanValues(ctx, game, vals, keys)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	m.scanMu.Lock()
-	if m.scanned == nil || m.scannedEpoch != epoch {
-		m.scanned = map[string]bool{}
+	m.scans.mu.Lock()
+	if m.scans.scanned == nil || m.scans.epoch != epoch {
+		m.scans.scanned = map[string]bool{}
 	}
 	for _, k := range keys {
 		// An incomplete value is scanned again: the children's values
 		// it lacked may come, and contradict it.
 		if !contradicting[k] && !incomplete[k] {
-			m.scanned[k] = true
+			m.scans.scanned[k] = true
 		}
 	}
-	m.scanMu.Unlock()
+	m.scans.mu.Unlock()
 	order := func(set map[string]bool) []suspect {
 		var out []suspect
 		for k := range set {
@@ -113,7 +116,7 @@ func (m *Master) solveSuspects(ctx context.Context, vals map[string]uint32, inco
 			wrong[k] = true
 		}
 	}
-	checker := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: max(m.params.Capacity, 1024)})
+	checker := solve.NewDFPN(game, nil, solve.Options{Capacity: max(m.params.Capacity, 1024)})
 	// The disputes first: one of the two values is wrong, so one solve
 	// names either a wrong value of the master's or a wrong value sent.
 	// One refuted dispute of a group is enough.
@@ -165,10 +168,10 @@ func (m *Master) solveSuspects(ctx context.Context, vals map[string]uint32, inco
 // forgetScans makes the next checks scan every value again: values were
 // dropped, so what was consistent may rest on them.
 func (m *Master) forgetScans() {
-	m.scanMu.Lock()
-	m.scanned = nil
-	m.scannedEpoch++
-	m.scanMu.Unlock()
+	m.scans.mu.Lock()
+	m.scans.scanned = nil
+	m.scans.epoch++
+	m.scans.mu.Unlock()
 }
 
 // scanValues looks at the values of keys, each against its children's
@@ -178,7 +181,8 @@ func (m *Master) forgetScans() {
 // contradicting too); it is incomplete when some child's lands lack a
 // value. A key that is not a position is contradicting. A value with a
 // child of the same value is inconsistent too, with that child's lands.
-func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (contradicting, incomplete map[string]bool, inconsistent map[string][]string, err error) {
+// The children are made by game.
+func scanValues(ctx context.Context, game sprouts.Rules, vals map[string]uint32, keys []string) (contradicting, incomplete map[string]bool, inconsistent map[string][]string, err error) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(keys)/16))
 	var next atomic.Int64
 	results := make([][]scanVerdict, workers)
@@ -192,7 +196,7 @@ func scanValues(ctx context.Context, vals map[string]uint32, keys []string) (con
 				if i >= len(keys) || ctx.Err() != nil {
 					return
 				}
-				results[w] = append(results[w], scanValue(vals, keys[i]))
+				results[w] = append(results[w], scanValue(game, vals, keys[i]))
 			}
 		}()
 	}
@@ -227,7 +231,7 @@ type scanVerdict struct {
 }
 
 // scanValue is scanValues for one key.
-func scanValue(vals map[string]uint32, k string) (v scanVerdict) {
+func scanValue(game sprouts.Rules, vals map[string]uint32, k string) (v scanVerdict) {
 	v.key = k
 	g := vals[k]
 	p, err := sprouts.FromKey(k)
@@ -237,7 +241,7 @@ func scanValue(vals map[string]uint32, k string) (v scanVerdict) {
 	}
 	seen := map[uint32]bool{}
 	complete, first := true, true
-	for _, c := range p.Children() {
+	for _, c := range game.Children(p) {
 		x, ok := uint32(0), true
 		for _, l := range c.Lands() {
 			y, known := vals[l.Key()]

@@ -336,10 +336,10 @@ func (h *scheduleHarness) report(t *testing.T, td *datadriven.TestData, args []s
 // differ, and whether a job holds it or running jobs cover its part of the
 // plan. A couple met again is printed once.
 func (h *scheduleHarness) tree(depth int) string {
-	h.m.mu.Lock()
-	defer h.m.mu.Unlock()
+	h.m.work.mu.Lock()
+	defer h.m.work.mu.Unlock()
 	jobs := map[*node]string{}
-	for id, j := range h.m.jobs {
+	for id, j := range h.m.work.jobs {
 		jobs[j.leaf] = h.names[id]
 	}
 	var b strings.Builder
@@ -380,7 +380,7 @@ func (h *scheduleHarness) tree(depth int) string {
 			walk(c, level+1)
 		}
 	}
-	walk(h.m.dag.root, 0)
+	walk(h.m.work.dag.root, 0)
 	return strings.TrimSuffix(b.String(), "\n")
 }
 

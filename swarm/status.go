@@ -29,7 +29,7 @@ type StatusOptions struct {
 
 // Status watches a master for its status page, its JSON and its metrics.
 // It only reads the master: each report is a snapshot taken under the
-// master's lock (a copy of its counters and of its groups, nothing
+// master's locks (a copy of its counters and of its groups, nothing
 // rendered) and made into HTML, JSON or metrics outside it; a snapshot is
 // taken at most once every snapshotMaxAge however many clients read.
 // Its methods are safe for concurrent use.
@@ -140,7 +140,7 @@ type StatusReport struct {
 }
 
 // masterView is what a status report reads from the master besides its
-// Stats, under the master's lock.
+// Stats, under the roster's and the work's locks.
 type masterView struct {
 	groups             []workerStatus
 	slotTime, busyTime float64
@@ -148,19 +148,22 @@ type masterView struct {
 	events             []event
 }
 
-// statusView copies, under the lock, the master's groups (with their jobs
+// statusView copies, under the locks, the master's groups (with their jobs
 // out) and its time integrals brought up to now. It changes nothing the
 // solve depends on.
 func (m *Master) statusView() masterView {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.account(m.now())
-	out := make(map[string]int, len(m.groups))
-	for _, j := range m.jobs {
+	r, w := m.members, m.work
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w.mu.Lock()
+	out := make(map[string]int, len(r.members))
+	for _, j := range w.jobs {
 		out[j.group]++
 	}
-	v := masterView{slotTime: m.slotTime, busyTime: m.busyTime, finished: m.finished, events: m.recentEvents()}
-	for name, g := range m.groups {
+	w.mu.Unlock()
+	v := masterView{finished: r.finished, events: m.eventsNow()}
+	v.slotTime, v.busyTime = m.tally.read(m.now())
+	for name, g := range r.members {
 		seen := g.lastSeen
 		v.groups = append(v.groups, workerStatus{Name: name, Slots: g.slots, JobsOut: out[name], LastSeen: &seen})
 	}

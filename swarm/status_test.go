@@ -495,7 +495,7 @@ func TestConcurrentStatusReads(t *testing.T) {
 // the keys it had before (t_it, m_nodes, nimbers…), which it wrote beside
 // them for one release.
 func TestStatusVocabulary(t *testing.T) {
-	r := StatusReport{Stats: MasterStats{Iterations: 5, Nodes: 3, NimbersIn: 2, NimbersShared: 1}, Nimbers: 7,
+	r := StatusReport{Stats: MasterStats{WorkStats: WorkStats{Iterations: 5, Nodes: 3, NimbersIn: 2}, SwarmStats: SwarmStats{NimbersShared: 1}}, Nimbers: 7,
 		Samples: []sample{{Iterations: 5, Nodes: 3, Nimbers: 7, NimbersShared: 1}}}
 	b, err := json.Marshal(r)
 	if err != nil {

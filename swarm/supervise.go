@@ -99,7 +99,7 @@ func (m *Master) Supervise(ctx context.Context, opts SuperviseOptions) (solve.Ou
 		}
 		if !opts.NoAudit {
 			start := time.Now()
-			m.logf("the root is solved (%s); checking it against the rules with the %d values it may rest on", m.Outcome(), m.db.Len())
+			m.logf("the root is solved (%s); checking it against the rules with the %d values it may rest on", m.Outcome(), m.DB().Len())
 			res, err := m.audit(ctx)
 			if err != nil {
 				return solve.Unknown, err

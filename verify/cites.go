@@ -12,9 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
-	"github.com/spots-dev/spots/sprouts"
 )
 
 // Citations.
@@ -70,10 +68,12 @@ type checkedCert struct {
 	// A certificate loaded for a check of what a claim uses
 	// (Options.Used) is read, its address and its citations found valid,
 	// but its rows are checked only as they are used: entries are its
-	// rows with their hints, checked marks those found valid.
-	loaded  bool
-	entries []format.Entry
-	checked []bool
+	// rows with their hints; checked marks those the default check found
+	// valid, indChecked those the independent check did (see marks).
+	loaded     bool
+	entries    []format.Entry
+	checked    []bool
+	indChecked []bool
 }
 
 // Value is an entry a checked certificate proves: the Grundy value of an
@@ -648,12 +648,9 @@ func (l *Library) Inline(addr string) (*format.Certificate, error) {
 		}
 		entries = append(entries, l.valid[a].used(cited.Entries)...)
 	}
-	switch cert.Game {
-	case sprouts.Game:
-		entries, err = sortEntries[sprouts.Position](sproutsRules{}, entries)
-	case cram.Game:
-		entries, err = sortEntries[cram.Position](cramRules{}, entries)
-	default:
+	if g, ok := rulesOf(cert.Game); ok {
+		entries, err = sortEntries(g, entries)
+	} else {
 		err = unknownGame(cert.Game)
 	}
 	if err != nil {

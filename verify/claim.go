@@ -120,7 +120,8 @@ func rootChildren[P any](g rules[P], root P) []P {
 }
 
 // landMoves remembers the children of lands (the atomic components of
-// positions; regions in Cram): a checker needs those of every entry and,
+// positions, whatever the game calls them): a checker needs those of
+// every entry and,
 // for winning replies, of the lands of its children, which are sometimes
 // met again. Every land is measured against the limits before its
 // children are generated, and the memory the cache holds is bounded.

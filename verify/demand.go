@@ -34,11 +34,14 @@ import (
 //
 // The certificate given is still checked whole (every row), as is every
 // file spots-corpus check verifies; only citations are followed entry by
-// entry. The independent check (Options.Independent) checks cited
-// certificates whole.
+// entry. The independent check (Options.Independent) follows them the same
+// way, by its own rules (independent_used.go): the entries it looks up
+// while it searches for witnesses are the ones it checks. Each checker
+// marks the entries it found valid apart (checkedCert.marks), so that one
+// never takes the other's word.
 
 // demand reports whether the check follows citations entry by entry.
-func (o Options) demand() bool { return o.Used && !o.Independent }
+func (o Options) demand() bool { return o.Used }
 
 // checkOrLoad checks the cited certificate at path whole, or with
 // opt.demand() loads it: its rows read and its address found to be its
@@ -92,7 +95,7 @@ func (l *Library) checkOrLoad(path string, opt Options) (*checkedCert, error) {
 		return nil, &Failure{Rule: "address", Detail: fmt.Sprintf("the file is named %s.arrow but its content address is %s", name, addr)}
 	}
 	res := Result{Claim: h.Claim, Address: addr, Entries: len(entries), Cites: len(h.Cites)}
-	return &checkedCert{path: path, res: res, cites: h.Cites, loaded: true, entries: entries, checked: make([]bool, len(entries))}, nil
+	return &checkedCert{path: path, res: res, cites: h.Cites, loaded: true, entries: entries}, nil
 }
 
 // used returns those of entries (the certificate's rows, read again) that
@@ -104,11 +107,29 @@ func (c *checkedCert) used(entries []format.Entry) []format.Entry {
 	}
 	var out []format.Entry
 	for i, e := range entries {
-		if i < len(c.checked) && c.checked[i] {
+		if c.found(i) {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// marks returns, for a loaded certificate, which of its entries the check
+// of the kind independent found valid, made on first use.
+func (c *checkedCert) marks(independent bool) []bool {
+	m := &c.checked
+	if independent {
+		m = &c.indChecked
+	}
+	if *m == nil {
+		*m = make([]bool, len(c.entries))
+	}
+	return *m
+}
+
+// found reports whether either checker found entry i valid.
+func (c *checkedCert) found(i int) bool {
+	return i < len(c.checked) && c.checked[i] || i < len(c.indChecked) && c.indChecked[i]
 }
 
 // usedRows returns the values the certificate proves: its rows, or those
@@ -118,8 +139,8 @@ func (c *checkedCert) usedRows() []Value {
 		return c.rows
 	}
 	var out []Value
-	for i, ok := range c.checked {
-		if ok {
+	for i := range c.entries {
+		if c.found(i) {
 			out = append(out, Value{Position: c.entries[i].Position, Grundy: c.entries[i].Grundy})
 		}
 	}
@@ -135,8 +156,9 @@ type pendingRow struct {
 // citedRows returns, for a check with opt.demand(), the rows of the
 // certificates cites names and of all they rely on: the values of those
 // checked (rows of certificates checked whole, entries of loaded ones
-// found valid before) and the entries still to be checked.
-func (l *Library) citedRows(cites []string) ([]Value, []pendingRow) {
+// found valid before by a check of the kind independent) and the entries
+// still to be checked.
+func (l *Library) citedRows(cites []string, independent bool) ([]Value, []pendingRow) {
 	var trusted []Value
 	var pending []pendingRow
 	// In the order of addresses: of two entries of one land, the first
@@ -150,8 +172,9 @@ func (l *Library) citedRows(cites []string) ([]Value, []pendingRow) {
 			trusted = append(trusted, c.rows...)
 			continue
 		}
+		marks := c.marks(independent)
 		for i := range c.entries {
-			if c.checked[i] {
+			if marks[i] {
 				trusted = append(trusted, Value{Position: c.entries[i].Position, Grundy: c.entries[i].Grundy})
 			} else {
 				pending = append(pending, pendingRow{cert: c, i: i})
@@ -237,7 +260,7 @@ func (c *hinted[P]) drain(res *Result, workers int, progress func(checked, found
 			if d.err != nil {
 				return citedFailure(wave[i], d.err)
 			}
-			wave[i].cert.checked[wave[i].i] = true
+			wave[i].cert.marks(false)[wave[i].i] = true
 			for _, k := range d.used {
 				if r, queued := c.pending[k]; queued {
 					delete(c.pending, k)

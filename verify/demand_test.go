@@ -33,19 +33,22 @@ func citingAll(t *testing.T, spoil func(rows []format.Entry) []format.Entry) str
 
 // TestUsedEntries: with Options.Used a cited certificate is checked as
 // far as the claim uses it. A forged entry the claim uses is rejected,
-// by the default check and the independent one (which checks cited
-// certificates whole); a forged entry nothing uses is left unchecked and
-// counted (Read - Used), and found by a check of every entry.
+// by the default check and the independent one; a forged entry nothing
+// uses is left unchecked and counted (Read - Used) by both, and found by a
+// check of every entry.
 func TestUsedEntries(t *testing.T) {
 	unused := citingAll(t, func(rows []format.Entry) []format.Entry {
 		// 0*5 has more lives than any land of 0*4's proof: the last row.
 		return append(rows, format.Entry{Position: "0*5", Grundy: 7, Reach: make([]uint32, 7)})
 	})
-	res, err := File(unused, Options{Used: true, Library: NewLibrary()})
-	if err != nil || res.Read == 0 || res.Read-res.Used != 1 {
-		t.Fatalf("a forged entry nothing uses: %+v, %v; want VALID with 1 entry not checked", res, err)
+	for _, opt := range []Options{{Used: true}, {Used: true, Independent: true}} {
+		opt.Library = NewLibrary()
+		res, err := File(unused, opt)
+		if err != nil || res.Read == 0 || res.Read-res.Used != 1 {
+			t.Fatalf("a forged entry nothing uses (independent %v): %+v, %v; want VALID with 1 entry not checked", opt.Independent, res, err)
+		}
 	}
-	for _, opt := range []Options{{}, {Independent: true, Used: true}} {
+	for _, opt := range []Options{{}, {Independent: true}} {
 		opt.Library = NewLibrary()
 		if _, err := File(unused, opt); !IsInvalid(err) {
 			t.Errorf("every entry checked (independent %v): %v, want INVALID", opt.Independent, err)
@@ -73,7 +76,7 @@ func TestUsedEntries(t *testing.T) {
 		opt  Options
 	}{
 		{hint, Options{Used: true}}, {hint, Options{}},
-		{value, Options{Used: true}}, {value, Options{Used: true, Independent: true}}, {value, Options{}},
+		{value, Options{Used: true}}, {value, Options{Used: true, Independent: true}}, {value, Options{}}, {value, Options{Independent: true}},
 	} {
 		tc.opt.Library = NewLibrary()
 		_, err := File(tc.path, tc.opt)
@@ -88,19 +91,24 @@ func TestUsedEntries(t *testing.T) {
 // depend on the number of workers that check them.
 func TestUsedEntriesWorkers(t *testing.T) {
 	path := citingAll(t, func(rows []format.Entry) []format.Entry { return rows })
-	var first Result
-	for _, w := range []int{1, 2, 4} {
-		res, err := File(path, Options{Used: true, Workers: w, Library: NewLibrary()})
-		if err != nil {
-			t.Fatal(err)
+	for _, independent := range []bool{false, true} {
+		var first Result
+		for _, w := range []int{1, 2, 4} {
+			res, err := File(path, Options{Used: true, Independent: independent, Workers: w, Library: NewLibrary()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w == 1 {
+				first = res
+			} else if res != first {
+				t.Errorf("independent %v, %d workers: %+v; 1 worker: %+v", independent, w, res, first)
+			}
 		}
-		if w == 1 {
-			first = res
-		} else if res != first {
-			t.Errorf("%d workers: %+v; 1 worker: %+v", w, res, first)
+		if first.Used == 0 || first.Used > first.Read {
+			t.Errorf("independent %v: a proof whose rows are all used: %d of %d used", independent, first.Used, first.Read)
 		}
-	}
-	if first.Used == 0 || first.Used != first.Read {
-		t.Errorf("a proof whose rows are all used: %d of %d used", first.Used, first.Read)
+		if !independent && first.Used != first.Read {
+			t.Errorf("a proof whose rows are all used: %d of %d used", first.Used, first.Read)
+		}
 	}
 }

@@ -1,9 +1,9 @@
 // Package verify is the independent checker of proofs about impartial
-// games: Sprouts and Cram (Games).
+// games: the games of the registry (package game; Games lists them).
 //
-// It trusts only the rules of the game a certificate's header names
-// (package sprouts or package cram: parsing, the canonical form, Children,
-// the split into lands or regions), the Sprague–Grundy theorem (the value
+// It trusts only the rules of the game a certificate's header names (its
+// rules package, through its adapter registered in package game/all:
+// parsing, the canonical form, Children, the split into components), the Sprague–Grundy theorem (the value
 // of a sum is the xor of its parts' values), and the decoders of package
 // format. With Options.Independent (and CheckIndependent) it trusts, for
 // Sprouts, package verify/sprouts2 instead of package sprouts: a second
@@ -11,11 +11,12 @@
 // uses, so that a bug in the rules cannot make a false proof pass unless
 // it is made twice (see independent.go). It does not import the solver, the swarm or the certificate
 // builder, so a bug there cannot make a false claim pass here (TestLayers in
-// internal/repocheck holds it to that). The rules of each game reach the checker through one small
-// internal interface (rules in game.go); the check itself, the parallel
-// pipeline and the limits are the same code for every game, instantiated
-// per game's position type. The words below are Sprouts's: for Cram, read
-// region for land and empty cells for lives.
+// internal/repocheck holds it to that). The rules of each game reach the checker through the
+// registry (package game) and one small internal interface (rules in
+// game.go); the check itself, the parallel pipeline and the limits are the
+// same code for every game. The words below are Sprouts's: for another
+// game, read its components (game.Info.ComponentName) for lands and its
+// size (SizeName) for lives.
 //
 // A proof is a set of entries gn(Q) = g for atomic positions Q. An entry is
 // valid when
@@ -48,8 +49,8 @@
 // Input is untrusted: before generating the children of any position (an
 // entry, the claim's root, a land of a child that a hint names) the
 // checker measures it (Measure: lives, boundaries, letters, an upper bound
-// on the moves to try and on the work; MeasureCram: empty cells, moves,
-// work) and refuses it if it is over Options.Limits, with a *LimitError
+// on the moves to try and on the work; for other games, their Measure:
+// empty cells, moves, work) and refuses it if it is over Options.Limits, with a *LimitError
 // wrapping ErrLimit. A refusal says
 // nothing about the proof: it is neither valid nor invalid.
 package verify

@@ -1,10 +1,8 @@
 package verify
 
 import (
-	"fmt"
-
-	"github.com/spots-dev/spots/cram"
-	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/game"
+	_ "github.com/spots-dev/spots/game/all" // the games certificates may name
 )
 
 // rules is what the checker needs of a game, and all it trusts of it: the
@@ -13,15 +11,19 @@ import (
 // certificates index them, a size that every move takes down (the order
 // of rows), and a measure of what generating the children costs (checked
 // against Limits before they are generated). A certificate's header names
-// its game (format.Certificate.Game) and the checker uses that game's
-// rules; there is one implementation per rules package (sproutsRules,
-// cramRules).
+// its game (format.Certificate.Game) and the checker uses the rules of
+// the game of that name in the registry (package game); registered is
+// the one implementation, over erased positions.
 //
-// The implementations are stateless and safe for concurrent use.
+// The implementation is safe for concurrent use; the only state it holds
+// is the game's cache of children (game.Game.WithCache), which never
+// changes a result.
 type rules[P any] interface {
 	// game and notation are the header values of the game's certificates.
 	game() string
 	notation() string
+	// sizeName names what size counts, for messages ("lives").
+	sizeName() string
 	// parse reads a position written in any form the game accepts; text
 	// writes it canonically, so text(parse(s)) == s says s is canonical.
 	parse(s string) (P, error)
@@ -43,46 +45,79 @@ type rules[P any] interface {
 	measure(p P) Cost
 }
 
-// sproutsRules are the rules of package sprouts.
-type sproutsRules struct{}
-
-func (sproutsRules) game() string                             { return sprouts.Game }
-func (sproutsRules) notation() string                         { return sprouts.Notation }
-func (sproutsRules) parse(s string) (sprouts.Position, error) { return sprouts.Parse(s) }
-func (sproutsRules) text(p sprouts.Position) string           { return p.String() }
-func (sproutsRules) fromKey(k string) (sprouts.Position, error) {
-	return sprouts.FromKey(k)
+// registered is the rules of a registered game.
+type registered struct {
+	g    game.Game
+	info game.Info
 }
-func (sproutsRules) key(p sprouts.Position) string                    { return p.Key() }
-func (sproutsRules) components(p sprouts.Position) []sprouts.Position { return p.Lands() }
-func (sproutsRules) atomic(p sprouts.Position) bool                   { return p.NumLands() == 1 }
-func (sproutsRules) sum(ps []sprouts.Position) sprouts.Position       { return sprouts.Sum(ps...) }
-func (sproutsRules) children(p sprouts.Position) []sprouts.Position   { return p.Children() }
-func (sproutsRules) size(p sprouts.Position) int                      { return p.Lives() }
-func (sproutsRules) measure(p sprouts.Position) Cost                  { return Measure(p) }
 
-// cramRules are the rules of package cram.
-type cramRules struct{}
+// checkCacheBytes bounds the cache of children of one check and the
+// checks of what it cites, or of one database. A cache takes only what
+// its use asks for, up to this.
+const checkCacheBytes = 64 << 20
 
-func (cramRules) game() string                          { return cram.Game }
-func (cramRules) notation() string                      { return cram.Notation }
-func (cramRules) parse(s string) (cram.Position, error) { return cram.Parse(s) }
-func (cramRules) text(p cram.Position) string           { return p.String() }
-func (cramRules) fromKey(k string) (cram.Position, error) {
-	p, err := cram.Parse(k)
-	if err == nil && p.Key() != k {
-		return p, fmt.Errorf("cram: %q is not a key (the position's key is %q)", k, p.Key())
+// cachedGame returns the registered game of the given name (exactly as
+// certificates write it), making children through a cache of its own
+// (game.Game.WithCache): the same lands come back again and again in a
+// check, and making Sprouts children without a cache takes about twice as
+// long.
+func cachedGame(name string) (game.Game, bool) {
+	g, ok := game.Lookup(name)
+	if !ok || g.Info().Name != name {
+		return nil, false
 	}
-	return p, err
+	return g.WithCache(checkCacheBytes), true
 }
-func (cramRules) key(p cram.Position) string                 { return p.Key() }
-func (cramRules) components(p cram.Position) []cram.Position { return p.Regions() }
-func (cramRules) atomic(p cram.Position) bool                { return p.NumRegions() == 1 }
-func (cramRules) sum(ps []cram.Position) cram.Position       { return cram.Sum(ps...) }
-func (cramRules) children(p cram.Position) []cram.Position   { return p.Children() }
-func (cramRules) size(p cram.Position) int                   { return p.Cells() }
-func (cramRules) measure(p cram.Position) Cost               { return MeasureCram(p) }
+
+// rulesOf returns the rules of the registered game of the given name
+// (exactly as certificates write it), with a cache of their own (cachedGame).
+func rulesOf(name string) (rules[game.Position], bool) {
+	g, ok := cachedGame(name)
+	if !ok {
+		return nil, false
+	}
+	return registered{g: g, info: g.Info()}, true
+}
+
+// rulesFor returns the rules a check under o of a certificate of the
+// named game uses: those o carries from the check that cites it, when
+// they are that game's, else new ones (rulesOf) that o then carries to the
+// checks of what it cites, so that they all share one cache.
+func (o *Options) rulesFor(name string) (rules[game.Position], bool) {
+	if o.cached == nil || o.cached.Info().Name != name {
+		g, ok := cachedGame(name)
+		if !ok {
+			return nil, false
+		}
+		o.cached = g
+	}
+	return registered{g: o.cached, info: o.cached.Info()}, true
+}
+
+func (r registered) game() string                               { return r.info.Name }
+func (r registered) notation() string                           { return r.info.Notation }
+func (r registered) sizeName() string                           { return r.info.SizeName }
+func (r registered) parse(s string) (game.Position, error)      { return r.g.Parse(s) }
+func (r registered) text(p game.Position) string                { return p.String() }
+func (r registered) fromKey(k string) (game.Position, error)    { return r.g.FromKey(k) }
+func (r registered) key(p game.Position) string                 { return r.g.Key(p) }
+func (r registered) components(p game.Position) []game.Position { return r.g.Components(p) }
+func (r registered) atomic(p game.Position) bool                { return r.g.NumComponents(p) == 1 }
+func (r registered) sum(ps []game.Position) game.Position       { return r.g.Combine(ps) }
+func (r registered) children(p game.Position) []game.Position   { return r.g.Children(p) }
+func (r registered) size(p game.Position) int                   { return r.g.Size(p) }
+func (r registered) measure(p game.Position) Cost               { return r.g.Measure(p) }
+
+// mustRules returns the rules of a game that is registered for sure (the
+// default game, Sprouts, for the functions that serve it alone).
+func mustRules(name string) rules[game.Position] {
+	r, ok := rulesOf(name)
+	if !ok {
+		panic("verify: the game " + name + " is not registered")
+	}
+	return r
+}
 
 // Games returns the games the checker knows, by the names certificates
-// use: "sprouts" and "cram".
-func Games() []string { return []string{sprouts.Game, cram.Game} }
+// use: the registered games (package game), Sprouts first.
+func Games() []string { return game.Names() }

@@ -9,9 +9,8 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
-	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/game"
 )
 
 // Result describes a certificate that was checked.
@@ -73,8 +72,9 @@ type Options struct {
 	// relies on: those its rows and its claim look up, those their checks
 	// look up, and so on (see demand.go). A cited certificate is then
 	// vouched for only as far as it is used (Result.Used). The certificate
-	// checked is checked whole; so is every cited certificate with
-	// Independent, or without Used.
+	// checked is checked whole; so is every cited certificate without
+	// Used. With Independent the entries used are those its search for
+	// witnesses looks up (see independent_used.go).
 	Used bool
 	// Verdicts, if set, answers for a certificate that this checker
 	// build found valid before, by a check of the same kind, without
@@ -98,6 +98,9 @@ type Options struct {
 	nested bool      // a check the library makes of a certificate cited
 	rows   *[]Value  // if set, the check appends the rows it reads
 	cites  *[]string // if set, the check sets it to the certificate's citations
+	// cached is the game of a check, with its cache of children, carried
+	// to the checks of what it cites (rulesFor).
+	cached game.Game
 }
 
 // workers returns the number of pipeline workers to use; 1 or less means
@@ -199,13 +202,11 @@ func Stream(r *format.CertReader, opt Options) (Result, error) {
 		return independentStream(r, opt)
 	}
 	h := r.Header()
-	switch h.Game {
-	case sprouts.Game:
-		return stream[sprouts.Position](sproutsRules{}, r, opt)
-	case cram.Game:
-		return stream[cram.Position](cramRules{}, r, opt)
+	g, ok := opt.rulesFor(h.Game)
+	if !ok {
+		return Result{Claim: h.Claim}, unknownGame(h.Game)
 	}
-	return Result{Claim: h.Claim}, unknownGame(h.Game)
+	return stream(g, r, opt)
 }
 
 // unknownGame is the failure of a header naming a game the checker does
@@ -279,13 +280,11 @@ func CertificateWith(cert *format.Certificate, opt Options) (Result, error) {
 	if opt.Independent {
 		return independentCertificateWith(cert, opt)
 	}
-	switch cert.Game {
-	case sprouts.Game:
-		return certificateWith[sprouts.Position](sproutsRules{}, cert, opt)
-	case cram.Game:
-		return certificateWith[cram.Position](cramRules{}, cert, opt)
+	g, ok := opt.rulesFor(cert.Game)
+	if !ok {
+		return Result{Claim: cert.Claim, Address: cert.Address()}, unknownGame(cert.Game)
 	}
-	return Result{Claim: cert.Claim, Address: cert.Address()}, unknownGame(cert.Game)
+	return certificateWith(g, cert, opt)
 }
 
 // certificateWith is CertificateWith for the game of g.
@@ -348,7 +347,7 @@ func (c *hinted[P]) cite(res *Result, cites []string, opt Options) error {
 	if !opt.demand() || len(cites) == 0 || opt.Library == nil {
 		return nil
 	}
-	trusted, pending := opt.Library.citedRows(cites)
+	trusted, pending := opt.Library.citedRows(cites, false)
 	if err := c.trust(trusted); err != nil {
 		return err
 	}
@@ -530,12 +529,7 @@ func positionFailure[P any](g rules[P], row int, e *format.Entry, p P, err error
 }
 
 // sizeName names what the game's size counts, for messages.
-func sizeName[P any](g rules[P]) string {
-	if g.game() == cram.Game {
-		return "empty cells"
-	}
-	return "lives"
-}
+func sizeName[P any](g rules[P]) string { return g.sizeName() }
 
 // entriesOf returns an iterator over the entries of a certificate in
 // memory, as the checkers read a file's: each entry with its number from

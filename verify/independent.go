@@ -51,6 +51,7 @@ const (
 	indValid
 	indInvalid
 	indRefused
+	indClaimed // an entry of a cited certificate taken unchecked (Options.Used)
 )
 
 // indEntry is an entry read for the independent check.
@@ -63,8 +64,11 @@ type indEntry struct {
 
 // independent is one independent check.
 type independent struct {
-	given   int    // the first given entries are those of cited certificates: valid
-	limits  Limits // resolved
+	given   int                // the first given entries are those of cited certificates: valid or claimed
+	limits  Limits             // resolved
+	claims  map[int]pendingRow // the claimed entries among the given ones, by index (Options.Used)
+	adopted []int              // given entries that are also rows of the certificate: checked as rows
+	demand  []atomic.Bool      // claimed entries looked up: to be checked (drainClaims)
 	table   sprouts2.Table
 	entries []indEntry // by index in table
 	state   []uint8    // written by the round that checks the entry, read by later ones
@@ -186,8 +190,18 @@ func (c *independent) known(w *worker, land *sprouts2.Land, below int) (int, err
 		return -1, nil
 	}
 	i, err := c.find(w, land)
-	if err != nil || i < 0 || c.state[i] != indValid {
+	if err != nil || i < 0 {
 		return -1, err
+	}
+	switch c.state[i] {
+	case indValid:
+	case indClaimed:
+		// Written once per entry: later lookups only read it.
+		if d := &c.demand[i]; !d.Load() {
+			d.Store(true)
+		}
+	default:
+		return -1, nil
 	}
 	return i, nil
 }
@@ -219,16 +233,11 @@ func (c *independent) cite(res *Result, cites []string, opt Options) error {
 	if err != nil {
 		return err
 	}
-	for _, v := range given {
-		i, found, err := c.add(0, v.Position, v.Grundy)
-		switch {
-		case IsLimit(err):
-			return err
-		case err != nil:
-			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("an entry of a cited certificate is not a land: %v", err)}
-		case found && c.entries[i].g != v.Grundy:
-			return &Failure{Position: v.Position, Rule: "citation", Detail: fmt.Sprintf("two cited certificates give it the values %d and %d", c.entries[i].g, v.Grundy)}
-		}
+	if err := c.giveAll(given); err != nil {
+		return err
+	}
+	if err := c.claimCited(res, cites, opt); err != nil {
+		return err
 	}
 	c.given = len(c.entries)
 	return nil
@@ -242,10 +251,17 @@ func (c *independent) cite(res *Result, cites []string, opt Options) error {
 func (c *independent) run(strict bool) error {
 	n := len(c.entries)
 	c.state, c.why = make([]uint8, n), make([]error, n)
-	order := make([]int, 0, n-c.given)
+	order := make([]int, 0, n-c.given+len(c.adopted))
 	for i := range c.given {
 		c.state[i] = indValid
 	}
+	if len(c.claims) > 0 {
+		c.demand = make([]atomic.Bool, n)
+		for i := range c.claims {
+			c.state[i] = indClaimed
+		}
+	}
+	order = append(order, c.adopted...)
 	for i := c.given; i < n; i++ {
 		order = append(order, i)
 	}
@@ -253,8 +269,7 @@ func (c *independent) run(strict bool) error {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Compare(c.entries[a].land.Lives(), c.entries[b].land.Lives())
 	})
-	workers := max(c.opt.workers(), 1)
-	pool := make([]worker, workers)
+	pool := make([]worker, max(c.opt.workers(), 1))
 	for start := 0; start < n; {
 		lives := c.entries[order[start]].land.Lives()
 		end := start
@@ -262,20 +277,7 @@ func (c *independent) run(strict bool) error {
 			end++
 		}
 		round := order[start:end]
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for k := range min(workers, len(round)) {
-			wg.Go(func() {
-				for {
-					j := int(next.Add(1)) - 1
-					if j >= len(round) {
-						return
-					}
-					c.check(&pool[k], round[j])
-				}
-			})
-		}
-		wg.Wait()
+		c.checkRound(pool, round)
 		if strict {
 			if err := c.firstFailure(round); err != nil {
 				return err
@@ -286,19 +288,44 @@ func (c *independent) run(strict bool) error {
 	return nil
 }
 
+// checkRound checks the entries of round, which do not look each other up
+// (they have as many lives), on the workers of pool.
+func (c *independent) checkRound(pool []worker, round []int) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for k := range min(len(pool), len(round)) {
+		wg.Go(func() {
+			for {
+				j := int(next.Add(1)) - 1
+				if j >= len(round) {
+					return
+				}
+				c.check(&pool[k], round[j])
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // firstFailure returns the failure of the entry of least row among those
 // given that is not valid, or nil.
 func (c *independent) firstFailure(entries []int) error {
+	if first := c.firstInvalid(entries); first >= 0 {
+		return c.why[first]
+	}
+	return nil
+}
+
+// firstInvalid returns the entry of least row among those given that is
+// not valid, or -1.
+func (c *independent) firstInvalid(entries []int) int {
 	first := -1
 	for _, i := range entries {
 		if c.state[i] != indValid && (first < 0 || c.entries[i].row < c.entries[first].row) {
 			first = i
 		}
 	}
-	if first < 0 {
-		return nil
-	}
-	return c.why[first]
+	return first
 }
 
 // check decides entry i by the entry rule.
@@ -550,10 +577,13 @@ func independentCertificate(game string, cl format.Claim, cites []string, next f
 			return res, fail("position", "%v", err)
 		}
 		if old := c.entries[i]; found && old.g != e.Grundy {
-			if old.row == 0 {
+			if i < c.given {
 				return res, fail("citation", "a cited certificate gives it the value %d, not %d", old.g, e.Grundy)
 			}
 			return res, fail("duplicate", "the same position as row %d (%s), whose value is %d, not %d", old.row, old.text, old.g, e.Grundy)
+		}
+		if found && i < c.given {
+			c.adopt(i, row)
 		}
 		lives := c.entries[i].land.Lives()
 		if row > 1 && (lives < prevLives || lives == prevLives && e.Position <= prev) {
@@ -570,7 +600,10 @@ func independentCertificate(game string, cl format.Claim, cites []string, next f
 	if err != nil {
 		return res, err
 	}
-	return res, c.claim(cl, root)
+	if err := c.claim(cl, root); err != nil {
+		return res, err
+	}
+	return res, c.drainClaims(&res)
 }
 
 // independentCertificateWith is CertificateWith with Options.Independent.

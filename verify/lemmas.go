@@ -26,8 +26,8 @@ type LemmaStats struct {
 }
 
 // Lemmas returns a proof of the claim lemmas(root): the values of the
-// database that the rules derive from it, largest position first (lives
-// in Sprouts, empty cells in Cram: the values that cost a search most to
+// database that the rules derive from it, largest position first (by the
+// game's size, lives in Sprouts: the values that cost a search most to
 // find), each with the entries its witnesses name, until the proof holds
 // maxEntries entries or more (0: no bound; the entries of the last value
 // taken are all kept, so the proof may go past it by those). The choice

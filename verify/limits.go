@@ -3,11 +3,11 @@ package verify
 import (
 	"errors"
 	"fmt"
+	"github.com/spots-dev/spots/game"
+	"github.com/spots-dev/spots/sprouts/sproutsgame"
 	"math"
 	"strconv"
-	"strings"
 
-	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/sprouts"
 )
 
@@ -69,18 +69,18 @@ func IsLimit(err error) bool { return errors.Is(err, ErrLimit) }
 // Limits bounds the work and memory that untrusted input may cost the
 // checker. Every position whose children the checker generates (an entry,
 // the claim's root, a land of a child named by a winning reply) is measured
-// by Measure (MeasureCram for Cram) first, and refused with a *LimitError
+// by its game's Measure first, and refused with a *LimitError
 // if any measure is over its limit; in hinted checking (File, Stream,
 // Certificate) the work of all the generations one entry needs is also
 // added up and held to Work. A zero field means its default
 // (DefaultLimits); a negative one means no limit. Lives, Boundaries and
-// Letters measure Sprouts positions, Cells Cram positions; Moves and Work
-// both.
+// Letters measure Sprouts positions, Cells board positions; Moves and
+// Work every game.
 type Limits struct {
 	Lives      int   // lives of the position
 	Boundaries int   // boundaries of the position, all regions and lands together
 	Letters    int   // letters written in the position (corners of spots with one life)
-	Cells      int   // empty cells of a Cram position
+	Cells      int   // empty cells of a board position
 	Moves      int64 // estimated moves the generator tries (Cost.Moves)
 	Work       int64 // estimated work: moves × bytes of the position's key, for one generation and, in hinted checking, for one entry
 	Entries    int   // entries of a text database (ReadDatabase), counted as read, repeats included: they bound its memory
@@ -105,8 +105,9 @@ type Limits struct {
 // A certificate of the corpus relies on some 60 others at most; Cites allows
 // chains and trees of citations some 65 times as large.
 //
-// A Cram position has at most cram.MaxCells cells, so Cells only matters
-// when lowered; at the work limit a Cram region has some 4,000 cells.
+// A board has at most some 16,000 cells (the largest the board games
+// parse), so Cells only matters when lowered; at the work limit a region
+// of a board has some 4,000 cells.
 var DefaultLimits = Limits{
 	Lives:      1000,
 	Boundaries: 1000,
@@ -153,124 +154,19 @@ func (l Limits) CheckEntries(row, n int) error {
 	return nil
 }
 
-// Cost measures a position before its children are generated.
-type Cost struct {
-	Lives      int
-	Boundaries int
-	Letters    int
-	Cells      int // empty cells (Cram); 0 for Sprouts
-	// Moves is an upper bound on the moves the generator of package
-	// sprouts tries for the position (each builds and canonicalises one
-	// child): for every region, lines inside a boundary of L corners
-	// (L(L+1)/2 pairs) times the ways of sharing the region's other
-	// boundaries between the two sides, plus lines joining two
-	// boundaries. Boundaries that are lone spots (0) are interchangeable,
-	// so k of them share in k+1 ways; every other boundary counts as
-	// distinct (2 ways), which can only overestimate. It saturates at
-	// math.MaxInt64. (sprouts.Position.EstimateChildren counts every
-	// boundary as distinct, so it grows as 2^k for 0*k and would refuse
-	// positions such as 0*40 that are cheap to expand.)
-	Moves int64
-	// Bytes is the length of the position's key (for Cram, a bound on the
-	// length of a child's text; see MeasureCram): what each child costs to
-	// build and, roughly, to keep.
-	Bytes int64
-	// Work is Moves × Bytes, saturating: a bound on the time and memory of
-	// generating the children.
-	Work int64
-}
+// Cost measures a position before its children are generated: the
+// measures of package game (game.Cost), which each game's Measure fills
+// in. Lives, Boundaries and Letters measure Sprouts positions (Measure),
+// Cells board positions; Moves bounds the moves the generator tries,
+// Bytes what each child costs to build and keep, and Work is Moves ×
+// Bytes, saturating.
+type Cost = game.Cost
 
 // Measure returns the cost of generating the children of p. It reads p's
 // text once and allocates in proportion to it.
-func Measure(p sprouts.Position) Cost {
-	c := Cost{Lives: p.Lives(), Bytes: int64(len(p.Key()))}
-	moves := 0.0
-	for _, land := range strings.Split(p.String(), "+") {
-		for _, region := range strings.Split(land, "|") {
-			zeros := 0.0
-			var lens []float64
-			for _, b := range strings.Split(region, ".") {
-				if k, ok := strings.CutPrefix(b, "0*"); ok {
-					n, err := strconv.Atoi(k)
-					if err != nil {
-						n = len(b) // not written by String; count generously
-					}
-					zeros += float64(n)
-					c.Boundaries += n
-					continue
-				}
-				c.Boundaries++
-				if b == "0" {
-					zeros++
-					continue
-				}
-				n, letters := symbols(b)
-				c.Letters += letters
-				lens = append(lens, float64(n))
-			}
-			moves += regionMoves(zeros, lens)
-		}
-	}
-	c.Moves = saturate(moves)
-	c.Work = saturate(moves * float64(max(c.Bytes, 1)))
-	return c
-}
+func Measure(p sprouts.Position) Cost { return sproutsgame.Measure(p) }
 
-// MeasureCram returns the cost of generating the children of a Cram
-// position: its empty cells, its moves (exactly: the pairs of adjacent
-// empty cells, each of which makes one child), a bound on the bytes of a
-// child's text (2·Area + 1: a 64x64 board is written in 5 bytes, but its
-// children in about 4,000) and their product. It decodes each region once
-// and allocates in proportion to its text.
-func MeasureCram(p cram.Position) Cost {
-	c := Cost{Cells: p.Cells(), Moves: int64(p.EstimateChildren()), Bytes: int64(2*p.Area() + 1)}
-	c.Work = saturate(float64(c.Moves) * float64(max(c.Bytes, 1)))
-	return c
-}
-
-// regionMoves bounds the moves of a region with the given number of lone
-// spots and the lengths of its other boundaries.
-func regionMoves(zeros float64, lens []float64) float64 {
-	nz := float64(len(lens))
-	m := 0.0
-	if zeros > 0 {
-		m += zeros * math.Pow(2, nz) // a loop at one lone spot; the others share in zeros ways
-		if zeros > 1 {
-			m++ // two lone spots joined
-		}
-	}
-	sum := 0.0
-	for _, l := range lens {
-		m += l * (l + 1) / 2 * (zeros + 1) * math.Pow(2, nz-1)
-		m += l * min(zeros, 1) // joined to a lone spot
-		m += l * sum           // joined to an earlier boundary
-		sum += l
-	}
-	return m
-}
-
-// symbols counts the corners written in a boundary's text and how many of
-// them are letters (a…z, A…Z, m(k), n(k)).
-func symbols(b string) (n, letters int) {
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case (c == 'm' || c == 'n') && i+1 < len(b) && b[i+1] == '(':
-			if j := strings.IndexByte(b[i:], ')'); j >= 0 {
-				i += j
-			}
-			n++
-			letters++
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-			n++
-			letters++
-		default:
-			n++
-		}
-	}
-	return n, letters
-}
-
+// saturate converts x to an int64, math.MaxInt64 when it is larger or NaN.
 func saturate(x float64) int64 {
 	if x >= math.MaxInt64 || math.IsNaN(x) {
 		return math.MaxInt64
@@ -309,9 +205,10 @@ func (l Limits) Check(p sprouts.Position) error {
 	return nil
 }
 
-// CheckCram is Check for a Cram position (MeasureCram).
-func (l Limits) CheckCram(p cram.Position) error {
-	if e := l.resolved().check(MeasureCram(p)); e != nil {
+// CheckPosition is Check for a position of any registered game, measured
+// by the game's Measure.
+func (l Limits) CheckPosition(g game.Game, p game.Position) error {
+	if e := l.resolved().check(g.Measure(p)); e != nil {
 		e.Position = cutText(p.String())
 		return e
 	}

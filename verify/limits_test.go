@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/game"
 	"github.com/spots-dev/spots/sprouts"
 )
 
@@ -209,7 +210,7 @@ func TestWorkPerEntry(t *testing.T) {
 	if wc < wa || wc > limit {
 		t.Fatalf("works %d, %d, %d do not suit the test", wa, wb, wc)
 	}
-	lm := newLandMoves[sprouts.Position](sproutsRules{}, Limits{Work: limit}, true)
+	lm := newLandMoves(mustRules(sprouts.Game), Limits{Work: limit}, true)
 	steps := []struct {
 		land     sprouts.Position
 		newEntry bool
@@ -226,7 +227,7 @@ func TestWorkPerEntry(t *testing.T) {
 		if s.newEntry {
 			lm.startEntry()
 		}
-		_, err := lm.of(s.land)
+		_, err := lm.of(game.Wrap(s.land))
 		var le *LimitError
 		switch {
 		case s.refused == 0 && err != nil:
@@ -236,9 +237,9 @@ func TestWorkPerEntry(t *testing.T) {
 		}
 	}
 	// Without perEntry (the database search) only each generation counts.
-	lm = newLandMoves[sprouts.Position](sproutsRules{}, Limits{Work: max(wa, wb)}, false)
+	lm = newLandMoves(mustRules(sprouts.Game), Limits{Work: max(wa, wb)}, false)
 	for _, p := range []sprouts.Position{a, b} {
-		if _, err := lm.of(p); err != nil {
+		if _, err := lm.of(game.Wrap(p)); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
 	}

@@ -204,7 +204,7 @@ func TestPipelineReadErrorsAndPanics(t *testing.T) {
 		for _, panics := range []bool{false, true} {
 			run := func(workers int) (done int, panicked any, err error) {
 				defer func() { panicked = recover() }()
-				c := newHinted[sprouts.Position](sproutsRules{}, Limits{})
+				c := newHinted(mustRules(sprouts.Game), Limits{})
 				i := 0
 				next := func() (int, format.Entry, error) {
 					if i+1 == at {

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/sprouts"
 )
@@ -77,18 +76,16 @@ func (e *Inconsistency) Unwrap() error { return ErrInvalidCertificate }
 // two entries for one position with different values are an
 // *Inconsistency.
 func NewDatabase(entries []format.SPREntry) (*Database, error) {
-	return newDatabase[sprouts.Position](sproutsRules{}, entries)
+	return newDatabase(mustRules(sprouts.Game), entries)
 }
 
 // NewDatabaseOf is NewDatabase for the positions of game (one of Games()).
 func NewDatabaseOf(game string, entries []format.SPREntry) (*Database, error) {
-	switch game {
-	case sprouts.Game:
-		return newDatabase[sprouts.Position](sproutsRules{}, entries)
-	case cram.Game:
-		return newDatabase[cram.Position](cramRules{}, entries)
+	g, ok := rulesOf(game)
+	if !ok {
+		return nil, fmt.Errorf("unknown game %q (this checker knows %q)", game, Games())
 	}
-	return nil, fmt.Errorf("unknown game %q (this checker knows %q)", game, Games())
+	return newDatabase(g, entries)
 }
 
 func newDatabase[P any](g rules[P], entries []format.SPREntry) (*Database, error) {
@@ -111,7 +108,7 @@ func newDatabase[P any](g rules[P], entries []format.SPREntry) (*Database, error
 // byte of input).
 func ReadDatabase(r io.Reader, spr format.SPROptions, opt Options) (*Database, error) {
 	l := opt.Limits.resolved()
-	b := newBuilder[sprouts.Position](sproutsRules{}, 0, &l)
+	b := newBuilder(mustRules(sprouts.Game), 0, &l)
 	if err := format.NewSPRReader(r, spr).Each(b.add); err != nil {
 		return nil, err
 	}
@@ -170,19 +167,17 @@ func (b *builder[P]) add(e format.SPREntry) error {
 // FromValues makes a database of canonical keys (sprouts.Position.Key) and
 // Grundy values, as a solver holds them.
 func FromValues(each func(yield func(key string, g uint32) bool)) (*Database, error) {
-	return fromValues[sprouts.Position](sproutsRules{}, each)
+	return fromValues(mustRules(sprouts.Game), each)
 }
 
-// FromValuesOf is FromValues for the keys of game (one of Games()): for
-// Cram, cram.Position.Key.
+// FromValuesOf is FromValues for the keys of game (one of Games()), as
+// its Key writes them.
 func FromValuesOf(game string, each func(yield func(key string, g uint32) bool)) (*Database, error) {
-	switch game {
-	case sprouts.Game:
-		return fromValues[sprouts.Position](sproutsRules{}, each)
-	case cram.Game:
-		return fromValues[cram.Position](cramRules{}, each)
+	g, ok := rulesOf(game)
+	if !ok {
+		return nil, fmt.Errorf("unknown game %q (this checker knows %q)", game, Games())
 	}
-	return nil, fmt.Errorf("unknown game %q (this checker knows %q)", game, Games())
+	return fromValues(g, each)
 }
 
 func fromValues[P any](g rules[P], each func(yield func(key string, g uint32) bool)) (*Database, error) {
@@ -605,8 +600,8 @@ func (p *Proof) CitedKeys() []string { return p.citedKeys }
 
 // Certificate returns the proof as a hinted, trimmed certificate of the
 // database's game: the entries it relies on but the cited ones (see
-// Database.Cite), in increasing order of size (lives in Sprouts, empty
-// cells in Cram) and then text, each with its witnesses. It cites
+// Database.Cite), in increasing order of size (the game's Size, lives in
+// Sprouts) and then text, each with its witnesses. It cites
 // nothing: a caller whose proof relies on cited entries (CitedKeys) sets
 // the certificate's Cites to certificates that hold them.
 func (p *Proof) Certificate(producer, version string) *format.Certificate {

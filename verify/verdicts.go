@@ -126,7 +126,10 @@ func BuildID() (string, error) {
 const (
 	kindWhole       = "whole"       // the default check, every entry of every certificate
 	kindUsed        = "used"        // the default check, cited certificates as far as used
-	kindIndependent = "independent" // the independent check (cited certificates whole)
+	kindIndependent = "independent" // the independent check, every entry of every certificate
+	// kindIndependentUsed is the independent check, cited certificates as
+	// far as used.
+	kindIndependentUsed = "independent-used"
 )
 
 // verdicts returns the verdicts a check of opt may use and keep: those of
@@ -143,6 +146,8 @@ func (o Options) verdicts() *Verdicts {
 // kind is the kind of check opt asks for.
 func (o Options) kind() string {
 	switch {
+	case o.Independent && o.Used:
+		return kindIndependentUsed
 	case o.Independent:
 		return kindIndependent
 	case o.Used:
@@ -157,7 +162,7 @@ func (o Options) kind() string {
 // used, or the independent one's).
 func (o Options) trusts() []string {
 	if o.Independent {
-		return []string{kindIndependent}
+		return []string{kindIndependent, kindIndependentUsed}
 	}
 	return []string{kindWhole, kindUsed}
 }

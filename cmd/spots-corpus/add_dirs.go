@@ -8,6 +8,7 @@ import (
 
 	"github.com/spots-dev/spots/corpus"
 	"github.com/spots-dev/spots/internal/cmdline"
+	"github.com/spots-dev/spots/solve"
 )
 
 // checkAddDirs refuses, before a search that may take hours, the
@@ -57,7 +58,7 @@ func makeable(dir string) error {
 // stateDir returns the checkpoint directory of add, or "" for none.
 func stateDir(o options) (string, error) {
 	switch {
-	case o.noState || o.algorithm != "dfpn":
+	case o.noState || o.algorithm != solve.SearchDFPN:
 		return "", nil
 	case o.state != "":
 		return o.state, nil

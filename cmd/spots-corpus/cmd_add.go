@@ -56,6 +56,7 @@ type adder struct {
 	result   prove.Result
 	stats    solve.Stats     // of the search over all its runs
 	db       *solve.NimberDB // the search's values
+	rules    sprouts.Rules   // the game of its search, with the search's cache of canonical codes
 	pool     *certify.Pool   // what it draws on
 	keeper   *lemmaKeeper    // keeps its lemmas while it runs (nil: only at a stop)
 }
@@ -130,6 +131,9 @@ func (e *env) addOne() int {
 // checkAddFlags refuses add's flags out of their range; it returns the
 // exit status, or -1.
 func (e *env) checkAddFlags() int {
+	if a, err := solve.ParseAlgorithm(e.opt.algorithmName); err == nil {
+		e.opt.algorithm = a
+	}
 	o := e.opt
 	switch {
 	case !e.flags.Changed("solve"):
@@ -137,8 +141,8 @@ func (e *env) checkAddFlags() int {
 		return e.fail(2, "add needs --solve N (e.g. spots-corpus add --solve 12)")
 	case len(o.solves) > 1 && (o.state != "" || o.replace):
 		return e.fail(2, "--solve %v: --state and --replace go with one N at a time", o.solves)
-	case o.algorithm != prove.DFPN && o.algorithm != prove.PNS:
-		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithm)
+	case o.algorithm != solve.SearchDFPN && o.algorithm != solve.SearchPNS:
+		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithmName)
 	case o.capacity < solve.MinCapacity:
 		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, solve.MinCapacity)
 	case memguard.CheckCapacity(o.capacity, 1) != nil:
@@ -159,11 +163,11 @@ func (e *env) checkAddFlags() int {
 func (e *env) notApplying() int {
 	o := e.opt
 	switch {
-	case o.state != "" && (o.noState || o.algorithm != prove.DFPN):
+	case o.state != "" && (o.noState || o.algorithm != solve.SearchDFPN):
 		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
-	case e.flags.Changed("state-every") && (o.noState || o.algorithm != prove.DFPN):
+	case e.flags.Changed("state-every") && (o.noState || o.algorithm != solve.SearchDFPN):
 		return e.fail(2, "--state-every %v says how often a dfpn search is saved, and this one is not (--no-state or --algorithm %s): leave it out", o.every, o.algorithm)
-	case e.flags.Changed("capacity") && o.algorithm == prove.PNS:
+	case e.flags.Changed("capacity") && o.algorithm == solve.SearchPNS:
 		return e.fail(2, "--capacity %d sizes dfpn's table, and pns has none (it keeps its whole DAG): leave it out, or use --algorithm dfpn", o.capacity)
 	}
 	return -1
@@ -258,7 +262,11 @@ func (a *adder) solve() int {
 	db := solve.NewNimberDB()
 	pool.Preload(db)
 	a.db, a.pool = db, pool
-	var search solve.Searcher[sprouts.Position] = prove.NewSearcher(sprouts.Rules{}, db, s)
+	a.rules = sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}
+	search, err := prove.NewSearcher(a.rules, db, s)
+	if err != nil {
+		return a.fail(2, "--algorithm %s: %v", o.algorithm, err)
+	}
 	resumed := false
 	if a.saver != nil {
 		err := a.saver.Resume(a.ctx, a.stateAt)
@@ -298,7 +306,9 @@ func (a *adder) checked(search solve.Searcher[sprouts.Position], s prove.Search,
 		a.prog.Clear()
 		fmt.Fprintf(a.stderr, "spots-corpus: 0*%d: the values of the checkpoint in %s do not prove the result found with them, %v: solving again without it\n", a.n, a.stateAt, why)
 		a.saver.Forget()
-		return prove.NewSearcher(sprouts.Rules{}, solve.NewNimberDB(), s)
+		// s made the search that failed: it makes this one too.
+		fresh, _ := prove.NewSearcher(a.rules, solve.NewNimberDB(), s)
+		return fresh
 	}}
 }
 
@@ -563,10 +573,10 @@ func command(o options) string {
 	if o.nimber {
 		parts = append(parts, "--nimber")
 	}
-	if o.algorithm != "dfpn" {
-		parts = append(parts, "--algorithm", o.algorithm)
+	if o.algorithm != solve.SearchDFPN {
+		parts = append(parts, "--algorithm", o.algorithm.String())
 	}
-	if o.capacity != solve.DefaultCapacity && o.algorithm == "dfpn" {
+	if o.capacity != solve.DefaultCapacity && o.algorithm == solve.SearchDFPN {
 		parts = append(parts, "--capacity", strconv.Itoa(o.capacity))
 	}
 	if o.noReuse {
@@ -596,7 +606,7 @@ func producerOf(path string) (string, error) {
 func addFlags(f *pflag.FlagSet, o *options) {
 	f.IntSliceVar(&o.solves, "solve", nil, "solve the n-spot start 0*`N`; several N (--solve 34,35 or the flag again) are added one after another in one run, which checks what their certificates cite once")
 	f.BoolVar(&o.nimber, "nimber", false, "prove the Grundy value instead of the outcome")
-	f.StringVar(&o.algorithm, "algorithm", "dfpn", "search: dfpn or pns")
+	f.StringVar(&o.algorithmName, "algorithm", solve.SearchDFPN.String(), "search: dfpn or pns")
 	f.DurationVar(&o.timeout, "timeout", 0, "give up after this long (e.g. 10m; 0: never)")
 	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
 	f.BoolVar(&o.replace, "replace", false, "replace the corpus's certificate of the same kind for 0*N")
@@ -607,7 +617,7 @@ func addFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
 	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")
 	f.DurationVar(&o.lemmasEvery, "lemmas-every", time.Hour, "also keep the lemmas this often while the search runs (0: only when it stops), so that a machine lost mid-search leaves what was proved up to then in the corpus, to commit")
-	f.IntVar(&o.lemmaEntries, "lemma-entries", defaultLemmaEntries, "when the search stops unsolved (--timeout, memory), keep what it proved in the corpus as a certificate of lemmas of at most about `N` entries (largest lands first; corpus/lemmas/, listed in corpus/lemmas.csv) that a later add of the same N draws on, on any machine; 0: keep none")
+	f.IntVar(&o.lemmaEntries, "lemma-entries", defaultLemmaEntries, "when the search stops unsolved (--timeout, memory), keep what it proved in the corpus as lemmas, at most about `N` entries (largest lands first) in certificates of up to 25,000 entries each (corpus/lemmas/, listed in corpus/lemmas.csv), that a later add of the same N draws on, on any machine; 0: keep none")
 	f.BoolVar(&o.json, "json", false, "print the result as one JSON object")
 }
 

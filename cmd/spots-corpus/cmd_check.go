@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/game"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/statusline"
 	"github.com/spots-dev/spots/verify"
@@ -19,7 +22,7 @@ func checkFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
 	f.BoolVar(&o.sample, "sample", false, fmt.Sprintf("verify only the committed certificates of 0*1 … 0*%d and those changed since the last git tag (since HEAD when there is no tag); only find the others", corpus.SampleMaxN))
 	f.DurationVar(&o.budget, "budget", 0, "as --sample when the verify times index.csv records for the committed certificates add up to more than `D` (e.g. 90s; 0: never), and, in what is left of D, certificates in turn from a place the git commit picks")
-	f.BoolVar(&o.independent, "independent", false, "verify the Sprouts certificates with the second, independent implementation of the rules (spots-verify --independent); the Cram certificates are then only found")
+	f.BoolVar(&o.independent, "independent", false, "verify the Sprouts certificates with the second, independent implementation of the rules (spots-verify --independent); the certificates of the other games are then only found")
 	f.BoolVar(&o.noCache, "no-cache", false, "verify everything again: neither use nor keep the verdicts this build of the checker remembers (spots-verify --no-cache)")
 }
 
@@ -123,24 +126,70 @@ type checkJSON struct {
 	Bytes        int64         `json:"bytes"`            // the size of the corpus directory
 	Certificates []certJSON    `json:"certificates"`
 	Elsewhere    []certJSON    `json:"elsewhere,omitempty"` // with --dir DIR of certificates kept elsewhere
-	Cram         []cramJSON    `json:"cram"`                // the Cram table's certificates
+	Games        []gameJSON    `json:"-"`                   // each game table's certificates, under the game's name
 	Problems     []problemJSON `json:"problems"`
 	Notes        []problemJSON `json:"notes"`
 }
 
-// cramJSON is a Cram certificate in check's JSON.
-type cramJSON struct {
-	Board   string  `json:"board"`
-	Claim   string  `json:"claim"`
-	Address string  `json:"address"`
-	Path    string  `json:"path"`
-	Seconds float64 `json:"seconds"`
-	Status  string  `json:"status"` // as certJSON's: verified, found (not in the sample) or FAILED
-	Error   string  `json:"error,omitempty"`
+// gameJSON is the certificates of one game's table in check's JSON: a
+// key named by the game before "problems", holding a list (empty when the
+// corpus has no table of the game), for every registered game but the
+// default one.
+type gameJSON struct {
+	name  string
+	certs []gameCertJSON
 }
 
-// cramStatus returns the status of a Cram certificate in check's report.
-func cramStatus(cc corpus.CramCheck) string {
+// MarshalJSON writes c with one key per game table (gameJSON) after
+// "elsewhere".
+func (c checkJSON) MarshalJSON() ([]byte, error) {
+	type plain checkJSON // without this method
+	b, err := json.Marshal(plain(c))
+	if err != nil {
+		return nil, err
+	}
+	var games bytes.Buffer
+	for _, g := range c.Games {
+		certs, err := json.Marshal(g.certs)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&games, "%q:%s,", g.name, certs)
+	}
+	i := bytes.LastIndex(b, []byte(`"problems":`))
+	return slices.Concat(b[:i], games.Bytes(), b[i:]), nil
+}
+
+// gameCertJSON is a certificate of a game's table in check's JSON; its
+// position's key is the game's noun ("board").
+type gameCertJSON struct {
+	noun     string
+	Position string  `json:"-"`
+	Claim    string  `json:"claim"`
+	Address  string  `json:"address"`
+	Path     string  `json:"path"`
+	Seconds  float64 `json:"seconds"`
+	Status   string  `json:"status"` // as certJSON's: verified, found (not in the sample) or FAILED
+	Error    string  `json:"error,omitempty"`
+}
+
+// MarshalJSON writes j with the position first, under the game's noun.
+func (j gameCertJSON) MarshalJSON() ([]byte, error) {
+	type plain gameCertJSON
+	b, err := json.Marshal(plain(j))
+	if err != nil {
+		return nil, err
+	}
+	pos, err := json.Marshal(j.Position)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat([]byte(fmt.Sprintf("{%q:", j.noun)), pos, []byte(","), b[1:]), nil
+}
+
+// gameStatus returns the status of a certificate of a game's table in
+// check's report.
+func gameStatus(cc corpus.GameCheck) string {
 	switch {
 	case cc.Err != nil:
 		return corpus.StatusFailed
@@ -152,7 +201,7 @@ func cramStatus(cc corpus.CramCheck) string {
 
 func recordJSON(r corpus.Record) certJSON {
 	return certJSON{N: r.N, Claim: r.Claim.String(), Address: r.Address, Entries: r.Entries, Bytes: r.Bytes,
-		Algorithm: r.Algorithm, SolveSeconds: r.SolveSeconds, VerifySeconds: r.VerifySeconds, Added: r.Added,
+		Algorithm: r.Algorithm.String(), SolveSeconds: r.SolveSeconds, VerifySeconds: r.VerifySeconds, Added: r.Added,
 		Committed: r.Committed, Command: r.Command, Iterations: r.Iterations, Cites: r.Cites}
 }
 
@@ -236,14 +285,24 @@ func (e *env) sample(c *corpus.Corpus, opt *corpus.CheckOptions) string {
 // printCheckJSON prints check's report as one JSON object.
 func printCheckJSON(w io.Writer, c *corpus.Corpus, rep *corpus.Report, sample string) {
 	out := checkJSON{Dir: c.Dir, OK: rep.OK(), Sample: sample, Bytes: rep.Bytes, Certificates: []certJSON{},
-		Cram: []cramJSON{}, Problems: problemsJSON(rep.Problems), Notes: problemsJSON(rep.Notes)}
-	for _, cc := range rep.Cram {
-		j := cramJSON{Board: cc.Record.Board, Claim: cc.Record.Claim.String(), Address: cc.Record.Address,
-			Path: cc.Path, Seconds: cc.Elapsed.Seconds(), Status: cramStatus(cc)}
-		if cc.Err != nil {
-			j.Error = cc.Err.Error()
+		Problems: problemsJSON(rep.Problems), Notes: problemsJSON(rep.Notes)}
+	for _, gm := range game.List() {
+		if gm == game.Default() {
+			continue // its certificates are those of "certificates"
 		}
-		out.Cram = append(out.Cram, j)
+		g := gameJSON{name: gm.Info().Name, certs: []gameCertJSON{}}
+		for _, cc := range rep.Games {
+			if cc.Game != g.name {
+				continue
+			}
+			j := gameCertJSON{noun: gm.Info().Noun, Position: cc.Record.Position, Claim: cc.Record.Claim.String(), Address: cc.Record.Address,
+				Path: cc.Path, Seconds: cc.Elapsed.Seconds(), Status: gameStatus(cc)}
+			if cc.Err != nil {
+				j.Error = cc.Err.Error()
+			}
+			g.certs = append(g.certs, j)
+		}
+		out.Games = append(out.Games, g)
 	}
 	for _, cc := range rep.Certificates {
 		out.Certificates = append(out.Certificates, checkedJSON(cc, false))
@@ -269,7 +328,10 @@ func checkedJSON(cc corpus.CertCheck, elsewhere bool) certJSON {
 
 // checkTally counts what check did with the certificates.
 type checkTally struct {
-	verified, found, elsewhere, missing, cramVerified, cramFound int
+	verified, found, elsewhere, missing int
+	// gameVerified and gameFound count the certificates of the games'
+	// tables, by game.
+	gameVerified, gameFound map[string]int
 }
 
 // printCheck prints check's report for people: what it verifies, a line
@@ -283,7 +345,7 @@ func (e *env) printCheck(c *corpus.Corpus, rep *corpus.Report, opt corpus.CheckO
 		fmt.Fprintf(e.stdout, "sample    verifying %s%s\n", sample, rest)
 	}
 	if e.opt.independent {
-		fmt.Fprintln(e.stdout, "rules     the independent implementation (verify/sprouts2), witnesses searched for; Cram certificates only found")
+		fmt.Fprintln(e.stdout, "rules     the independent implementation (verify/sprouts2), witnesses searched for; the other games' certificates only found")
 	}
 	n := printCertLines(e.stdout, rep, opt.Elsewhere)
 	printProblems(e.stdout, rep)
@@ -293,7 +355,7 @@ func (e *env) printCheck(c *corpus.Corpus, rep *corpus.Report, opt corpus.CheckO
 // printCertLines prints a line per certificate verified, found or missing
 // (none for one that failed: its problem says why) and counts them.
 func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTally {
-	var n checkTally
+	n := checkTally{gameVerified: map[string]int{}, gameFound: map[string]int{}}
 	for _, cc := range rep.Certificates {
 		switch {
 		case cc.Err != nil:
@@ -318,13 +380,13 @@ func printCertLines(w io.Writer, rep *corpus.Report, elsewhere []string) checkTa
 				cc.Record.Claim, cc.Record.ShortAddress(), cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path, citesNote(cc))
 		}
 	}
-	for _, cc := range rep.Cram {
+	for _, cc := range rep.Games {
 		switch {
 		case cc.Err != nil:
 		case cc.Trusted:
-			n.cramFound++
+			n.gameFound[cc.Game]++
 		default:
-			n.cramVerified++
+			n.gameVerified[cc.Game]++
 			fmt.Fprintf(w, "verified  %s  %s  %d entries  %.2f s  %s\n",
 				cc.Record.Claim, cc.Record.Address[:min(12, len(cc.Record.Address))], cc.Result.Entries, cc.Elapsed.Seconds(), cc.Path)
 		}
@@ -354,13 +416,17 @@ func printCheckSummary(w io.Writer, c *corpus.Corpus, rep *corpus.Report, n chec
 	if rep.Elsewhere != nil {
 		fmt.Fprintf(w, " (%d verified in --dir, %d missing)", n.elsewhere, n.missing)
 	}
-	if len(rep.Cram) > 0 {
-		fmt.Fprintf(w, ", Cram: %d of %d verified", n.cramVerified, len(rep.Cram))
-		switch {
-		case n.cramFound > 0 && independent:
-			fmt.Fprintf(w, " (%d more found: the independent check knows only Sprouts)", n.cramFound)
-		case n.cramFound > 0:
-			fmt.Fprintf(w, " (%d more found, not in the sample)", n.cramFound)
+	for _, t := range c.Games {
+		if len(t.Records) == 0 {
+			continue
+		}
+		name := t.Name()
+		fmt.Fprintf(w, ", %s: %d of %d verified", t.Game.Info().Title, n.gameVerified[name], len(t.Records))
+		switch found := n.gameFound[name]; {
+		case found > 0 && independent:
+			fmt.Fprintf(w, " (%d more found: the independent check knows only Sprouts)", found)
+		case found > 0:
+			fmt.Fprintf(w, " (%d more found, not in the sample)", found)
 		}
 	}
 	fmt.Fprintf(w, ", %d literature rows, %s; ", len(c.Literature), corpus.SizeText(rep.Bytes))

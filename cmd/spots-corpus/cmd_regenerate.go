@@ -8,11 +8,13 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/internal/cmdline"
 )
 
 func regenerateFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.check, "check", false, "compare with the committed files instead of writing; exit 1 if they are stale")
 	f.BoolVar(&o.noVerify, "no-verify", false, "with --check: do not verify the certificates, only check that each is present as index.csv lists it (for use after spots-corpus check, which verifies them)")
+	f.BoolVar(&o.noCache, "no-cache", false, "verify everything again: neither use nor keep the verdicts this build of the checker remembers (spots-verify --no-cache)")
 }
 
 func runRegenerate(e *env) int {
@@ -34,7 +36,14 @@ func (e *env) regenerate(c *corpus.Corpus, check, quiet bool) int {
 	if quiet {
 		stdout = io.Discard
 	}
-	rep := e.check(c, corpus.CheckOptions{})
+	// A certificate this build found valid before, unchanged since with
+	// all it cites, is not verified again: regenerating after a check
+	// took as long as the check (587 s) and now takes seconds.
+	var opt corpus.CheckOptions
+	if !e.opt.noCache {
+		opt.Verify.Verdicts = cmdline.Verdicts("spots-corpus", e.stderr)
+	}
+	rep := e.check(c, opt)
 	if !rep.OK() {
 		printProblems(e.stderr, rep)
 		return e.fail(1, "%s does not check (%s): not regenerating", c.Dir, plural(len(rep.Problems), "problem"))

@@ -36,6 +36,7 @@ func statusFlags(f *pflag.FlagSet, o *options) {
 	f.BoolVar(&o.json, "json", false, "print one JSON object per n")
 	f.BoolVar(&o.noVerify, "no-verify", false, "deprecated: status verifies nothing (spots-corpus check does)")
 	f.Lookup("no-verify").Hidden = true
+	f.StringVar(&o.game, "game", "", "the table of `GAME`, a game other than Sprouts (spots-solve --game list): one row per certificate of its positions, from GAME.csv")
 	f.StringVar(&o.state, "state-root", "", "where add keeps its checkpoints (`DIR`/0*N, DIR/gn(0*N)): each found is listed as an unfinished solve with its iterations (default: spots/corpus in the user's cache directory)")
 }
 
@@ -123,6 +124,9 @@ func runStatus(e *env) int {
 	}
 	// From the index: each certificate found, none verified (check does).
 	e.opt.noVerify = true
+	if e.opt.game != "" {
+		return e.gameStatus(c)
+	}
 	rep := e.check(c, corpus.CheckOptions{})
 	rows := foundRows(c.Table(rep))
 	root, err := stateRoot(e.opt.state)

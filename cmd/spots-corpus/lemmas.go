@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,10 +26,14 @@ import (
 // --state is local to the machine; the lemmas are committed with the
 // repository.
 
-// defaultLemmaEntries bounds a certificate of lemmas: about 0.9 MB at the
-// 37 bytes an entry 0*45's lemmas take, under corpus.MaxLemmaBytes (a set
-// over it is not committed: listLemmas).
-const defaultLemmaEntries = 25_000
+// defaultLemmaEntries bounds a set of lemmas: about 3.7 MB at the 37
+// bytes an entry 0*45's lemmas take, in files of lemmaPartEntries.
+const defaultLemmaEntries = 100_000
+
+// lemmaPartEntries bounds one file of a set of lemmas: about 0.9 MB, under
+// corpus.MaxLemmaBytes (a set with a file over it is not committed:
+// listLemmas). A variable for tests, which make parts small.
+var lemmaPartEntries = 25_000
 
 // drawOnLemmas adds the values of the corpus's lemmas to pool, for the
 // search to draw on (no proof cites them: the final certificate holds
@@ -84,85 +89,109 @@ func (a *adder) keepLemmasOf(db *solve.NimberDB, its uint64, secs float64, vopt 
 		return fmt.Sprintf("; no lemmas kept: %v", err)
 	}
 	defer release()
-	rec, path, skipped, err := a.writeLemmas(dir, db, its, secs, vopt, show)
+	recs, paths, skipped, err := a.writeLemmas(dir, db, its, secs, vopt, show)
 	if errors.Is(err, certify.ErrNoLemmas) {
 		return "" // nothing of its own proved yet
 	}
 	if err != nil {
 		return fmt.Sprintf("; no lemmas kept: %v", err)
 	}
-	return a.listLemmas(rec, path, skipped)
+	return a.listLemmas(recs, paths, skipped)
 }
 
 // writeLemmas certifies the search's values as lemmas, writes them into
-// dir and verifies the file; it returns their record (but the fields of
-// the listing), the file and the number of values left out.
-func (a *adder) writeLemmas(dir string, db *solve.NimberDB, its uint64, secs float64, vopt verify.Options, show func(bool, string, ...any)) (corpus.LemmaRecord, string, int, error) {
+// dir in parts of at most lemmaPartEntries rows (certify.SplitLemmas) and
+// verifies each file; it returns their records (but the fields of the
+// listing), the files and the number of values left out. On an error it
+// removes the files it made.
+func (a *adder) writeLemmas(dir string, db *solve.NimberDB, its uint64, secs float64, vopt verify.Options, show func(bool, string, ...any)) ([]corpus.LemmaRecord, []string, int, error) {
 	if show == nil {
 		show = func(bool, string, ...any) {}
 	}
 	show(false, "keeping what the search of 0*%d proved: certifying its values", a.n)
-	start := time.Now()
 	cert, st, err := certify.BuildLemmas(db, a.pool, a.root, a.opt.lemmaEntries, vopt)
 	if err != nil {
-		return corpus.LemmaRecord{}, "", 0, err
+		return nil, nil, 0, err
 	}
 	cert.Version = buildinfo.Version()
-	show(false, "keeping what the search of 0*%d proved: verifying %d entries", a.n, len(cert.Entries))
-	path, res, err := certify.WriteCertificate(dir, cert, vopt)
-	if err == nil {
-		err = os.Chmod(path, 0o644)
-	}
-	var info os.FileInfo
-	if err == nil {
-		info, err = os.Stat(path)
-	}
-	if err != nil {
-		if path != "" {
-			os.Remove(path)
-		}
-		return corpus.LemmaRecord{}, "", 0, err
-	}
 	o := a.opt
 	o.runs = 0
-	rec := corpus.LemmaRecord{N: a.n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: info.Size(),
-		Algorithm: o.algorithm, SolveSeconds: millis(secs), VerifySeconds: millis(time.Since(start).Seconds()),
-		Added: time.Now().UTC().Format(time.DateOnly), Producer: certify.Producer + " " + cert.Version,
-		Machine: fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Command: command(o), Iterations: its, Cites: cert.Cites}
-	return rec, path, st.Invalid + st.Refused, nil
+	var recs []corpus.LemmaRecord
+	var paths, made []string
+	fail := func(err error) ([]corpus.LemmaRecord, []string, int, error) {
+		for _, p := range made {
+			os.Remove(p)
+		}
+		return nil, nil, 0, err
+	}
+	parts := certify.SplitLemmas(cert, lemmaPartEntries)
+	for k, part := range parts {
+		show(false, "keeping what the search of 0*%d proved: verifying %d entries (file %d of %d)", a.n, len(part.Entries), k+1, len(parts))
+		begun := time.Now()
+		path := filepath.Join(dir, part.Address()+".arrow")
+		_, statErr := os.Lstat(path)
+		path, res, err := certify.WriteCertificate(dir, part, vopt)
+		if path != "" && os.IsNotExist(statErr) {
+			made = append(made, path)
+		}
+		if err == nil {
+			err = os.Chmod(path, 0o644)
+		}
+		var info os.FileInfo
+		if err == nil {
+			info, err = os.Stat(path)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		recs = append(recs, corpus.LemmaRecord{N: a.n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: info.Size(),
+			Algorithm: o.algorithm, SolveSeconds: millis(secs), VerifySeconds: millis(time.Since(begun).Seconds()),
+			Added: time.Now().UTC().Format(time.DateOnly), Producer: certify.Producer + " " + cert.Version,
+			Machine: fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+			Command: command(o), Iterations: its, Cites: part.Cites})
+		paths = append(paths, path)
+	}
+	return recs, paths, st.Invalid + st.Refused, nil
 }
 
-// listLemmas lists rec, whose file is at path, in the corpus as it is now
-// (another add may have listed something meanwhile), in place of the
-// older lemmas of 0*N, whose files it removes; lemmas over the size rule
-// are moved to --out instead. It returns what to tell the user.
-func (a *adder) listLemmas(rec corpus.LemmaRecord, path string, skipped int) string {
+// listLemmas lists recs, whose files are at paths, in the corpus as it
+// is now (another add may have listed something meanwhile), in place of
+// the older lemmas of 0*N, whose files it removes; lemmas over the size
+// rule are moved to --out instead. It returns what to tell the user.
+func (a *adder) listLemmas(recs []corpus.LemmaRecord, paths []string, skipped int) string {
 	c, status := a.open()
 	if c == nil {
 		return fmt.Sprintf("; no lemmas kept: the corpus could not be read again (status %d)", status)
 	}
-	var freed int64 // the older lemmas of 0*N, which these replace
+	var bytes, freed int64 // of these, and of the older lemmas of 0*N, which these replace
+	entries, fresh := 0, map[string]bool{}
+	for _, r := range recs {
+		bytes, entries, fresh[r.Address] = bytes+r.Bytes, entries+r.Entries, true
+	}
 	for _, r := range c.LemmasOf(a.n) {
-		if r.Address != rec.Address {
+		if !fresh[r.Address] {
 			freed += r.Bytes
 		}
 	}
-	fits, why, err := c.Fits(limits, rec.Bytes, true, freed)
-	if rec.Bytes > corpus.MaxLemmaBytes {
-		fits, why = false, fmt.Sprintf("they have %d bytes (%s), over the %s a file outside certs/ may have", rec.Bytes, corpus.SizeText(rec.Bytes), corpus.SizeText(corpus.MaxLemmaBytes))
+	fits, why, err := c.Fits(limits, bytes, true, freed)
+	for _, r := range recs {
+		if r.Bytes > corpus.MaxLemmaBytes {
+			fits, why = false, fmt.Sprintf("a file of them has %d bytes (%s), over the %s a file outside certs/ may have", r.Bytes, corpus.SizeText(r.Bytes), corpus.SizeText(corpus.MaxLemmaBytes))
+		}
 	}
 	if err != nil || !fits {
 		if err != nil {
 			why = err.Error()
 		}
-		moved, err := moveFile(path, a.opt.out)
-		if err != nil {
-			return fmt.Sprintf("; no lemmas kept: %s, and moving them out: %v", why, err)
+		var out []string // not those listed already: an older set holds them
+		for k, p := range paths {
+			if !slices.ContainsFunc(c.Lemmas, func(r corpus.LemmaRecord) bool { return r.Address == recs[k].Address }) {
+				out = append(out, p)
+			}
 		}
-		return fmt.Sprintf("\nspots-corpus: the lemmas of what it proved (%d entries) are not committed: %s; moved to %s (give a smaller --lemma-entries, or make room in the corpus, to keep them there)", rec.Entries, why, moved)
+		return a.moveLemmasOut(out, entries, why)
 	}
-	replaced := c.PutLemmas(rec)
+	replaced := c.PutLemmas(recs...)
 	if err := c.SaveLemmas(); err != nil {
 		return fmt.Sprintf("; no lemmas kept: %v", err)
 	}
@@ -175,8 +204,26 @@ func (a *adder) listLemmas(rec corpus.LemmaRecord, path string, skipped int) str
 	if skipped > 0 {
 		left = fmt.Sprintf("; %d values the rules do not derive left out", skipped)
 	}
+	where := paths[0]
+	if len(paths) > 1 {
+		where = fmt.Sprintf("%d files of %s", len(paths), filepath.Dir(paths[0]))
+	}
 	return fmt.Sprintf("\nspots-corpus: kept what it proved: %d entries (%d bytes) in %s%s, listed in %s; commit both, and add --solve %d on any machine goes on from them",
-		rec.Entries, rec.Bytes, path, left, c.Path(corpus.LemmaIndexFile), a.n)
+		entries, bytes, where, left, c.Path(corpus.LemmaIndexFile), a.n)
+}
+
+// moveLemmasOut moves the files of lemmas that are not to be committed
+// (why) to --out; it returns what to tell the user.
+func (a *adder) moveLemmasOut(paths []string, entries int, why string) string {
+	var moved []string
+	for _, p := range paths {
+		to, err := moveFile(p, a.opt.out)
+		if err != nil {
+			return fmt.Sprintf("; no lemmas kept: %s, and moving them out: %v", why, err)
+		}
+		moved = append(moved, to)
+	}
+	return fmt.Sprintf("\nspots-corpus: the lemmas of what it proved (%d entries) are not committed: %s; moved to %s (give a smaller --lemma-entries, or make room in the corpus, to keep them there)", entries, why, strings.Join(moved, " "))
 }
 
 // retireLemmas drops the lemmas of 0*N from the corpus once 0*N is

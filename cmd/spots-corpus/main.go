@@ -61,8 +61,8 @@
 //
 // --independent verifies the Sprouts certificates with the second
 // implementation of the rules alone (spots-verify --independent), which
-// shares no code with the rules the solver used; the Cram certificates are
-// then only found.
+// shares no code with the rules the solver used; the certificates of the
+// other games are then only found.
 //
 // --sample verifies only a fixed sample (the committed certificates of
 // 0*1 … 0*14) and the certificates changed since the last git tag (git
@@ -135,6 +135,7 @@ import (
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -189,7 +190,7 @@ var commands = map[string]struct {
 	summary string
 	flags   func(*pflag.FlagSet, *options)
 }{
-	"status":     {atOnce(runStatus), "spots-corpus status [--json] [--state-root DIR] [--dir DIR]", statusFlags},
+	"status":     {atOnce(runStatus), "spots-corpus status [--json] [--state-root DIR] [--game GAME] [--dir DIR]", statusFlags},
 	"check":      {atOnce(runCheck), "spots-corpus check [--json] [--sample | --budget D] [--independent] [--dir DIR]...", checkFlags},
 	"regenerate": {atOnce(runRegenerate), "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
 	"retime":     {runRetime, "spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]", retimeFlags},
@@ -214,6 +215,7 @@ type options struct {
 	json     bool
 	progress statusline.Mode // --progress
 	noVerify bool            // status, regenerate --check
+	game     string          // status: --game, the table of a game other than Sprouts
 	check    bool            // regenerate
 	// check
 	dirs     []string      // --dir as given
@@ -222,24 +224,25 @@ type options struct {
 	budget   time.Duration // --budget
 	// check and retime: the independent check (spots-verify --independent)
 	independent bool
-	noCache     bool // check: --no-cache
+	noCache     bool // check, regenerate: --no-cache
 	// add
-	solve        int   // the N being added
-	solves       []int // --solve
-	nimber       bool
-	algorithm    string
-	timeout      time.Duration
-	capacity     int
-	replace      bool
-	noCommit     bool
-	out          string
-	state        string        // --state: the checkpoint directory ("" for the default)
-	noState      bool          // --no-state
-	noReuse      bool          // --no-reuse
-	every        time.Duration // --state-every
-	lemmaEntries int           // --lemma-entries
-	lemmasEvery  time.Duration // --lemmas-every
-	runs         int           // runs the solve took, from its checkpoint; retime: processes per certificate
+	solve         int   // the N being added
+	solves        []int // --solve
+	nimber        bool
+	algorithm     solve.Algorithm // --algorithm, read by checkAddFlags
+	algorithmName string          // --algorithm as given
+	timeout       time.Duration
+	capacity      int
+	replace       bool
+	noCommit      bool
+	out           string
+	state         string        // --state: the checkpoint directory ("" for the default)
+	noState       bool          // --no-state
+	noReuse       bool          // --no-reuse
+	every         time.Duration // --state-every
+	lemmaEntries  int           // --lemma-entries
+	lemmasEvery   time.Duration // --lemmas-every
+	runs          int           // runs the solve took, from its checkpoint; retime: processes per certificate
 	// retime
 	minN   int
 	claims []string

@@ -28,7 +28,12 @@ func TestMain(m *testing.M) {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 	// add keeps its checkpoints in the user's cache directory: not the
-	// real one in tests.
+	// real one in tests. A transcript runs the command as a copy of this
+	// binary named after it, with a cache directory of its own ($WORK),
+	// kept from one command of the transcript to the next.
+	if filepath.Base(os.Args[0]) == "spots-corpus" {
+		cmdtest.ScriptMain(m, "spots-corpus", runMain, func() {})
+	}
 	cache, err := os.MkdirTemp("", "spots-corpus-cache")
 	if err != nil {
 		panic(err)
@@ -467,7 +472,7 @@ func TestAddForgedCheckpoint(t *testing.T) {
 	db := solve.NewNimberDB()
 	db.Put(root.Key(), 1)
 	search := solve.NewDFPN(sprouts.Rules{}, db, solve.Options{Capacity: 1 << 12})
-	if _, err := checkpoint.Save(state, checkpoint.Manifest{Position: root.String(), Algorithm: "dfpn", Capacity: 1 << 12}, search); err != nil {
+	if _, err := checkpoint.Save(state, checkpoint.Manifest{Position: root.String(), Algorithm: solve.SearchDFPN, Capacity: 1 << 12}, search); err != nil {
 		t.Fatal(err)
 	}
 	status, stdout, stderr := runCmd(t, "add", "--solve", "6", "--dir", dir, "--state", state, "--no-reuse")

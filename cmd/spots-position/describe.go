@@ -1,49 +1,90 @@
 package main
 
 import (
-	"fmt"
+	"bytes"
+	"encoding/json"
 	"slices"
 
-	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/game"
 	"github.com/spots-dev/spots/internal/cmdline"
-	"github.com/spots-dev/spots/sprouts"
 	"github.com/spots-dev/spots/verify"
 )
 
-// describeSprouts is the report on a Sprouts position. Its children are
-// generated only within l: a position over a limit would take more memory
-// than the machine has (0*100000, or a few boundaries of many corners).
-func describeSprouts(cmd, input string, l verify.Limits) report {
-	p, err := sprouts.Parse(input)
-	if err != nil {
-		return report{Input: input, Error: cmdline.PositionError(sprouts.Game, input, err).Error()}
-	}
-	lives, terminal := p.Lives(), p.IsTerminal()
-	lands := texts(p.Lands())
-	r := report{Input: input, Canonical: p.String(), Lives: &lives, Terminal: &terminal, Lands: &lands,
-		Note: cmdline.PositionNote(sprouts.Game, input)}
-	if cmd == "children" {
-		if err := l.Check(p); err != nil {
-			return report{Input: input, Error: cmdline.LimitMessage(err)}
-		}
-		children := texts(p.Children())
-		slices.Sort(children)
-		r.Children = &children
-	}
-	return r
+// report is the JSON object printed for one input. Its keys for the size
+// and the components are the game's words (game.Info.SizeName and
+// ComponentName): "lives" and "lands" for Sprouts.
+type report struct {
+	Input     string
+	Canonical string
+	sizeName  string
+	Size      *int
+	Terminal  *bool
+	partsName string
+	Parts     *[]string
+	Children  *[]string
+	Note      string // the position is probably not what was meant (a bare number: 12 is two spots)
+	Error     string
 }
 
-// describeCram is the report on a Cram position.
-func describeCram(cmd, input string) report {
-	p, err := cram.Parse(input)
-	if err != nil {
-		return report{Input: input, Error: cmdline.PositionError(cram.Game, input, err).Error()}
+// MarshalJSON writes r with its keys in a fixed order, those of the
+// size and the components named by the game, and the empty ones left out.
+func (r report) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	add := func(key string, v any) {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(key)
+		val, _ := json.Marshal(v) // strings, numbers, bools, lists of strings: never an error
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(val)
 	}
-	cells, terminal := p.Cells(), p.IsTerminal()
-	regions := texts(p.Regions())
-	r := report{Input: input, Canonical: p.String(), Cells: &cells, Terminal: &terminal, Regions: &regions}
+	add("input", r.Input)
+	if r.Canonical != "" {
+		add("canonical", r.Canonical)
+	}
+	if r.Size != nil {
+		add(r.sizeName, *r.Size)
+	}
+	if r.Terminal != nil {
+		add("terminal", *r.Terminal)
+	}
+	if r.Parts != nil {
+		add(r.partsName, *r.Parts)
+	}
+	if r.Children != nil {
+		add("children", *r.Children)
+	}
+	if r.Note != "" {
+		add("note", r.Note)
+	}
+	if r.Error != "" {
+		add("error", r.Error)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// describe is the report on a position of g. Its children are generated
+// only within l: a position over a limit would take more memory than the
+// machine has (0*100000, or a few boundaries of many corners).
+func describe(g game.Game, cmd, input string, l verify.Limits) report {
+	info := g.Info()
+	p, err := g.Parse(input)
+	if err != nil {
+		return report{Input: input, Error: cmdline.PositionError(info.Name, input, err).Error()}
+	}
+	size, terminal := g.Size(p), g.NumComponents(p) == 0
+	parts := texts(g.Components(p))
+	r := report{Input: input, Canonical: p.String(), sizeName: info.SizeName, Size: &size, Terminal: &terminal,
+		partsName: info.ComponentName, Parts: &parts, Note: cmdline.PositionNote(info.Name, input)}
 	if cmd == "children" {
-		children := texts(p.Children())
+		if err := l.CheckPosition(g, p); err != nil {
+			return report{Input: input, Error: cmdline.LimitMessage(err)}
+		}
+		children := texts(g.Children(p))
 		slices.Sort(children)
 		r.Children = &children
 	}
@@ -52,7 +93,7 @@ func describeCram(cmd, input string) report {
 
 // texts returns the text of each position, in order (never nil, so that
 // JSON shows an empty list as []).
-func texts[P fmt.Stringer](ps []P) []string {
+func texts(ps []game.Position) []string {
 	out := make([]string, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, p.String())

@@ -1,10 +1,11 @@
-// Command spots-position reads Sprouts positions (or, with --game cram,
-// Cram boards) and prints their canonical form, lives (empty cells), lands
-// (regions) and, on request, children.
+// Command spots-position reads Sprouts positions (or, with --game, those
+// of another registered game: spots-solve --game list) and prints their
+// canonical form, lives (the game's size), lands (its components) and, on
+// request, children.
 //
 // Usage:
 //
-//	spots-position canon|children|lands [--pretty] [--game sprouts|cram] [POSITION...]
+//	spots-position canon|children|lands [--pretty] [--game GAME] [POSITION...]
 //
 // With no POSITION arguments it reads one position per line from standard
 // input (blank lines are skipped). For each input it prints one JSON object
@@ -22,12 +23,9 @@
 //	$ echo '0*3' | spots-position children
 //	{"input":"0*3","canonical":"0*3","lives":9,"terminal":false,"lands":["0*3"],"children":["0*2.AB|AB","0.1a1a","0.AB|0.AB"]}
 //
-// With --game cram a Cram position (5x5, .#./.../..#, 2x2+1x3) gives
-// "cells" (its empty cells that can still be covered) and "regions" in
-// place of "lives" and "lands"; the command lands (or regions) lists them:
-//
-//	$ spots-position --game cram children 2x3
-//	{"input":"2x3","canonical":"2x3","cells":6,"terminal":false,"regions":["2x3"],"children":["##./...","1x2+1x2","2x2"]}
+// With --game, a position of another game gives its size and components
+// under the game's words (game.Info.SizeName, ComponentName) in place of
+// "lives" and "lands"; the command lands (or regions) lists them.
 package main
 
 import (
@@ -40,7 +38,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/game"
+	_ "github.com/spots-dev/spots/game/all" // the games --game names
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
@@ -49,13 +48,14 @@ import (
 	"github.com/spots-dev/spots/verify"
 )
 
-const usage = `usage: spots-position canon|children|lands [--pretty] [--game sprouts|cram] [POSITION...]
+const usage = `usage: spots-position canon|children|lands [--pretty] [--game GAME] [POSITION...]
 
 Prints the canonical form, lives and lands of Sprouts positions (and their
 children with the children command), one JSON object per position. With no
 POSITION it reads one position per line from standard input. With
---game cram it reads Cram boards (5x5, .#./.../..#, 2x2+1x3) and prints
-their empty cells and regions instead of lives and lands.
+--game GAME it reads the positions of another game (spots-solve --game list
+lists them) and prints its size and components (a board's empty cells
+and regions) instead of lives and lands.
 
 Commands:
   canon      canonical form, lives, terminal, lands
@@ -66,10 +66,19 @@ Commands:
 Examples:
   spots-position canon '0*3' '0.1a1a|0'
   echo '0*3' | spots-position children --pretty
-  spots-position --game cram children 2x3 '.#./.../..#'
-
+{{games}}
 Flags:
 `
+
+// usageText is usage with an example for each game but the default.
+func usageText() string {
+	var b strings.Builder
+	for _, g := range game.List()[1:] {
+		info := g.Info()
+		fmt.Fprintf(&b, "  spots-position --game %s children %s\n", info.Name, info.Example)
+	}
+	return strings.Replace(usage, "{{games}}", b.String(), 1)
+}
 
 // exitCodes is the end of --help.
 const exitCodes = `  0    every position read
@@ -77,20 +86,6 @@ const exitCodes = `  0    every position read
        cost more than a --max-… limit allows (the others are still printed)
   130  interrupted (SIGINT, SIGTERM)
 `
-
-// report is the JSON object printed for one input.
-type report struct {
-	Input     string    `json:"input"`
-	Canonical string    `json:"canonical,omitempty"`
-	Lives     *int      `json:"lives,omitempty"`
-	Cells     *int      `json:"cells,omitempty"` // Cram: empty cells that can be covered
-	Terminal  *bool     `json:"terminal,omitempty"`
-	Lands     *[]string `json:"lands,omitempty"`
-	Regions   *[]string `json:"regions,omitempty"` // Cram
-	Children  *[]string `json:"children,omitempty"`
-	Note      string    `json:"note,omitempty"` // the position is probably not what was meant (a bare number: 12 is two spots)
-	Error     string    `json:"error,omitempty"`
-}
 
 func main() { os.Exit(runMain()) }
 
@@ -111,16 +106,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flags := pflag.NewFlagSet("spots-position", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
 	pretty := flags.Bool("pretty", false, "print for people instead of JSON")
-	game := flags.String("game", sprouts.Game, "the game of the positions: sprouts or cram")
+	name := flags.String("game", sprouts.Game, "the game of the positions: sprouts, or another that spots-solve --game list prints")
 	var limits verify.Limits
 	cmdline.LimitFlags(flags, &limits)
 	std := buildinfo.AddStd(flags)
-	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
+	flags.Usage = func() { buildinfo.Usage(stderr, usageText(), flags, exitCodes) }
 	if err := cmdline.Parse(flags, args); err != nil {
 		fmt.Fprintf(stderr, "spots-position: %v\n", err)
 		return 2
 	}
-	if std.Handle("spots-position", stdout, func(w io.Writer) { buildinfo.Usage(w, usage, flags, exitCodes) }) {
+	if std.Handle("spots-position", stdout, func(w io.Writer) { buildinfo.Usage(w, usageText(), flags, exitCodes) }) {
 		return 0
 	}
 	if err := cmdline.CheckLimitFlags(limits); err != nil {
@@ -140,15 +135,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "spots-position: unknown command %q (want canon, children or lands)%s\n", cmd, cmdline.DidYouMean(cmd, "canon", "children", "lands", "regions"))
 		return 2
 	}
-	describe, maxInput := func(cmd, in string) report { return describeSprouts(cmd, in, limits) }, sprouts.MaxInput
-	switch strings.ToLower(*game) { // --game Cram is cram
-	case sprouts.Game:
-	case cram.Game:
-		describe, maxInput = describeCram, cram.MaxInput
-	default:
-		fmt.Fprintf(stderr, "spots-position: unknown --game %q (want sprouts or cram)\n", *game)
+	g, ok := game.Lookup(*name) // --game Sprouts is sprouts
+	if !ok {
+		fmt.Fprintf(stderr, "spots-position: unknown --game %q (want %s)\n", *name, strings.Join(game.Names(), " or "))
 		return 2
 	}
+	maxInput := g.Info().MaxInput
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	status := 0
@@ -157,7 +149,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 2
 		}
 		if *pretty {
-			writePretty(out, cmd, r)
+			writePretty(out, g, cmd, r)
 		} else {
 			line, _ := json.Marshal(r)
 			out.Write(line)
@@ -166,7 +158,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if flags.NArg() > 1 {
 		for _, input := range flags.Args()[1:] {
-			show(describe(cmd, input))
+			show(describe(g, cmd, input, limits))
 		}
 		return status
 	}
@@ -176,7 +168,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case !whole:
 			show(report{Input: input + "…", Error: fmt.Sprintf("line %d: longer than %d bytes, the most a position may take", n, maxInput)})
 		case input != "":
-			show(describe(cmd, input))
+			show(describe(g, cmd, input, limits))
 		}
 		out.Flush() // a line typed gets its answer at once
 	})

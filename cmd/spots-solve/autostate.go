@@ -13,6 +13,7 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/spots-dev/spots/internal/checkpoint"
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
 
@@ -65,7 +66,7 @@ func (r *runner) autoState(roots []sprouts.Position, heaps []uint32) int {
 		return -1
 	}
 	if cfg.noState || cfg.swarm.stateDir != "" || cfg.swarm.resumeDir != "" || len(roots) != 1 ||
-		cfg.algorithm != "dfpn" && cfg.algorithm != "pdfpn" {
+		cfg.algorithm != solve.SearchDFPN && cfg.algorithm != solve.SearchPDFPN {
 		return -1
 	}
 	root, err := defaultStateRoot()
@@ -134,7 +135,7 @@ func resumeArgs(flags *pflag.FlagSet, cfg *config) ([]string, error) {
 		return nil, fmt.Errorf("--resume %s holds a search of %s with --nimber %v: give it as it was, or leave --nimber out", cfg.swarm.resumeDir, m.Position, m.Nimber)
 	}
 	cfg.nimber = m.Nimber
-	if !flags.Changed("algorithm") && (m.Algorithm == "dfpn" || m.Algorithm == "pdfpn") {
+	if !flags.Changed("algorithm") && (m.Algorithm == solve.SearchDFPN || m.Algorithm == solve.SearchPDFPN) {
 		cfg.algorithm = m.Algorithm
 	}
 	pos := m.Position

@@ -63,7 +63,7 @@ func dbRoom(cfg config) (int64, string) {
 		if err != nil {
 			return 0, ""
 		}
-		drawn, _ := certify.PoolBytes(cfg.reuse)
+		drawn, _ := certify.PoolBytesOf(cfg.game, cfg.reuse)
 		what := fmt.Sprintf("--memory %s leaves them (half of it, the search taking the rest)", cfg.memory)
 		if drawn > 0 {
 			what = fmt.Sprintf("--memory %s leaves them (half of what the certificates of --reuse leave, the search taking the rest)", cfg.memory)
@@ -143,21 +143,15 @@ func loadDB(ctx context.Context, db *solve.NimberDB, path string, opt dbOptions)
 // --memory, the collector holds the heap to the budget while it reads.
 func (r *runner) loadDBIn(db *solve.NimberDB) int {
 	cfg := r.cfg
-	// Positions are read into canonical form through the game's cache:
-	// sized before the read, not after it, or the read fills the default.
-	room, _ := dbRoom(cfg)
-	cache := cfg.plan.GameCache
+	// Positions are read into canonical form by sprouts.Parse, which
+	// keeps no cache: the read takes none of the search's memory.
 	if cfg.memory != "" {
-		if rest, err := solve.PlanMemory(room, 1); err == nil {
-			cache = min(cache, rest.GameCache)
-		}
 		if budget, err := parseSize(cfg.memory); err == nil {
 			// Three quarters: the values take at most half, and the
 			// runtime's own memory, beyond the heap, must fit too.
 			defer debug.SetMemoryLimit(debug.SetMemoryLimit(budget - budget/4))
 		}
 	}
-	sprouts.SetCacheBytes(cache)
 	read, err := loadDB(r.ctx, db, cfg.dbIn, dbInOptions(cfg, r.stderr, r.prog))
 	if err != nil {
 		return r.fail("--db-in %s: %s", cfg.dbIn, cmdline.LimitMessage(err))

@@ -40,13 +40,15 @@ func normalizeAlias(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 
 // config holds the parsed flags.
 type config struct {
-	game          string // sprouts.Game or cram.Game
-	algorithm     string
+	game          string          // a registered game's name, or gameList
+	algorithm     solve.Algorithm // --algorithm, read (0 while it names none)
+	algorithmName string          // --algorithm as given
 	threads       int
 	nimber        bool
 	capacity      int
 	memory        string
 	plan          solve.MemoryPlan
+	lands         *sprouts.Cache // the cache of the run's Sprouts searches, sized by plan (solveHere)
 	dbIn, dbOut   string
 	reuse         []string // --reuse: directories of certificates to draw on
 	lemmasDir     string   // --lemmas: where a search stopped unsolved keeps what it proved
@@ -78,9 +80,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 	flags.SetNormalizeFunc(normalizeAlias)
 	std := buildinfo.AddStd(flags)
 	addFlags(flags, &cfg)
-	showFlags(flags, "")
+	showFlags(flags, false)
 	foreign := cmdline.AddForeign(flags, spotsForeign...)
-	flags.Usage = func() { buildinfo.Usage(stderr, usage, flags, exitCodes) }
+	flags.Usage = func() { buildinfo.Usage(stderr, usageText(), flags, exitCodes) }
 	if err := cmdline.Parse(flags, args); err != nil {
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
@@ -89,27 +91,37 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 		fmt.Fprintf(stderr, "spots-solve: %v\n", err)
 		return cfg, nil, 2
 	}
-	cfg.game = strings.ToLower(cfg.game) // --game Cram is cram
+	cfg.game = strings.ToLower(cfg.game) // --game Sprouts is sprouts
 	if cfg.swarm.stateDir == stateNone {
 		cfg.swarm.stateDir, cfg.noState = "", true
 	}
-	if cfg.algorithm == "pns-pdfpn" {
-		cfg.algorithm = "swarm" // SPOTS's name of its distributed search
+	if cfg.algorithmName == "pns-pdfpn" {
+		cfg.algorithmName = solve.SearchSwarm.String() // SPOTS's name of its distributed search
 	}
+	// An unknown name leaves the algorithm 0, which checkSearch refuses
+	// (after --help, which lists the names).
+	cfg.algorithm, _ = solve.ParseAlgorithm(cfg.algorithmName)
 	if std.Handle("spots-solve", stdout, func(w io.Writer) {
-		showFlags(flags, cfg.algorithm)
-		text := usage
-		if cfg.algorithm == "swarm" {
+		showFlags(flags, cfg.algorithm == solve.SearchSwarm)
+		text := usageText()
+		if cfg.algorithm == solve.SearchSwarm {
 			text = swarmUsage
 		}
 		buildinfo.Usage(w, text, flags, exitCodes)
 	}) {
 		return cfg, nil, 0
 	}
-	if cfg.certDir != "" && !flags.Changed("algorithm") {
-		cfg.algorithm = "dfpn" // deterministic: a reproducible certificate
+	if cfg.game == gameList {
+		if err := listGames(stdout, cfg.json); err != nil {
+			fmt.Fprintf(stderr, "spots-solve: %v\n", err)
+			return cfg, nil, 1
+		}
+		return cfg, nil, 0
 	}
-	if cfg.certDir != "" && cfg.algorithm == "pdfpn" && cfg.threads > 1 {
+	if cfg.certDir != "" && !flags.Changed("algorithm") {
+		cfg.algorithm = solve.SearchDFPN // deterministic: a reproducible certificate
+	}
+	if cfg.certDir != "" && cfg.algorithm == solve.SearchPDFPN && cfg.threads > 1 {
 		fmt.Fprintln(stderr, "spots-solve: note: --algorithm pdfpn with several threads is not deterministic: the certificate's address will differ from run to run (leave out --algorithm for dfpn, which reproduces it)")
 	}
 	if err := checkSearch(flags, cfg); err != nil {
@@ -143,12 +155,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, []string, int)
 // addFlags defines the flags of spots-solve (the swarm's among them) on
 // flags, with cfg holding their values.
 func addFlags(flags *pflag.FlagSet, cfg *config) {
-	defaultAlg := "dfpn"
+	defaultAlg := solve.SearchDFPN
 	if runtime.NumCPU() > 1 {
-		defaultAlg = "pdfpn"
+		defaultAlg = solve.SearchPDFPN
 	}
-	flags.StringVar(&cfg.algorithm, "algorithm", defaultAlg, "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). "+defaultMode())
-	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12) or cram (boards such as 5x5 or .#./.../..#)")
+	flags.StringVar(&cfg.algorithmName, "algorithm", defaultAlg.String(), "search: pdfpn (parallel dfpn, --threads: faster with more than one CPU, but not the same search twice), dfpn (depth-first, memory bounded by --capacity, deterministic), pns (keeps its whole DAG) or swarm (a master of worker processes; spots-solve --algorithm swarm --help). "+defaultMode())
+	flags.StringVar(&cfg.game, "game", sprouts.Game, "the game: sprouts (positions such as 0*12), another that --game list prints, or list")
 	flags.IntVar(&cfg.threads, "threads", runtime.NumCPU(), "threads for pdfpn (1 is plain dfpn, move for move)")
 	flags.BoolVar(&cfg.nimber, "nimber", false, "compute the Grundy value instead of the outcome")
 	flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn, and each worker started by --workers-local); without it pdfpn gets 10⁶ a thread, at most what a quarter of the machine's memory holds")
@@ -180,15 +192,15 @@ func addFlags(flags *pflag.FlagSet, cfg *config) {
 // honoured.
 func checkSearch(flags *pflag.FlagSet, cfg config) error {
 	switch {
-	case cfg.algorithm != "dfpn" && cfg.algorithm != "pns" && cfg.algorithm != "pdfpn" && cfg.algorithm != "swarm":
-		return fmt.Errorf("unknown --algorithm %q (want pdfpn, dfpn, pns or swarm)", cfg.algorithm)
+	case !cfg.algorithm.Valid():
+		return fmt.Errorf("unknown --algorithm %q (want %s)", cfg.algorithmName, solve.AlgorithmNames())
 	case cfg.threads < 1 || cfg.threads > solve.MaxThreads:
 		return fmt.Errorf("--threads %d: want 1 to %d", cfg.threads, solve.MaxThreads)
 	case cfg.capacity < solve.MinCapacity:
 		return fmt.Errorf("--capacity %d is too small (at least %d)", cfg.capacity, solve.MinCapacity)
-	case cfg.rootMoves && cfg.algorithm != "dfpn" && cfg.algorithm != "pdfpn":
+	case cfg.rootMoves && cfg.algorithm != solve.SearchDFPN && cfg.algorithm != solve.SearchPDFPN:
 		return fmt.Errorf("--root-moves counts the iterations of dfpn and pdfpn, not of %s", cfg.algorithm)
-	case cfg.nimber && cfg.algorithm == "swarm":
+	case cfg.nimber && cfg.algorithm == solve.SearchSwarm:
 		return errors.New("the swarm solves outcomes; --nimber needs pdfpn, dfpn or pns")
 	case cfg.timeout < 0:
 		return fmt.Errorf("--timeout %v is negative", cfg.timeout)
@@ -211,7 +223,7 @@ func checkSearch(flags *pflag.FlagSet, cfg config) error {
 // without --state, …): ignored without a word, it would leave the user
 // believing it was used.
 func notApplying(flags *pflag.FlagSet, cfg config) error {
-	if cfg.algorithm == "swarm" {
+	if cfg.algorithm == solve.SearchSwarm {
 		for _, name := range []string{"db-in", "db-out", "lenient"} {
 			if flags.Changed(name) {
 				return fmt.Errorf("--%s is a flag of the searches of this process (pdfpn, dfpn, pns); the swarm's master takes no database: leave it out", name)
@@ -224,7 +236,7 @@ func notApplying(flags *pflag.FlagSet, cfg config) error {
 			}
 		}
 	}
-	if flags.Changed("threads") && cfg.threads != 1 && cfg.algorithm != "pdfpn" {
+	if flags.Changed("threads") && cfg.threads != 1 && cfg.algorithm != solve.SearchPDFPN {
 		why := ""
 		if cfg.certDir != "" && !flags.Changed("algorithm") {
 			why = " (--cert makes it dfpn, for a certificate made the same way every time)"
@@ -237,12 +249,12 @@ func notApplying(flags *pflag.FlagSet, cfg config) error {
 		applies bool   // to this run
 		what    string // what the flag does, and what to do instead
 	}{
-		{"state-every", saved && (cfg.algorithm == "dfpn" || cfg.algorithm == "pdfpn"), "is how often dfpn and pdfpn save their search into --state (or back into --resume; the swarm's master saves every few seconds): give --state DIR with --algorithm dfpn or pdfpn, or leave it out"},
+		{"state-every", saved && (cfg.algorithm == solve.SearchDFPN || cfg.algorithm == solve.SearchPDFPN), "is how often dfpn and pdfpn save their search into --state (or back into --resume; the swarm's master saves every few seconds): give --state DIR with --algorithm dfpn or pdfpn, or leave it out"},
 		{"force", cfg.swarm.stateDir != "", "moves aside the search a --state DIR holds, and this run has no --state: give --state DIR, or leave it out"},
-		{"lemmas", lemmasApply(cfg), "keeps what a search of this process proved, and the swarm and Cram keep no lemmas: leave it out"},
+		{"lemmas", lemmasApply(cfg), "keeps what a search of this process proved, and the swarm and " + otherGames(cfg) + " keep no lemmas: leave it out"},
 		{"lenient", cfg.dbIn != "", "skips the malformed lines of --db-in, and this run reads no database: give --db-in FILE, or leave it out"},
 		{"max-entries", cfg.dbIn != "", "bounds the entries read from --db-in, and this run reads no database: give --db-in FILE, or leave it out"},
-		{"capacity", cfg.algorithm != "pns", "sizes the table of dfpn, pdfpn and the swarm's workers, and pns has none (it keeps its whole DAG): add --algorithm dfpn, or leave it out"},
+		{"capacity", cfg.algorithm != solve.SearchPNS, "sizes the table of dfpn, pdfpn and the swarm's workers, and pns has none (it keeps its whole DAG): add --algorithm dfpn, or leave it out"},
 	} {
 		if flag := flags.Lookup(f.name); flag.Changed && !f.applies {
 			given := "--" + f.name
@@ -259,7 +271,7 @@ func notApplying(flags *pflag.FlagSet, cfg config) error {
 // the game, the resources asked for) and returns the memory plan.
 func checkRun(flags *pflag.FlagSet, cfg config) (solve.MemoryPlan, error) {
 	switch {
-	case (cfg.swarm.stateDir != "" || cfg.swarm.resumeDir != "") && (cfg.algorithm == "pns" || cfg.npos != 1):
+	case (cfg.swarm.stateDir != "" || cfg.swarm.resumeDir != "") && (cfg.algorithm == solve.SearchPNS || cfg.npos != 1):
 		return solve.MemoryPlan{}, errStateUse
 	case cfg.stateEvery <= 0:
 		return solve.MemoryPlan{}, fmt.Errorf("--state-every %v: want a positive duration", cfg.stateEvery)

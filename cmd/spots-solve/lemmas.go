@@ -6,6 +6,7 @@ import (
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/prove"
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/sprouts"
 )
 
@@ -17,7 +18,9 @@ import (
 
 // lemmasApply says whether --lemmas applies to the run of cfg: a search
 // of Sprouts in this process.
-func lemmasApply(cfg config) bool { return cfg.algorithm != "swarm" && cfg.game == sprouts.Game }
+func lemmasApply(cfg config) bool {
+	return cfg.algorithm != solve.SearchSwarm && cfg.game == sprouts.Game
+}
 
 // lemmaEntries bounds a certificate of lemmas: about 7 MB.
 const lemmaEntries = 250_000

@@ -1,5 +1,6 @@
-// Command spots-solve solves Sprouts positions (and, with --game cram,
-// Cram boards) with proof-number search.
+// Command spots-solve solves Sprouts positions (and, with --game, the
+// positions of the other registered games: spots-solve --game list) with
+// proof-number search.
 //
 // Usage:
 //
@@ -39,8 +40,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/game"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/cmdout"
 	"github.com/spots-dev/spots/internal/cpuprofile"
@@ -48,7 +51,8 @@ import (
 )
 
 const usage = `usage: spots-solve [flags] POSITION...
-       spots-solve --game cram [flags] BOARD...
+       spots-solve --game GAME [flags] POSITION...
+       spots-solve --game list [--json]
        spots-solve --algorithm swarm [--workers-local N] [flags] POSITION
        spots-solve worker --join HOST:PORT [flags]
 
@@ -61,11 +65,11 @@ or on other machines with "spots-solve worker"); its flags are listed by
 spots-solve --algorithm swarm --help, a worker's by spots-solve worker
 --help.
 
-Games (--game): sprouts (the default) and cram, whose boards are written
-5x5 (5 rows of 5 empty cells) or row by row with '.' for an empty cell and
-'#' for a hole, rows separated by '/' (.#./.../..#), boards added with '+'
-(go doc github.com/spots-dev/spots/cram). Cram runs with pdfpn, dfpn and
-pns, not with the swarm, --db-in, --db-out, --state or --resume.
+Games (--game): sprouts (the default) and the others of the registry,
+which spots-solve --game list prints with an example position each
+(go doc on the game's package describes its notation). They run with
+pdfpn, dfpn and pns, not with the swarm, --db-in, --db-out, --state or
+--resume.
 
 A position whose children would cost more than the checker's limits is
 refused before any search (exit 2), naming the limit and the flag that
@@ -79,8 +83,7 @@ Examples:
   spots-solve 0*12                      who wins 12 spots
   spots-solve --nimber --json 0*9 0*10  Grundy values, as JSON lines
   spots-solve --cert certs 0*3+*1       solve and certify 0*3+*1=W|L
-  spots-solve --game cram --cert certs 5x5
-  spots-solve --algorithm swarm --workers-local 2 0*14
+{{games}}  spots-solve --algorithm swarm --workers-local 2 0*14
 
 The options of SPOTS (the reference solver) are accepted too:
 --compute_nimber, --input_database, --output_database, --stats_path and
@@ -88,6 +91,16 @@ The options of SPOTS (the reference solver) are accepted too:
 
 Flags:
 `
+
+// usageText is usage with an example line for each game but the default.
+func usageText() string {
+	var b strings.Builder
+	for _, g := range game.List()[1:] {
+		info := g.Info()
+		fmt.Fprintf(&b, "  spots-solve --game %s --cert certs %s\n", info.Name, info.Example)
+	}
+	return strings.Replace(usage, "{{games}}", b.String(), 1)
+}
 
 // swarmUsage is the head of --help after --algorithm swarm.
 const swarmUsage = `usage: spots-solve --algorithm swarm [--workers-local N] [flags] POSITION

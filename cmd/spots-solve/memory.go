@@ -53,7 +53,7 @@ func parseSize(s string) (int64, error) {
 // --db-in, once read: replanMemory) come off the budget first.
 func memoryPlan(cfg config, taken int64) (solve.MemoryPlan, error) {
 	threads := 1
-	if cfg.algorithm == "pdfpn" {
+	if cfg.algorithm == solve.SearchPDFPN {
 		threads = cfg.threads
 	}
 	if cfg.memory == "" {
@@ -74,7 +74,7 @@ func memoryPlan(cfg config, taken int64) (solve.MemoryPlan, error) {
 	}
 	// The values drawn on (--reuse) live beside the table: they come off
 	// the budget first.
-	drawn, err := certify.PoolBytes(cfg.reuse)
+	drawn, err := certify.PoolBytesOf(cfg.game, cfg.reuse)
 	if err != nil {
 		return solve.MemoryPlan{}, fmt.Errorf("--reuse: %w", err)
 	}
@@ -110,14 +110,21 @@ func replanMemory(cfg config, dbBytes int64) (solve.MemoryPlan, error) {
 	return plan, nil
 }
 
-// applyMemory sizes the game's cache and, for the searches whose memory
-// the plan bounds, tells the Go runtime to collect garbage before the heap
-// passes the budget.
-func applyMemory(plan solve.MemoryPlan, algorithm string) {
-	sprouts.SetCacheBytes(plan.GameCache)
-	if algorithm == "dfpn" || algorithm == "pdfpn" {
+// applyMemory, for the searches whose memory the plan bounds, tells the
+// Go runtime to collect garbage before the heap passes the budget. (The
+// game's cache is sized by the plan where it is made: sproutsRules.)
+func applyMemory(plan solve.MemoryPlan, algorithm solve.Algorithm) {
+	if algorithm == solve.SearchDFPN || algorithm == solve.SearchPDFPN {
 		debug.SetMemoryLimit(plan.Limit)
 	}
+}
+
+// sproutsRules is the game of the run's Sprouts searches: the rules, with
+// the run's cache of canonical codes (cfg.lands, sized by the plan), which
+// a search made again after its values failed to back a result shares
+// with the one it replaces.
+func sproutsRules(cfg config) sprouts.Rules {
+	return sprouts.Rules{Cache: cfg.lands}
 }
 
 // memoryGuard returns the bytes past which a solve stops (the pipeline's

@@ -59,7 +59,7 @@ func TestMemoryPlan(t *testing.T) {
 		{[]string{"--memory", "lots"}, 0, 0, "--memory"},
 	} {
 		flags := pflag.NewFlagSet("test", pflag.ContinueOnError)
-		cfg := config{algorithm: "dfpn", threads: 1}
+		cfg := config{algorithm: solve.SearchDFPN, threads: 1}
 		flags.IntVar(&cfg.capacity, "capacity", solve.DefaultCapacity, "")
 		flags.StringVar(&cfg.memory, "memory", "", "")
 		if err := flags.Parse(tc.args); err != nil {

@@ -45,13 +45,13 @@ type result struct {
 // (its canonical text, with " + *N" for a heap).
 func newResult[P fmt.Stringer](cfg config, input string, root P, heap uint32, pr prove.Result) result {
 	st := pr.Spent
-	r := result{Input: input, Canonical: root.String(), Algorithm: cfg.algorithm, Outcome: pr.Outcome,
+	r := result{Input: input, Canonical: root.String(), Algorithm: cfg.algorithm.String(), Outcome: pr.Outcome,
 		Reason: string(pr.Stop), Nimber: pr.Grundy, Seconds: st.Seconds, Iterations: st.Iterations,
 		GrundyNumbers: st.GrundyNumbers, TTEntries: st.TTEntries, stats: st}
 	if heap > 0 {
 		r.Canonical += " + *" + strconv.FormatUint(uint64(heap), 10)
 	}
-	if cfg.algorithm == "pdfpn" {
+	if cfg.algorithm == solve.SearchPDFPN {
 		r.Threads, r.Spread = cfg.threads, solve.DefaultSpread
 		r.PerThread, r.LockWaits, r.LockWaitSeconds = st.PerThread, st.LockWaits, st.LockWaitSeconds
 		if st.TTLookups > 0 {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/spots-dev/spots/certify"
-	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/internal/buildinfo"
 	"github.com/spots-dev/spots/internal/cmdline"
 	"github.com/spots-dev/spots/internal/interrupt"
@@ -26,8 +25,8 @@ import (
 // (or the one position of a swarm), and returns the exit status.
 func solveAll(ctx context.Context, cfg config, positions []string, stdout, stderr io.Writer) int {
 	r := &runner{ctx: ctx, cfg: cfg, stdout: stdout, stderr: stderr}
-	if cfg.game == cram.Game {
-		return solveCram(r, positions)
+	if cfg.game != sprouts.Game {
+		return solveGame(r, cfg.game, positions)
 	}
 	return solveSprouts(r, positions)
 }
@@ -54,7 +53,7 @@ func (r *runner) fail(msg string, a ...any) int {
 func solveSprouts(r *runner, inputs []string) int {
 	cfg := r.cfg
 	roots, heaps, err := parseAll(inputs, cfg.nimber, parseInput, func(in string, n uint32) error {
-		if n > 0 && cfg.algorithm == "swarm" {
+		if n > 0 && cfg.algorithm == solve.SearchSwarm {
 			return fmt.Errorf("%q: the swarm solves a position without a heap", in)
 		}
 		return nil
@@ -78,7 +77,7 @@ func solveSprouts(r *runner, inputs []string) int {
 	} else if note != "" {
 		fmt.Fprintf(r.stderr, "spots-solve: %s\n", note)
 	}
-	if cfg.algorithm == "swarm" {
+	if cfg.algorithm == solve.SearchSwarm {
 		if len(roots) != 1 {
 			return r.fail("the swarm solves one position at a time (got %d)", len(roots))
 		}
@@ -103,13 +102,19 @@ func (r *runner) solveHere(inputs []string, roots []sprouts.Position, heaps []ui
 		}
 		cfg = r.cfg // its memory planned with the database's taken off
 	}
+	cfg.lands = sprouts.NewCache(cfg.plan.GameCache)
+	r.cfg = cfg
 	pool, err := r.loadPool()
 	if err != nil {
 		return r.fail("--reuse %s: %v (leave out --reuse to solve without them)", strings.Join(cfg.reuse, ", "), err)
 	}
 	pool.Preload(db)
 	saver := newStateSaver(cfg, roots[0], heaps[0], r.stderr, r.prog)
-	s := dbInChecked(r.ctx, cfg, newSearcher(cfg, sprouts.Rules{}, db, r.prog, saver), saver, r.prog, r.stderr)
+	search, err := newSearcher(cfg, sproutsRules(cfg), db, r.prog, saver)
+	if err != nil {
+		return r.fail("--algorithm %s: %v", cfg.algorithm, err)
+	}
+	s := dbInChecked(r.ctx, cfg, search, saver, r.prog, r.stderr)
 	if saver != nil && cfg.swarm.resumeDir != "" {
 		if err := saver.Resume(r.ctx, cfg.swarm.resumeDir); err != nil {
 			return r.fail("--resume %s: %v", cfg.swarm.resumeDir, err)
@@ -141,14 +146,14 @@ func (r *runner) solveHere(inputs []string, roots []sprouts.Position, heaps []ui
 	})
 }
 
-// loadPool reads the certificates of --reuse (nil without it), saying on
-// standard error what it drew on.
+// loadPool reads the certificates of --reuse of the game of --game (nil
+// without it), saying on standard error what it drew on.
 func (r *runner) loadPool() (*certify.Pool, error) {
 	if len(r.cfg.reuse) == 0 {
 		return nil, nil
 	}
 	start := time.Now()
-	pool, err := certify.LoadPool(r.ctx, r.cfg.reuse, nil, func(done, total int) {
+	pool, err := certify.LoadPoolOf(r.ctx, r.cfg.game, r.cfg.reuse, nil, func(done, total int) {
 		r.prog.Show(true, "reading the certificates to draw on: %d of %d", done, total)
 	})
 	if err != nil {
@@ -326,8 +331,10 @@ func parseInput(in string) (sprouts.Position, uint32, error) {
 }
 
 // newSearcher makes the search of cfg for the game g; saver, if not nil,
-// saves it (Sprouts only).
-func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *prove.Checkpoint) solve.Searcher[P] {
+// saves it (Sprouts only). It fails only for an algorithm that is not a
+// search of this process (checkSearch and solveSprouts leave none): a
+// search made once with cfg is made again without fail.
+func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *prove.Checkpoint) (solve.Searcher[P], error) {
 	applyMemory(cfg.plan, cfg.algorithm)
 	s := prove.Search{Algorithm: cfg.algorithm, Threads: cfg.threads, Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache,
 		MaxIterations: cfg.maxIterations, Checkpoint: saver, SaveEvery: cfg.stateEvery}

@@ -154,7 +154,8 @@ func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Pos
 			}
 		}
 		saver.Forget()
-		return dbInChecked(ctx, cfg, newSearcher(cfg, sprouts.Rules{}, db, prog, saver), saver, prog, stderr)
+		fresh, _ := newSearcher(cfg, sproutsRules(cfg), db, prog, saver) // cfg made the search resumed: it makes this one
+		return dbInChecked(ctx, cfg, fresh, saver, prog, stderr)
 	}}
 }
 
@@ -176,7 +177,8 @@ func dbInChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Posit
 		if saver != nil {
 			saver.Forget()
 		}
-		return newSearcher(cfg, sprouts.Rules{}, solve.NewNimberDB(), prog, saver)
+		fresh, _ := newSearcher(cfg, sproutsRules(cfg), solve.NewNimberDB(), prog, saver) // cfg made the search that failed: it makes this one
+		return fresh
 	}}
 }
 
@@ -204,6 +206,7 @@ func reuseChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Posi
 		if saver != nil {
 			saver.Forget()
 		}
-		return newSearcher(cfg, sprouts.Rules{}, db, prog, saver)
+		fresh, _ := newSearcher(cfg, sproutsRules(cfg), db, prog, saver) // cfg made the search that failed: it makes this one
+		return fresh
 	}}
 }

@@ -44,7 +44,7 @@ func TestForgedCheckpoint(t *testing.T) {
 			db.Put(root.Key(), tc.lie)
 			search := solve.NewDFPN(sprouts.Rules{}, db, solve.Options{Capacity: 1 << 12})
 			nimber := strings.Contains(strings.Join(tc.args, " "), "--nimber")
-			if _, err := checkpoint.Save(state, checkpoint.Manifest{Position: root.String(), Nimber: nimber, Algorithm: "dfpn"}, search); err != nil {
+			if _, err := checkpoint.Save(state, checkpoint.Manifest{Position: root.String(), Nimber: nimber, Algorithm: solve.SearchDFPN}, search); err != nil {
 				t.Fatal(err)
 			}
 			args := append([]string{"--json", "--progress", "none", "--resume", state}, tc.args...)

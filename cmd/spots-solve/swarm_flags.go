@@ -13,6 +13,7 @@ import (
 
 	"github.com/spots-dev/spots/internal/memguard"
 	"github.com/spots-dev/spots/internal/statusline"
+	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/swarm"
 )
 
@@ -81,9 +82,10 @@ const workerReuseHelp = "draw on the certificates in `DIR` (e.g. corpus/certs; r
 // (dfpn, pdfpn, pns): --help leaves them out after --algorithm swarm.
 var searchFlags = []string{"game", "threads", "nimber", "memory", "db-in", "db-out", "lenient", "stats", "root-moves", "state-every"}
 
-// showFlags hides the flags of --help that do not apply to algorithm.
-func showFlags(flags *pflag.FlagSet, algorithm string) {
-	swarmHelp := algorithm == "swarm"
+// showFlags hides the flags of --help that do not apply: those of the
+// searches of this process after --algorithm swarm (swarmHelp), those of
+// the master otherwise.
+func showFlags(flags *pflag.FlagSet, swarmHelp bool) {
 	if swarmHelp {
 		flags.Lookup("reuse").Usage = masterReuseHelp
 	}
@@ -148,7 +150,7 @@ func checkResources(flags *pflag.FlagSet, cfg config) error {
 		return err
 	}
 	tables := 1
-	if cfg.algorithm == "swarm" && cfg.swarm.workersLocal > 0 {
+	if cfg.algorithm == solve.SearchSwarm && cfg.swarm.workersLocal > 0 {
 		tables = cfg.swarm.workersLocal * cfg.swarm.params.Grouping
 	}
 	if err := memguard.CheckCapacity(cfg.capacity, tables); err != nil {

@@ -45,6 +45,13 @@ func export(path, dir string, inline bool, opt verify.Options, asJSON bool, stdo
 		flag = "--inline"
 	}
 	opt.Verdicts = nil // what is written must be what this run checked and found
+	if inline && opt.Independent {
+		// The independent check finds its own witnesses, not the hints':
+		// a file of only the cited entries it used may lack some that
+		// the hints name, and the default check would reject it. Every
+		// cited entry is carried, so that both checkers accept the file.
+		opt.Used = false
+	}
 	r, status := checkOne(path, opt, asJSON, stderr)
 	if status >= 0 {
 		return status

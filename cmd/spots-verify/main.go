@@ -1,4 +1,5 @@
-// Command spots-verify checks proofs of Sprouts and Cram results.
+// Command spots-verify checks proofs of results about Sprouts and the
+// other registered games (spots-solve --game list).
 //
 // Usage:
 //
@@ -7,8 +8,8 @@
 //	spots-verify --dump FILE.arrow > rows.jsonl
 //
 // The first form checks certificates written by spots (hinted: one pass,
-// no search), each with the rules of the game its header names (sprouts or
-// cram). The second checks a GLOP/SPOTS [Positions+Nimber] text
+// no search), each with the rules of the game its header names (sprouts,
+// or another game of the registry). The second checks a GLOP/SPOTS [Positions+Nimber] text
 // database against a claim such as '0*12=L', '0*12+*1=W' or 'gn(0*9)=1',
 // searching for the witnesses the database leaves out; with --convert it
 // then writes them, with only the entries the claim needs, as a certificate
@@ -40,7 +41,7 @@
 // Input is untrusted, so before generating the children of any position
 // (an entry, the claim's root, a land a hint names) the checker measures
 // it and refuses it if it is over a limit: --max-lives, --max-boundaries,
-// --max-letters (Sprouts), --max-cells (Cram), --max-moves (estimated
+// --max-letters (Sprouts), --max-cells (boards), --max-moves (estimated
 // moves to generate) and --max-work (estimated moves × bytes, for one
 // generation and, for certificates, for all those of one entry). 0 keeps a default (verify.DefaultLimits; every
 // certificate of the corpus passes them with a wide margin), -1 removes a
@@ -66,8 +67,9 @@ import (
 const usage = `usage: spots-verify [--independent] [--json] FILE.arrow...
        spots-verify --spr DB --claim CLAIM [--convert DIR | --independent] [--json]
 
-Checks certificates of Sprouts or Cram results (the game is read from each
-certificate's header), or a [Positions+Nimber] database of Sprouts
+Checks certificates of results about Sprouts or another registered game
+(the game is read from each certificate's header, spots-solve --game list
+lists the games), or a [Positions+Nimber] database of Sprouts
 positions (GLOP, SPOTS) against a claim: POS=W, POS=L, POS+*N=W, POS+*N=L or
 gn(POS)=N.
 

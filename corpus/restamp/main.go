@@ -13,7 +13,8 @@
 // that commit's revision, marked as such ("94ccda9bcdeb (restamped: the
 // commit that added it)"): the program that wrote it is the code of that
 // commit or of one before it. A real creation time or version is kept.
-// The bytes and producer columns of index.csv and cram.csv follow.
+// The bytes and producer columns of index.csv and the games' tables
+// follow.
 //
 // It is a lab tool for the corpus's history; new certificates get their
 // provenance when they are written (make build stamps the version).
@@ -74,9 +75,11 @@ func run(dir string, dry bool, out io.Writer) error {
 			return err
 		}
 	}
-	for i, r := range c.Cram {
-		if c.Cram[i].Producer, c.Cram[i].Bytes, err = restamp(c.CramPath(r)); err != nil {
-			return err
+	for _, t := range c.Games {
+		for i, r := range t.Records {
+			if t.Records[i].Producer, t.Records[i].Bytes, err = restamp(c.GamePath(t.Name(), r)); err != nil {
+				return err
+			}
 		}
 	}
 	if dry {
@@ -85,13 +88,16 @@ func run(dir string, dry bool, out io.Writer) error {
 	if err := c.SaveIndex(); err != nil {
 		return err
 	}
-	if len(c.Cram) == 0 {
-		return nil
+	for _, t := range c.Games {
+		err := format.WriteFileAtomic(c.Path(corpus.GameIndexFile(t.Name())), func(w io.Writer) error {
+			_, err := w.Write(corpus.EncodeGameIndex(t.Game, t.Records))
+			return err
+		})
+		if err != nil {
+			return err
+		}
 	}
-	return format.WriteFileAtomic(c.Path(corpus.CramIndexFile), func(w io.Writer) error {
-		_, err := w.Write(corpus.EncodeCramIndex(c.Cram))
-		return err
-	})
+	return nil
 }
 
 // restampFile gives the certificate at path the provenance provenance

@@ -55,20 +55,20 @@ const maxManifest = 1 << 20
 // Manifest describes a checkpoint: the search it belongs to, how far the
 // search had come over all its runs, and the files that hold it.
 type Manifest struct {
-	Position   string    `json:"position"` // canonical text of the root
-	Heap       uint32    `json:"heap"`
-	Nimber     bool      `json:"nimber"` // the search computes the Grundy value
-	Algorithm  string    `json:"algorithm"`
-	Capacity   int       `json:"capacity"`   // table entries of the last run
-	Iterations uint64    `json:"iterations"` // over all runs
-	Seconds    float64   `json:"seconds"`    // search time over all runs
-	Runs       int       `json:"runs"`       // processes that searched
-	Nimbers    int       `json:"nimbers"`
-	Entries    int       `json:"table_entries"`
-	Saved      time.Time `json:"saved"`
-	Version    string    `json:"version"` // of the program that saved it
-	Generation uint64    `json:"generation"`
-	Files      []File    `json:"files"`
+	Position   string          `json:"position"` // canonical text of the root
+	Heap       uint32          `json:"heap"`
+	Nimber     bool            `json:"nimber"`     // the search computes the Grundy value
+	Algorithm  solve.Algorithm `json:"algorithm"`  // by name; an unknown one fails Load
+	Capacity   int             `json:"capacity"`   // table entries of the last run
+	Iterations uint64          `json:"iterations"` // over all runs
+	Seconds    float64         `json:"seconds"`    // search time over all runs
+	Runs       int             `json:"runs"`       // processes that searched
+	Nimbers    int             `json:"nimbers"`
+	Entries    int             `json:"table_entries"`
+	Saved      time.Time       `json:"saved"`
+	Version    string          `json:"version"` // of the program that saved it
+	Generation uint64          `json:"generation"`
+	Files      []File          `json:"files"`
 }
 
 // File is one file of a checkpoint, as the manifest names it.
@@ -107,6 +107,10 @@ func (m Manifest) Describe() string {
 // caller fills), and removes the previous generation. It may be called
 // while the search runs, from solve.Options.Checkpoint.
 func Save(dir string, m Manifest, s Search) (Manifest, error) {
+	if !m.Algorithm.Valid() {
+		// Refused before any file is written: the manifest could not say it.
+		return m, fmt.Errorf("save: the search's algorithm %v has no name", m.Algorithm)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return m, err
 	}

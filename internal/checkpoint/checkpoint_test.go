@@ -39,7 +39,7 @@ func TestSaveAndResume(t *testing.T) {
 	if first.Solve(context.Background(), pos, 0) != solve.Unknown {
 		t.Fatal("the first half solved the position")
 	}
-	m := checkpoint.Manifest{Position: pos.String(), Algorithm: "dfpn", Capacity: opt.Capacity,
+	m := checkpoint.Manifest{Position: pos.String(), Algorithm: solve.SearchDFPN, Capacity: opt.Capacity,
 		Iterations: first.Stats().Iterations, Runs: 1}
 	for range 2 {
 		var err error
@@ -126,6 +126,13 @@ func TestDamagedCheckpoint(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		// A name of no search: the run resumed from it once searched
+		// with its own default, whatever the manifest said.
+		{"unknown algorithm", `manifest.json: unknown algorithm "mcts" (want pdfpn, dfpn, pns or swarm)`, func(dir string, m checkpoint.Manifest) {
+			path := filepath.Join(dir, checkpoint.ManifestName)
+			b, _ := os.ReadFile(path)
+			os.WriteFile(path, []byte(strings.Replace(string(b), `"algorithm": "dfpn"`, `"algorithm": "mcts"`, 1)), 0o644)
+		}},
 		// F1: two values for one position (which Save never writes; the
 		// sums are made to match) are refused, not settled by order.
 		{"conflicting duplicates", "gives 0*2 the Grundy value 1, but an earlier line", func(dir string, m checkpoint.Manifest) {
@@ -138,7 +145,7 @@ func TestDamagedCheckpoint(t *testing.T) {
 		}},
 	} {
 		dir := t.TempDir()
-		m, err := checkpoint.Save(dir, checkpoint.Manifest{Position: "0*7"}, s)
+		m, err := checkpoint.Save(dir, checkpoint.Manifest{Position: "0*7", Algorithm: solve.SearchDFPN}, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,6 +156,22 @@ func TestDamagedCheckpoint(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestSaveRefusesNoAlgorithm: a manifest that names no algorithm, which
+// Load would refuse, is not saved, and no file of it is written.
+func TestSaveRefusesNoAlgorithm(t *testing.T) {
+	s := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 12})
+	s.Solve(context.Background(), sprouts.MustParse("0*5"), 0)
+	for _, a := range []solve.Algorithm{0, solve.SearchSwarm + 1} {
+		dir := t.TempDir()
+		if _, err := checkpoint.Save(dir, checkpoint.Manifest{Position: "0*5", Algorithm: a}, s); err == nil || !strings.Contains(err.Error(), "algorithm") {
+			t.Errorf("algorithm %d: %v, want an error naming the algorithm", uint8(a), err)
+		}
+		if names := dirNames(t, dir); len(names) != 0 {
+			t.Errorf("algorithm %d: wrote %v", uint8(a), names)
 		}
 	}
 }

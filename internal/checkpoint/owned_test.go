@@ -21,7 +21,7 @@ import (
 func TestSaveReplacesLinks(t *testing.T) {
 	search := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: 1 << 12})
 	search.Solve(context.Background(), sprouts.MustParse("0*5"), 0)
-	m := checkpoint.Manifest{Position: "0*5", Algorithm: "dfpn", Capacity: 1 << 12, Runs: 1}
+	m := checkpoint.Manifest{Position: "0*5", Algorithm: solve.SearchDFPN, Capacity: 1 << 12, Runs: 1}
 	for _, names := range [][]string{
 		{checkpoint.ManifestName},
 		{"table-1.bin.zst", "nimbers-1.spr.zst"},

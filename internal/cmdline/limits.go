@@ -20,7 +20,7 @@ func LimitFlags(flags *pflag.FlagSet, l *verify.Limits) {
 	flags.IntVar(&l.Lives, "max-lives", 0, fmt.Sprintf("refuse positions with more lives than `N` (0: default %d, -1: no limit)", d.Lives))
 	flags.IntVar(&l.Boundaries, "max-boundaries", 0, fmt.Sprintf("refuse positions with more boundaries than `N` (0: default %d, -1: no limit)", d.Boundaries))
 	flags.IntVar(&l.Letters, "max-letters", 0, fmt.Sprintf("refuse positions with more letters than `N` (0: default %d, -1: no limit)", d.Letters))
-	flags.IntVar(&l.Cells, "max-cells", 0, fmt.Sprintf("refuse Cram positions with more empty cells than `N` (0: default %d, -1: no limit)", d.Cells))
+	flags.IntVar(&l.Cells, "max-cells", 0, fmt.Sprintf("refuse board positions with more empty cells than `N` (0: default %d, -1: no limit)", d.Cells))
 	flags.Int64Var(&l.Moves, "max-moves", 0, fmt.Sprintf("refuse positions with more estimated moves to generate than `N` (0: default %d, -1: no limit)", d.Moves))
 	flags.Int64Var(&l.Work, "max-work", 0, fmt.Sprintf("refuse a position, or an entry, needing more estimated work (moves × bytes) than `N` (0: default %d, -1: no limit)", d.Work))
 }

@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spots-dev/spots/cram"
+	"github.com/spots-dev/spots/game"
+	_ "github.com/spots-dev/spots/game/all" // the games a position may be of
 	"github.com/spots-dev/spots/sprouts"
 )
 
@@ -27,31 +28,47 @@ func PositionNote(game, text string) string {
 
 // PositionError returns err, the error of parsing text as a position of
 // game, with a hint when text looks like something else: a bare number
-// meant as a number of spots (0*N), a Cram board given to Sprouts (--game
-// cram) or a Sprouts position given to Cram (no --game cram).
-func PositionError(game, text string, err error) error {
+// meant as a number of spots (0*N), GLOP's notation, or a position of
+// another registered game (then --game names it, or is left out for the
+// default game, Sprouts).
+func PositionError(name, text string, err error) error {
 	if err == nil {
 		return nil
 	}
 	hint := ""
-	switch game {
-	case sprouts.Game:
+	if name == sprouts.Game {
 		if n := bareNumber(text); n > 0 {
 			hint = fmt.Sprintf("%d spots with no line drawn are written 0*%d", n, n)
 		} else if strings.HasSuffix(text, "!") && strings.ContainsAny(text, "}]") {
 			hint = "this is GLOP's notation (a position ending with !): spots-solve reads it; spots-position and spots-verify read the notation of SPOTS (GLOP's 2AB.}AB.}]! is 2AB|AB)"
-		} else if _, cerr := cram.Parse(text); cerr == nil {
-			hint = fmt.Sprintf("%s is a Cram board, not a Sprouts position: spots-solve and spots-position read Cram with --game cram", text)
 		}
-	case cram.Game:
-		if _, serr := sprouts.Parse(text); serr == nil {
-			hint = fmt.Sprintf("%s is a Sprouts position, not a Cram board: leave out --game cram", text)
-		}
+	}
+	if g, ok := game.Lookup(name); ok && hint == "" {
+		hint = otherGame(g.Info(), text)
 	}
 	if hint == "" {
 		return err
 	}
 	return &hinted{err: err, hint: hint}
+}
+
+// otherGame returns a hint when text, which is no position of the game
+// of info, is one of another registered game, or "".
+func otherGame(info game.Info, text string) string {
+	for i, h := range game.List() {
+		other := h.Info()
+		if other.Name == info.Name {
+			continue
+		}
+		if _, err := h.Parse(text); err != nil {
+			continue
+		}
+		if i == 0 { // the default game
+			return fmt.Sprintf("%s is a %s %s, not a %s %s: leave out --game %s", text, other.Title, other.Noun, info.Title, info.Noun, info.Name)
+		}
+		return fmt.Sprintf("%s is a %s %s, not a %s %s: spots-solve and spots-position read %s with --game %s", text, other.Title, other.Noun, info.Title, info.Noun, other.Title, other.Name)
+	}
+	return ""
 }
 
 // hinted is an error with a hint on what was probably meant.

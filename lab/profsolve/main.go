@@ -44,11 +44,12 @@ func main() {
 	alloc := flag.String("alloc", "", "write an allocation profile to `FILE` (go tool pprof -sample_index=alloc_space)")
 	flag.Parse()
 	opt := solve.Options{Threads: *threads, Capacity: *capacity, Lockstep: *lockstep, Spread: *spread}
-	if *alg != "dfpn" && *alg != "pns" {
+	a, err := solve.ParseAlgorithm(*alg)
+	if err != nil || a != solve.SearchDFPN && a != solve.SearchPNS {
 		fmt.Fprintf(os.Stderr, "profsolve: -alg %q: want dfpn or pns\n", *alg)
 		os.Exit(2)
 	}
-	if err := run(*pos, *alg, opt, *certifyDir, *cpu, *mutex, *block, *alloc); err != nil {
+	if err := run(*pos, a, opt, *certifyDir, *cpu, *mutex, *block, *alloc); err != nil {
 		fmt.Fprintln(os.Stderr, "profsolve:", err)
 		os.Exit(1)
 	}
@@ -61,7 +62,7 @@ type searcher interface {
 	DB() *solve.NimberDB
 }
 
-func run(text, alg string, opt solve.Options, certifyDir, cpu, mutex, block, alloc string) error {
+func run(text string, alg solve.Algorithm, opt solve.Options, certifyDir, cpu, mutex, block, alloc string) error {
 	root, err := sprouts.Parse(text)
 	if err != nil {
 		return err
@@ -86,11 +87,11 @@ func run(text, alg string, opt solve.Options, certifyDir, cpu, mutex, block, all
 	}
 	threads := opt.Threads
 	plan := solve.PlanCapacity(opt.Capacity, threads)
-	sprouts.SetCacheBytes(plan.GameCache)
+	game := sprouts.Rules{Cache: sprouts.NewCache(plan.GameCache)}
 	opt.ChildrenCache = plan.ChildrenCache
-	var s searcher = solve.NewDFPN[sprouts.Position](sprouts.Rules{}, nil, opt)
-	if alg == "pns" {
-		s = solve.NewPNS[sprouts.Position](sprouts.Rules{}, nil, opt)
+	var s searcher = solve.NewDFPN[sprouts.Position](game, nil, opt)
+	if alg == solve.SearchPNS {
+		s = solve.NewPNS[sprouts.Position](game, nil, opt)
 	}
 	gcBefore := gcCPU()
 	objsBefore, bytesBefore := heapAllocs()

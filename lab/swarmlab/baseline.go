@@ -19,7 +19,7 @@ func SequentialBaseline(ctx context.Context, root sprouts.Position, params swarm
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cpu0 := cpuTime()
-	d := solve.NewDFPN(sprouts.Rules{}, nil, solve.Options{Capacity: params.Capacity, Seed: params.Seed})
+	d := solve.NewDFPN(sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}, nil, solve.Options{Capacity: params.Capacity, Seed: params.Seed})
 	out := d.Solve(ctx, root, 0)
 	return d.Stats().Iterations, out, cpuTime() - cpu0
 }

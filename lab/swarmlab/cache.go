@@ -29,7 +29,7 @@ type sharedChildren struct {
 }
 
 func newSharedChildren(maxBytes int64) *sharedChildren {
-	return &sharedChildren{m: map[string][]sprouts.Position{}, max: maxBytes}
+	return &sharedChildren{Rules: sprouts.Rules{Cache: sprouts.NewCache(sprouts.DefaultCacheBytes)}, m: map[string][]sprouts.Position{}, max: maxBytes}
 }
 
 func (s *sharedChildren) get(p sprouts.Position) ([]sprouts.Position, bool) {
