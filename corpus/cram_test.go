@@ -46,10 +46,18 @@ func TestCramTable(t *testing.T) {
 			}
 		}
 	}
-	if len(rep.Games) != len(cramRecords(c)) {
-		t.Fatalf("%d Cram certificates checked, %d listed", len(rep.Games), len(cramRecords(c)))
-	}
+	// The report holds every game's checks; the other games' tables are
+	// tested with them.
+	var checked []GameCheck
 	for _, cc := range rep.Games {
+		if cc.Game == cramGame.Info().Name {
+			checked = append(checked, cc)
+		}
+	}
+	if len(checked) != len(cramRecords(c)) {
+		t.Fatalf("%d Cram certificates checked, %d listed", len(checked), len(cramRecords(c)))
+	}
+	for _, cc := range checked {
 		if cc.Err != nil || cc.Result.Claim != cc.Record.Claim || cc.Trusted != testing.Short() {
 			t.Errorf("%s: %v (proves %s, trusted %v)", cc.Path, cc.Err, cc.Result.Claim, cc.Trusted)
 		}

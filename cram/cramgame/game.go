@@ -33,10 +33,13 @@ var Info = game.Info{
 	Table: game.Table{
 		Rules: "A move covers two orthogonally adjacent empty cells; the player who cannot move loses. " +
 			"*board*: rows x columns of empty cells, or the rows of a board with holes. " +
-			"*symmetry*: what the symmetry strategies prove of an empty board (L when both sides are even, W when one is, blank when both are odd); every claim here must agree. ",
-		Order:        order,
-		Strategy:     symmetry,
-		StrategyName: "symmetry",
+			"*symmetry*: what the symmetry strategies prove of an empty board (L when both sides are even, W when one is, blank when both are odd); every claim here must agree. " +
+			"*published*: the Grundy value beling/impartial-games publishes for an empty board (its README), which every claim must agree with. ",
+		Order:         order,
+		Strategy:      symmetry,
+		StrategyName:  "symmetry",
+		Published:     published,
+		PublishedName: publishedName,
 	},
 }
 

@@ -3,6 +3,7 @@ package cramgame
 import (
 	"testing"
 
+	"github.com/spots-dev/spots/cram"
 	"github.com/spots-dev/spots/game/gametest"
 )
 
@@ -33,5 +34,52 @@ func TestTable(t *testing.T) {
 		if got := symmetry(board); got != want {
 			t.Errorf("symmetry(%s) = %q, want %q", board, got, want)
 		}
+	}
+}
+
+// TestPublished: the published table gives the values of the empty boards
+// it lists, under their canonical text only, and nothing for any other
+// position; and what it says agrees with the symmetry strategies (a
+// transcription error would likely break that).
+func TestPublished(t *testing.T) {
+	for _, tt := range []struct {
+		text  string
+		want  uint32
+		known bool
+	}{
+		{"4x11", 1, true},
+		{"4x15", 4, true},
+		{"6x7", 5, true},
+		{"7x9", 1, true},
+		{"5x11", 0, true},
+		{"11x4", 0, false}, // not canonical
+		{"3x3", 0, false},
+		{"7x10", 0, false},
+		{"4x11+1x2", 0, false},
+		{".#./...", 0, false},
+		{"!", 0, false},
+	} {
+		g, known := published(tt.text)
+		if known != tt.known || g != tt.want {
+			t.Errorf("published(%s) = %d, %v; want %d, %v", tt.text, g, known, tt.want, tt.known)
+		}
+	}
+	for board, g := range publishedBoards {
+		if p, err := cram.Parse(board); err != nil || p.String() != board {
+			t.Errorf("%s is not a board in canonical text (%v)", board, err)
+		}
+		switch symmetry(board) {
+		case "L":
+			if g != 0 {
+				t.Errorf("%s: published %d, but the symmetry strategy proves L", board, g)
+			}
+		case "W":
+			if g == 0 {
+				t.Errorf("%s: published 0, but the symmetry strategy proves W", board)
+			}
+		}
+	}
+	if Info.Table.Published == nil || Info.Table.PublishedName != publishedName {
+		t.Errorf("Info does not name the published table")
 	}
 }
