@@ -112,62 +112,76 @@ func (b *bitBoard) appendRegions(dst []region, m uint64) []region {
 // one size the least text is the least mask read from its first cell:
 // the least bits.Reverse64 of the mask.
 func canonicalBits(c uint64, w int) region {
-	var rs, cs [maxBits]int8
-	n := 0
-	minR, maxR, minC, maxC := maxBits, -1, maxBits, -1
-	for m := c; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros64(m)
-		r, col := i/w, i%w
-		rs[n], cs[n] = int8(r), int8(col)
-		n++
-		minR, maxR = min(minR, r), max(maxR, r)
-		minC, maxC = min(minC, col), max(maxC, col)
+	n := bits.OnesCount64(c)
+	minR, maxR := bits.TrailingZeros64(c)/w, (63-bits.LeadingZeros64(c))/w
+	row := fullMask(w)
+	var cols uint64
+	for r := minR; r <= maxR; r++ {
+		cols |= c >> (r * w) & row
 	}
+	minC, maxC := bits.TrailingZeros64(cols), 63-bits.LeadingZeros64(cols)
 	bh, bw := maxR-minR+1, maxC-minC+1
 	if n == bh*bw {
 		h, w := min(bh, bw), max(bh, bw)
 		return region{text: strconv.Itoa(h) + "x" + strconv.Itoa(w), cells: n, h: int32(h), w: int32(w), mask: fullMask(n)}
 	}
-	bestH, bestW := 0, 0
+	// The region in its own box, bh rows of bw cells.
+	var m uint64
+	for r := range bh {
+		m |= c >> ((minR+r)*w + minC) & fullMask(bw) << (r * bw)
+	}
+	// Images of the least height: those of the box as it stands when it
+	// is no taller than wide, its transposes when it is no wider than
+	// tall (both when it is square). Each comes with its three flips.
 	var best, bestKey uint64
-	for t := range 8 {
-		H, W := bh, bw
-		if t >= 4 {
-			H, W = bw, bh
-		}
-		if bestH != 0 && (H > bestH || H == bestH && W > bestW) {
-			continue // a larger image: never the least
-		}
-		var img uint64
-		for k := range n {
-			r, col := int(rs[k])-minR, int(cs[k])-minC
-			var ir, ic int
-			switch t {
-			case 0:
-				ir, ic = r, col
-			case 1:
-				ir, ic = r, bw-1-col
-			case 2:
-				ir, ic = bh-1-r, col
-			case 3:
-				ir, ic = bh-1-r, bw-1-col
-			case 4:
-				ir, ic = col, r
-			case 5:
-				ir, ic = col, bh-1-r
-			case 6:
-				ir, ic = bw-1-col, r
-			case 7:
-				ir, ic = bw-1-col, bh-1-r
+	H, W, found := min(bh, bw), max(bh, bw), false
+	consider := func(img uint64) {
+		for _, im := range [4]uint64{img, flipRows(img, H, W), mirrorRows(img, H, W), mirrorRows(flipRows(img, H, W), H, W)} {
+			if key := bits.Reverse64(im); !found || key < bestKey {
+				best, bestKey, found = im, key, true
 			}
-			img |= 1 << (ir*W + ic)
-		}
-		key := bits.Reverse64(img)
-		if bestH == 0 || H < bestH || H == bestH && W < bestW || key < bestKey {
-			bestH, bestW, best, bestKey = H, W, img, key
 		}
 	}
-	return region{text: maskText(best, bestH, bestW), cells: n, h: int32(bestH), w: int32(bestW), mask: best}
+	if bh <= bw {
+		consider(m)
+	}
+	if bw <= bh {
+		consider(transpose(m, bh, bw))
+	}
+	return region{text: maskText(best, H, W), cells: n, h: int32(H), w: int32(W), mask: best}
+}
+
+// flipRows returns the mask m of an h×w box upside down: row r becomes
+// row h−1−r.
+func flipRows(m uint64, h, w int) uint64 {
+	row := fullMask(w)
+	var out uint64
+	for r := range h {
+		out |= (m >> (r * w) & row) << ((h - 1 - r) * w)
+	}
+	return out
+}
+
+// mirrorRows returns the mask m of an h×w box mirrored left to right:
+// column c becomes column w−1−c.
+func mirrorRows(m uint64, h, w int) uint64 {
+	row := fullMask(w)
+	var out uint64
+	for r := range h {
+		out |= bits.Reverse64(m>>(r*w)&row) >> (64 - w) << (r * w)
+	}
+	return out
+}
+
+// transpose returns the mask m of an h×w box transposed: the cell at
+// row r, column c goes to row c, column r of a w×h box.
+func transpose(m uint64, h, w int) uint64 {
+	var out uint64
+	for ; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		out |= 1 << (i%w*h + i/w)
+	}
+	return out
 }
 
 // maskText writes a mask of an h×w box as rows of '.' and '#'.
