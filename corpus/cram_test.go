@@ -46,8 +46,14 @@ func TestCramTable(t *testing.T) {
 			}
 		}
 	}
-	if len(rep.Games) != len(cramRecords(c)) {
-		t.Fatalf("%d Cram certificates checked, %d listed", len(rep.Games), len(cramRecords(c)))
+	checked := 0
+	for _, cc := range rep.Games {
+		if cc.Game == "cram" {
+			checked++
+		}
+	}
+	if checked != len(cramRecords(c)) {
+		t.Fatalf("%d Cram certificates checked, %d listed", checked, len(cramRecords(c)))
 	}
 	for _, cc := range rep.Games {
 		if cc.Err != nil || cc.Result.Claim != cc.Record.Claim || cc.Trusted != testing.Short() {
