@@ -46,18 +46,16 @@ func TestCramTable(t *testing.T) {
 			}
 		}
 	}
-	// The report holds every game's checks; the other games' tables are
-	// tested with them.
-	var checked []GameCheck
+	checked := 0
 	for _, cc := range rep.Games {
-		if cc.Game == cramGame.Info().Name {
-			checked = append(checked, cc)
+		if cc.Game == "cram" {
+			checked++
 		}
 	}
-	if len(checked) != len(cramRecords(c)) {
-		t.Fatalf("%d Cram certificates checked, %d listed", len(checked), len(cramRecords(c)))
+	if checked != len(cramRecords(c)) {
+		t.Fatalf("%d Cram certificates checked, %d listed", checked, len(cramRecords(c)))
 	}
-	for _, cc := range checked {
+	for _, cc := range rep.Games {
 		if cc.Err != nil || cc.Result.Claim != cc.Record.Claim || cc.Trusted != testing.Short() {
 			t.Errorf("%s: %v (proves %s, trusted %v)", cc.Path, cc.Err, cc.Result.Claim, cc.Trusted)
 		}

@@ -13,8 +13,8 @@ import (
 // position it reaches.
 type Move struct {
 	To    Game   // the position reached, canonical
-	Land  int    // the number of the land (in the order of Lands) the move is played in; -1 for a move in the heap
-	From  string // the canonical text of that land, or "*N" for the heap
+	Land  int    // the number of the component (land, region, heap: in the order of the game's Components) the move is played in; -1 for a move in the Nim heap
+	From  string // the canonical text of that component, or "*N" for the Nim heap
 	Value uint32 // the proven value of To, when Known
 	Known bool   // whether the value of To is proven
 }
@@ -34,9 +34,9 @@ type Analysis struct {
 	// winning move).
 	Value      uint32
 	ValueKnown bool
-	// Moves are all the moves of the game: those in its lands, in the
-	// order of their canonical keys (the game's child order), then those
-	// in the heap, the largest heap left first.
+	// Moves are all the moves of the game: those in its components, in
+	// the order of the keys of the positions they reach, then those in the
+	// Nim heap, the largest heap left first.
 	Moves []Move
 	// Winning are the indices, in Moves, of the proven winning moves.
 	// Every move in it is proven to win; for a Win it is not empty, but a
@@ -44,33 +44,36 @@ type Analysis struct {
 	Winning []int
 }
 
-// Moves returns every move of g, with the land it is played in but no
-// values. Before generating any children it measures the game's position
-// against l (zero fields: verify.DefaultLimits) and refuses it, with an
-// error wrapping verify.ErrLimit, if it would cost more.
+// Moves returns every move of g, with the component it is played in but
+// no values. Before generating any children it measures the game's
+// position against l (zero fields: verify.DefaultLimits) and refuses it,
+// with an error wrapping verify.ErrLimit, if it would cost more.
 func Moves(g Game, l verify.Limits) ([]Move, error) {
-	if err := checkCost(g.Position, l); err != nil {
+	r := g.Rules
+	if err := checkCost(r, g.Position, l); err != nil {
 		return nil, fmt.Errorf("moves of %s: %w", cut(g.String()), err)
 	}
-	ls := lands(g.Position)
+	cs := components(r, g.Position)
 	var out []Move
-	seen := map[string]bool{}
-	for i, land := range ls {
-		if i > 0 && key(ls[i-1]) == key(land) {
-			continue // the same land again: the same moves
+	seen, done := map[string]bool{}, map[string]bool{}
+	for i, c := range cs {
+		if k := key(r, c); done[k] {
+			continue // the same component again: the same moves
+		} else {
+			done[k] = true
 		}
-		others := slices.Concat(ls[:i], ls[i+1:])
-		for _, kid := range children(land) {
-			to := Game{Position: sum(append([]Position{kid}, others...)...), Heap: g.Heap}
-			if k := key(to.Position); !seen[k] {
+		others := slices.Concat(cs[:i], cs[i+1:])
+		for _, kid := range r.Children(c) {
+			to := Game{Rules: r, Position: r.Combine(append([]Position{kid}, others...)), Heap: g.Heap}
+			if k := key(r, to.Position); !seen[k] {
 				seen[k] = true
-				out = append(out, Move{To: to, Land: i, From: land.String()})
+				out = append(out, Move{To: to, Land: i, From: c.String()})
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Move) int { return strings.Compare(key(a.To.Position), key(b.To.Position)) })
+	slices.SortStableFunc(out, func(a, b Move) int { return strings.Compare(key(r, a.To.Position), key(r, b.To.Position)) })
 	for h := int64(g.Heap) - 1; h >= 0; h-- {
-		out = append(out, Move{To: Game{Position: g.Position, Heap: uint32(h)}, Land: -1, From: fmt.Sprintf("*%d", g.Heap)})
+		out = append(out, Move{To: Game{Rules: r, Position: g.Position, Heap: uint32(h)}, Land: -1, From: fmt.Sprintf("*%d", g.Heap)})
 	}
 	return out, nil
 }
@@ -82,6 +85,9 @@ func Moves(g Game, l verify.Limits) ([]Move, error) {
 // position over the limits, or if the values held contradict each other
 // (which a sound checker makes impossible).
 func (v *Values) Analyze(g Game, l verify.Limits) (Analysis, error) {
+	if err := v.other(g); err != nil {
+		return Analysis{Game: g}, err
+	}
 	moves, err := Moves(g, l)
 	if err != nil {
 		return Analysis{Game: g}, err
@@ -116,9 +122,9 @@ func analyze(known map[string]uint32, g Game, moves []Move) (Analysis, error) {
 
 // Toughest returns, for a game without a proven winning move, the move
 // that leaves the opponent the fewest proven winning replies, and that
-// number. Every move of a Sprouts position removes one life, so no move
-// makes a lost game last longer than another; what the loser can do is
-// make the winner's reply hard to find. A move whose result is over l, or
+// number. What the loser can do is make the winner's reply hard to find
+// (in Sprouts, where every move removes one life, no move makes a lost
+// game last longer than another). A move whose result is over l, or
 // whose replies the values held do not cover, counts as having none known
 // and is chosen only when no other move has a known reply. Among equals
 // it returns the first. It returns false when the game has no move.

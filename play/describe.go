@@ -4,11 +4,16 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/spots-dev/spots/game"
+	"github.com/spots-dev/spots/sprouts"
 )
 
-// A Describer names moves for people: which spots the line joins and in
-// which region, in the position as it was written (before it was made
-// canonical), for Sprouts in the notation of package sprouts.
+// A Describer names moves for people: a move in the Nim heap in any game;
+// in Sprouts, which spots the line joins and in which region, in the
+// position as it was written (before it was made canonical) in the
+// notation of package sprouts. The moves of the other games are not
+// named: their positions say what they are (the board or the heaps left).
 //
 // It has its own small model of the written drawing: it parses the text
 // (spots, boundaries, regions), draws every line the rules allow there,
@@ -37,6 +42,10 @@ func (d *Describer) Describe(m Move) string {
 	if m.Land < 0 {
 		return fmt.Sprintf("take from the heap %s, leaving *%d", m.From, m.To.Heap)
 	}
+	p, ok := game.Unwrap[sprouts.Position](m.To.Position)
+	if !ok || m.To.Rules.Info().Name != sprouts.Game {
+		return "" // a drawing is what Sprouts has alone
+	}
 	if !d.done {
 		d.done = true
 		text := d.input
@@ -47,7 +56,7 @@ func (d *Describer) Describe(m Move) string {
 			d.byKey = dr.moves()
 		}
 	}
-	return d.byKey[key(m.To.Position)]
+	return d.byKey[p.Key()]
 }
 
 // corner is a place on a boundary where a spot is met.
@@ -155,12 +164,12 @@ func (d *drawing) moves() map[string]string {
 	drawn := 0
 	add := func(regions [][][]corner, lives []int, what string) {
 		drawn++
-		p, err := parsePosition(write(regions, lives))
+		p, err := sprouts.Parse(write(regions, lives))
 		if err != nil {
 			return
 		}
-		if _, ok := out[key(p)]; !ok {
-			out[key(p)] = what
+		if _, ok := out[p.Key()]; !ok {
+			out[p.Key()] = what
 		}
 	}
 	for r, bs := range d.regions {

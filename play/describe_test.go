@@ -13,7 +13,7 @@ import (
 // descriptions word for word.
 func TestDescribe(t *testing.T) {
 	for _, s := range []string{"0*3", "0*4", "0.1a1a", "0*2.AB|AB", "1a1a+0*2", "0.AB|0.AB+*2", "BA|BA.0", "2AB|AB"} {
-		g, err := ParseGame(s)
+		g, err := ParseGame(sp, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +35,7 @@ func TestDescribe(t *testing.T) {
 		{"1a1a+0*2", "0*2+ABCD|ABCD", "a line from 1 (char 1) to 1 (char 3) in region 1 (1a1a), cutting it in two; on the side of the part between them: nothing"},
 		{"0*3+*2", "0*3", "take from the heap *2, leaving *0"},
 	} {
-		g, _ := ParseGame(tt.in)
+		g, _ := ParseGame(sp, tt.in)
 		ms, _ := Moves(g, verify.Limits{})
 		d := NewDescriber(tt.in)
 		found := false
@@ -53,7 +53,7 @@ func TestDescribe(t *testing.T) {
 	}
 	// Text the model does not read gives no description, never a panic.
 	for _, s := range []string{"2AB.}AB.}]!", "0*99999999999", "0.(", strings.Repeat("0.", 5000) + "0"} {
-		g, err := ParseGame("0*2")
+		g, err := ParseGame(sp, "0*2")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,8 +76,8 @@ func FuzzDescribe(f *testing.F) {
 			return
 		}
 		readDrawing(s) // must not panic
-		g, err := ParseGame(s)
-		if err != nil || g.Position.Lives() > 20 {
+		g, err := ParseGame(sp, s)
+		if err != nil || typed(t, g).Lives() > 20 {
 			return
 		}
 		ms, err := Moves(g, verify.Limits{})

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/game"
 )
 
 // MaxHeap is the largest Nim heap a Game may hold: a heap of size n has n
@@ -18,21 +19,23 @@ const MaxHeap = format.MaxReach
 // in a certificate's claim (POS+*N=W).
 const heapMark = "+*"
 
-// Game is a position plus a Nim heap of size Heap (0: no heap), the sum of
-// the two games. Its value is the xor of the values of the position's
-// lands and Heap.
+// Game is a position of a registered game plus a Nim heap of size Heap
+// (0: no heap), the sum of the two games. Its value is the xor of the
+// values of the position's components and Heap.
 type Game struct {
+	Rules    game.Game // the registered game Position is of
 	Position Position
 	Heap     uint32
 }
 
-// ParseGame reads a position, optionally followed by a Nim heap: "0*9",
-// "0*3+*1", "!+*2" (the empty position and a heap). The heap is a decimal
-// number without sign or leading zeros, at most MaxHeap. The position is
-// in the game's notation and need not be canonical. Errors name the text
-// and what is wrong.
-func ParseGame(s string) (Game, error) {
-	var g Game
+// ParseGame reads a position of the game r, optionally followed by a Nim
+// heap: "0*9", "0*3+*1", "!+*2" (the empty position and a heap) in
+// Sprouts, and so in every game. The heap is a decimal number
+// without sign or leading zeros, at most MaxHeap. The position is in the
+// game's notation and need not be canonical. Errors name the text and
+// what is wrong.
+func ParseGame(r game.Game, s string) (Game, error) {
+	g := Game{Rules: r}
 	text := s
 	if i := strings.LastIndex(s, heapMark); i >= 0 {
 		n, err := parseHeap(s[i+len(heapMark):])
@@ -44,7 +47,7 @@ func ParseGame(s string) (Game, error) {
 	if text == "" {
 		return Game{}, fmt.Errorf("parse %q: no position (write ! for the empty one, as in !+*2)", cut(s))
 	}
-	p, err := parsePosition(text)
+	p, err := r.Parse(text)
 	if err != nil {
 		return Game{}, err // already names the text
 	}
@@ -71,6 +74,9 @@ func parseHeap(s string) (uint32, error) {
 // String writes g canonically: the position's canonical text, then
 // "+*N" when the heap is not empty. ParseGame reads it back as g.
 func (g Game) String() string {
+	if g.Position == nil {
+		return "" // the zero Game, of no game
+	}
 	if g.Heap == 0 {
 		return g.Position.String()
 	}
@@ -78,7 +84,17 @@ func (g Game) String() string {
 }
 
 // Terminal reports whether no move is left: the player to move loses.
-func (g Game) Terminal() bool { return g.Heap == 0 && g.Position.IsTerminal() }
+func (g Game) Terminal() bool {
+	if g.Heap > 0 {
+		return false
+	}
+	for _, c := range g.Rules.Components(g.Position) {
+		if len(g.Rules.Children(c)) > 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // cut shortens a long text for an error message.
 func cut(s string) string {

@@ -4,6 +4,10 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/spots-dev/spots/game"
+	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/sprouts/sproutsgame"
 )
 
 func TestParseGame(t *testing.T) {
@@ -28,7 +32,7 @@ func TestParseGame(t *testing.T) {
 		{in: "", err: "no position"},
 	}
 	for _, tt := range tests {
-		g, err := ParseGame(tt.in)
+		g, err := ParseGame(sp, tt.in)
 		switch {
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 			t.Errorf("ParseGame(%q) = %v, %v; want an error containing %q", tt.in, g, err, tt.err)
@@ -48,7 +52,7 @@ func FuzzParseGame(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		g, err := ParseGame(s)
+		g, err := ParseGame(sp, s)
 		if err != nil {
 			if len(err.Error()) > 2000 {
 				t.Fatalf("error of %d bytes", len(err.Error()))
@@ -58,12 +62,25 @@ func FuzzParseGame(f *testing.F) {
 		if g.Heap > MaxHeap {
 			t.Fatalf("heap %d", g.Heap)
 		}
-		back, err := ParseGame(g.String())
-		if err != nil || back != g {
+		back, err := ParseGame(sp, g.String())
+		if err != nil || back.String() != g.String() || back.Heap != g.Heap {
 			t.Fatalf("%q → %s → %v, %v", s, g, back, err)
 		}
 		if utf8.ValidString(s) && !utf8.ValidString(cut(s)) {
 			t.Fatalf("cut(%q) is not UTF-8", s)
 		}
 	})
+}
+
+// sp is Sprouts, the game most tests here play.
+var sp = sproutsgame.Game
+
+// typed returns the Sprouts position of g.
+func typed(t testing.TB, g Game) sprouts.Position {
+	t.Helper()
+	p, ok := game.Unwrap[sprouts.Position](g.Position)
+	if !ok {
+		t.Fatalf("%s is not a Sprouts position", g)
+	}
+	return p
 }

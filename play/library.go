@@ -10,13 +10,16 @@ import (
 	"slices"
 
 	"github.com/spots-dev/spots/corpus"
+	"github.com/spots-dev/spots/game"
 	"github.com/spots-dev/spots/verify"
 )
 
 // Library is where a player's values come from: one certificate, or the
-// certificates of a corpus directory (corpus/index.csv and
-// corpus/certs/*.arrow), loaded when a position needs them. Only verified
-// certificates contribute values (see Values.Load).
+// certificates of a game's table in a corpus directory (for Sprouts,
+// the default game, corpus/index.csv and corpus/certs/*.arrow; for
+// another, corpus/<game>.csv and corpus/<game>/*.arrow), loaded when a
+// position needs them. Only verified certificates contribute values (see
+// Values.Load).
 type Library struct {
 	Values *Values
 	opt    verify.Options
@@ -40,35 +43,49 @@ type pendingCert struct {
 // needed.
 const maxPeeked = 1 << 20
 
-// OpenCert returns a Library of the one certificate at path, loaded and
-// verified with opt.
-func OpenCert(ctx context.Context, path string, opt verify.Options) (*Library, error) {
-	l := &Library{Values: NewValues(), opt: opt}
+// OpenCert returns a Library of the one certificate at path, of a
+// position of the game r, loaded and verified with opt.
+func OpenCert(ctx context.Context, r game.Game, path string, opt verify.Options) (*Library, error) {
+	l := &Library{Values: NewValues(r), opt: opt}
 	if _, err := l.Values.Load(ctx, path, opt); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// OpenCorpus returns a Library of the certificates of the corpus in dir
-// (package corpus: its index and its certs directory). It reads the index
-// only; Analyze loads the certificates a position needs. Certificates
-// listed in the index but absent (kept elsewhere) are skipped.
-func OpenCorpus(dir string, opt verify.Options) (*Library, error) {
+// OpenCorpus returns a Library of the certificates of the game r in the
+// corpus in dir (package corpus: the index and certificates of the
+// default game, or the table of another). It reads the index only;
+// Analyze loads the certificates a position needs. Certificates listed in
+// the index but absent (kept elsewhere) are skipped.
+func OpenCorpus(r game.Game, dir string, opt verify.Options) (*Library, error) {
 	c, err := corpus.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	l := &Library{Values: NewValues(), opt: opt, peeked: map[string]*candidate{}}
-	for _, r := range c.Records {
-		path := filepath.Join(dir, corpus.CertsDir, r.FileName())
-		if _, err := os.Stat(path); err != nil {
-			continue
+	l := &Library{Values: NewValues(r), opt: opt, peeked: map[string]*candidate{}}
+	add := func(path, root string, entries int) {
+		if _, err := os.Stat(path); err == nil {
+			l.pending = append(l.pending, pendingCert{path: path, root: root, entries: entries})
 		}
-		l.pending = append(l.pending, pendingCert{path: path, root: r.Claim.Root, entries: r.Entries})
+	}
+	name, certs := r.Info().Name, filepath.Join(dir, corpus.CertsDir)
+	if def := game.Default(); def != nil && name == def.Info().Name {
+		for _, rec := range c.Records {
+			add(c.CertPath(rec), rec.Claim.Root, rec.Entries)
+		}
+	} else {
+		t := c.GameTable(name)
+		if t == nil {
+			return nil, fmt.Errorf("corpus %s: no table of %s (%s)", dir, r.Info().Title, filepath.Join(dir, corpus.GameIndexFile(name)))
+		}
+		for _, rec := range t.Records {
+			add(c.GamePath(name, rec), rec.Position, rec.Entries)
+		}
+		certs = filepath.Join(dir, corpus.GameCertsDir(name))
 	}
 	if len(l.pending) == 0 {
-		return nil, fmt.Errorf("corpus %s: no certificate file in %s", dir, filepath.Join(dir, corpus.CertsDir))
+		return nil, fmt.Errorf("corpus %s: no certificate file of %s in %s", dir, r.Info().Title, certs)
 	}
 	return l, nil
 }
@@ -81,10 +98,17 @@ var ErrNotCovered = errors.New("no certificate covers the position")
 // decide the game and the library is a corpus, it first loads, one at a
 // time, the corpus certificates not loaded yet that decide it: those about
 // the game's own position first, then the smaller first; it reads each
-// and verifies only one that decides the game. The Analysis it returns
-// has the Outcome Unknown when none does. ctx cancels the reading between
-// certificates and rows.
+// and verifies only one that decides the game. When no certificate
+// decides it alone (a sum whose components were proven apart, such as
+// heaps of a game whose table proves one heap a certificate), it loads, for each component whose value is
+// not known, the first certificate in that order (those about the
+// component itself first) that proves it. The Analysis it returns has the
+// Outcome Unknown when that does not decide the game either. ctx cancels
+// the reading between certificates and rows.
 func (l *Library) Analyze(ctx context.Context, g Game) (Analysis, error) {
+	if err := l.Values.other(g); err != nil {
+		return Analysis{Game: g}, err
+	}
 	moves, err := Moves(g, l.opt.Limits)
 	if err != nil {
 		return Analysis{Game: g}, err
@@ -93,12 +117,7 @@ func (l *Library) Analyze(ctx context.Context, g Game) (Analysis, error) {
 	if err != nil || a.Outcome.Known() || len(l.pending) == 0 {
 		return a, err
 	}
-	root := g.Position.String()
-	order := slices.Clone(l.pending)
-	slices.SortStableFunc(order, func(x, y pendingCert) int {
-		return cmp.Or(-cmp.Compare(boolInt(x.root == root), boolInt(y.root == root)), cmp.Compare(x.entries, y.entries))
-	})
-	for _, pc := range order {
+	for _, pc := range l.order(g.Position.String()) {
 		c, err := l.peek(ctx, pc.path)
 		if err != nil {
 			return a, err
@@ -112,7 +131,53 @@ func (l *Library) Analyze(ctx context.Context, g Game) (Analysis, error) {
 		l.drop(pc.path)
 		return analyze(l.Values.known, g, moves)
 	}
-	return a, nil
+	if err := l.cover(ctx, g); err != nil {
+		return a, err
+	}
+	return analyze(l.Values.known, g, moves)
+}
+
+// order returns the pending certificates, those whose claim's root is
+// root first, then the smaller first.
+func (l *Library) order(root string) []pendingCert {
+	order := slices.Clone(l.pending)
+	slices.SortStableFunc(order, func(x, y pendingCert) int {
+		return cmp.Or(-cmp.Compare(boolInt(x.root == root), boolInt(y.root == root)), cmp.Compare(x.entries, y.entries))
+	})
+	return order
+}
+
+// cover loads, for each component of g whose value is not known, the
+// first pending certificate (by order, about the component first) that
+// proves its value, until all are known or a component has none.
+func (l *Library) cover(ctx context.Context, g Game) error {
+	r := g.Rules
+	for _, comp := range components(r, g.Position) {
+		k := key(r, comp)
+		if _, ok := l.Values.known[k]; ok {
+			continue
+		}
+		found := false
+		for _, pc := range l.order(comp.String()) {
+			c, err := l.peek(ctx, pc.path)
+			if err != nil {
+				return err
+			}
+			if _, ok := c.known[k]; !ok {
+				continue
+			}
+			if err := l.Values.admit(c, l.opt); err != nil {
+				return err
+			}
+			l.drop(pc.path)
+			found = true
+			break
+		}
+		if !found {
+			return nil // the game stays undecided
+		}
+	}
+	return nil
 }
 
 // peek returns the certificate at path read, not verified.
@@ -120,7 +185,7 @@ func (l *Library) peek(ctx context.Context, path string) (*candidate, error) {
 	if c, ok := l.peeked[path]; ok {
 		return c, nil
 	}
-	c, err := read(ctx, path)
+	c, err := read(ctx, l.Values.rules, path)
 	if err != nil {
 		return nil, err
 	}

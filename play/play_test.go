@@ -50,7 +50,7 @@ func loadCorpus(t *testing.T) []*corpusCert {
 			if !r.Committed || len(r.Cites) > 0 || testing.Short() && r.N > 14 && r.VerifySeconds > 0.2 {
 				continue
 			}
-			cc := &corpusCert{rec: r, path: filepath.Join(corpusDir, corpus.CertsDir, r.FileName()), values: NewValues()}
+			cc := &corpusCert{rec: r, path: filepath.Join(corpusDir, corpus.CertsDir, r.FileName()), values: NewValues(sp)}
 			if _, err := cc.values.Load(context.Background(), cc.path, verify.Options{}); err != nil {
 				loadErr = err
 				return
@@ -84,7 +84,7 @@ func loadCorpus(t *testing.T) []*corpusCert {
 // rootGame is the game a claim is about: its root, plus its heap for an
 // outcome claim.
 func rootGame(t *testing.T, c format.Claim) Game {
-	g, err := ParseGame(c.Root)
+	g, err := ParseGame(sp, c.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func checkedValue(t *testing.T, entries map[string]format.Entry, g Game) (uint32
 		return x, true
 	}
 	x := g.Heap
-	for _, land := range g.Position.Lands() {
+	for _, land := range typed(t, g).Lands() {
 		e, ok := entries[land.Key()]
 		if !ok {
 			return 0, false
@@ -179,7 +179,7 @@ func TestBestOnCorpus(t *testing.T) {
 				}
 			}
 			for _, m := range a.Moves {
-				if v, ok := checkedValue(t, cc.entries, m.To); ok && v == 0 && !slices.ContainsFunc(a.Winning, func(i int) bool { return a.Moves[i].To == m.To }) {
+				if v, ok := checkedValue(t, cc.entries, m.To); ok && v == 0 && !slices.ContainsFunc(a.Winning, func(i int) bool { return a.Moves[i].To.String() == m.To.String() }) {
 					t.Errorf("the move to %s has the value 0 but is not listed as winning", m.To)
 				}
 			}

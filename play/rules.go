@@ -1,46 +1,27 @@
 package play
 
 import (
-	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/game"
 	"github.com/spots-dev/spots/verify"
 )
 
-// The game-specific part of the package: Sprouts, through package sprouts.
-// Everything else speaks of positions through these functions (and
-// describe.go, which names the moves of a written drawing).
+// What the package needs of a game, through the registry's game.Game:
+// every registered game is played the same way. Everything else speaks
+// of positions through these functions; describe.go alone knows a game
+// (Sprouts: it names the lines of a drawing).
 
-// Position is a position of the game: a sum of lands, canonical.
-type Position = sprouts.Position
+// Position is a position of a registered game, canonical.
+type Position = game.Position
 
-// gameName and notation are what a certificate's header must say for its
-// hints to index this package's children.
-const (
-	gameName = sprouts.Game
-	notation = sprouts.Notation
-)
-
-// parsePosition reads a position in the game's notation; the result is
-// canonical.
-func parsePosition(s string) (Position, error) { return sprouts.Parse(s) }
-
-// lands returns the lands of p in canonical order; an entry of a
-// certificate is one land.
-func lands(p Position) []Position { return p.Lands() }
+// components returns the components of p (a Sprouts position's lands;
+// what the game's Info calls its ComponentName), atomic positions: an
+// entry of a certificate is one.
+func components(r game.Game, p Position) []Position { return r.Components(p) }
 
 // key identifies a position: equal keys, equal positions.
-func key(p Position) string { return p.Key() }
-
-// sum returns the position made of all the given lands.
-func sum(ps ...Position) Position { return sprouts.Sum(ps...) }
-
-// children returns the children of the atomic position land, in the
-// game's child order.
-func children(land Position) []Position { return land.Children() }
+func key(r game.Game, p Position) string { return r.Key(p) }
 
 // checkCost refuses a position whose children would cost more to
 // generate than l allows (zero fields: verify.DefaultLimits), before they
 // are generated.
-func checkCost(p Position, l verify.Limits) error { return l.Check(p) }
-
-// fromKey returns the position whose key is k.
-func fromKey(k string) (Position, error) { return sprouts.FromKey(k) }
+func checkCost(r game.Game, p Position, l verify.Limits) error { return l.CheckPosition(r, p) }

@@ -7,15 +7,17 @@ import (
 	"io"
 
 	"github.com/spots-dev/spots/format"
+	"github.com/spots-dev/spots/game"
 	"github.com/spots-dev/spots/verify"
 )
 
-// Values holds proven Grundy values of atomic positions, read from
-// certificates that package verify has found valid. Every value it
+// Values holds proven Grundy values of atomic positions of one game,
+// read from certificates that package verify has found valid. Every value it
 // answers with is proven: Load adds nothing from a certificate that does
 // not verify. A Values is not safe for concurrent use while certificates
 // are being loaded.
 type Values struct {
+	rules game.Game
 	known map[string]uint32 // by key of an atomic position
 	certs []Cert
 }
@@ -28,8 +30,11 @@ type Cert struct {
 	Entries int          // its number of entries
 }
 
-// NewValues returns an empty Values.
-func NewValues() *Values { return &Values{known: map[string]uint32{}} }
+// NewValues returns an empty Values of positions of the game r.
+func NewValues(r game.Game) *Values { return &Values{rules: r, known: map[string]uint32{}} }
+
+// Rules returns the game whose positions v holds values of.
+func (v *Values) Rules() game.Game { return v.rules }
 
 // Certs returns the certificates loaded so far, in the order they were
 // loaded.
@@ -50,7 +55,7 @@ func (v *Values) Len() int { return len(v.known) }
 // value each); the reader of package format bounds what one record batch
 // may cost, so a hostile file costs memory in proportion to its size.
 func (v *Values) Load(ctx context.Context, path string, opt verify.Options) (Cert, error) {
-	c, err := read(ctx, path)
+	c, err := read(ctx, v.rules, path)
 	if err != nil {
 		return Cert{}, err
 	}
@@ -64,40 +69,45 @@ type candidate struct {
 	known map[string]uint32
 }
 
-// read reads the entries of the certificate at path into a candidate,
-// without checking the proof. It is cancelled by ctx between rows.
-func read(ctx context.Context, path string) (*candidate, error) {
-	r, err := format.OpenCertificate(path)
+// read reads the entries of the certificate at path, of a position of
+// the game r, into a candidate, without checking the proof. It is
+// cancelled by ctx between rows.
+func read(ctx context.Context, r game.Game, path string) (*candidate, error) {
+	f, err := format.OpenCertificate(path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	defer r.Close()
-	h := r.Header()
-	if h.Game != gameName || h.Notation != notation {
-		return nil, fmt.Errorf("read %s: a certificate for the game %q in the notation %q; this program plays %q in %q", path, h.Game, h.Notation, gameName, notation)
+	defer f.Close()
+	h, info := f.Header(), r.Info()
+	if h.Game != info.Name || h.Notation != info.Notation {
+		hint := ""
+		if _, ok := game.Lookup(h.Game); ok && h.Game != info.Name {
+			hint = fmt.Sprintf(" (play it with --game %s)", h.Game)
+		}
+		return nil, fmt.Errorf("read %s: a certificate for the game %q in the notation %q; this program plays %q in %q%s", path, h.Game, h.Notation, info.Name, info.Notation, hint)
 	}
 	c := &candidate{cert: Cert{Path: path, Claim: h.Claim}, known: map[string]uint32{}}
 	for {
-		e, err := r.Next()
+		e, err := f.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", path, err)
 		}
-		if r.Row()%1024 == 0 {
+		if f.Row()%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		p, err := parsePosition(e.Position)
+		p, err := r.Parse(e.Position)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: row %d: %w", path, r.Row(), err)
+			return nil, fmt.Errorf("read %s: row %d: %w", path, f.Row(), err)
 		}
-		c.known[key(p)] = e.Grundy
+		c.known[key(r, p)] = e.Grundy
 		c.cert.Entries++
 	}
-	if c.cert.Address, err = r.Address(); err != nil {
+	if c.cert.Address, err = f.Address(); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return c, nil
@@ -122,18 +132,18 @@ func (v *Values) admit(c *candidate, opt verify.Options) error {
 	// own.
 	for _, a := range opt.Library.Closure(res.Address) {
 		for _, e := range opt.Library.Rows(a) {
-			p, err := parsePosition(e.Position)
+			p, err := v.rules.Parse(e.Position)
 			if err != nil {
 				return fmt.Errorf("verify %s: a row of the certificate %s it cites: %w", path, a, err)
 			}
-			if _, ok := c.known[key(p)]; !ok {
-				c.known[key(p)] = e.Grundy
+			if _, ok := c.known[key(v.rules, p)]; !ok {
+				c.known[key(v.rules, p)] = e.Grundy
 			}
 		}
 	}
 	for k, g := range c.known {
 		if old, ok := v.known[k]; ok && old != g {
-			p, _ := fromKey(k)
+			p, _ := v.rules.FromKey(k)
 			return fmt.Errorf("verify %s: %w: it proves the value %d for %s, which an earlier certificate proves to be %d", path, errContradiction, g, p, old)
 		}
 	}
@@ -148,14 +158,34 @@ func (v *Values) admit(c *candidate, opt verify.Options) error {
 // only a bug in the checker or the rules can cause.
 var errContradiction = errors.New("two verified certificates contradict each other")
 
-// Value returns the value of g, the xor of the values of its lands and its
-// heap, and true when every land's value is proven; 0 and false otherwise.
-func (v *Values) Value(g Game) (uint32, bool) { return valueOf(v.known, g) }
+// Value returns the value of g, the xor of the values of its components
+// and its heap, and true when every component's value is proven; 0 and
+// false otherwise.
+// A g of another game than v's has no value.
+func (v *Values) Value(g Game) (uint32, bool) {
+	if v.other(g) != nil {
+		return 0, false
+	}
+	return valueOf(v.known, g)
+}
+
+// other returns an error when g is a position of another game than the
+// one v holds values of, whose keys mean nothing to v.
+func (v *Values) other(g Game) error {
+	if g.Rules == nil || g.Rules.Info().Name != v.rules.Info().Name {
+		name := "no game"
+		if g.Rules != nil {
+			name = g.Rules.Info().Name
+		}
+		return fmt.Errorf("%s is a position of %s, and the values held are of %s", cut(g.String()), name, v.rules.Info().Name)
+	}
+	return nil
+}
 
 func valueOf(known map[string]uint32, g Game) (uint32, bool) {
 	x := g.Heap
-	for _, land := range lands(g.Position) {
-		y, ok := known[key(land)]
+	for _, c := range components(g.Rules, g.Position) {
+		y, ok := known[key(g.Rules, c)]
 		if !ok {
 			return 0, false
 		}

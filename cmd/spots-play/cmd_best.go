@@ -13,8 +13,8 @@ import (
 // moveJSON is one move in the output of best --json.
 type moveJSON struct {
 	Position    string `json:"position"`              // the position reached, canonical
-	Land        string `json:"land"`                  // the land moved in (canonical text), or "*N" for the heap
-	Description string `json:"description,omitempty"` // the line drawn, in the input as written, when it can be named
+	Land        string `json:"land"`                  // the component moved in (a land, region or heap; canonical text), or "*N" for the Nim heap
+	Description string `json:"description,omitempty"` // Sprouts: the line drawn, in the input as written, when it can be named; any game: a move in the Nim heap
 	Value       *int64 `json:"grundy,omitempty"`      // the proven Grundy value of the position reached
 }
 
@@ -92,6 +92,7 @@ func best(ctx context.Context, lib *play.Library, input string, g play.Game, asJ
 }
 
 func printBest(w io.Writer, a play.Analysis, out bestJSON) {
+	sum := a.Game.Rules.NumComponents(a.Game.Position) > 1 || a.Game.Heap > 0
 	v := ""
 	if out.Value != nil {
 		v = fmt.Sprintf(", value %d", *out.Value)
@@ -100,12 +101,12 @@ func printBest(w io.Writer, a play.Analysis, out bestJSON) {
 	case outcome.Win:
 		fmt.Fprintf(w, "%s  W  (the player to move wins%s): %d proven winning move%s\n", out.Canonical, v, len(out.Winning), plural(len(out.Winning)))
 		for _, m := range out.Winning {
-			printMove(w, m, len(a.Game.Position.Lands()) > 1 || a.Game.Heap > 0)
+			printMove(w, m, sum)
 		}
 	case outcome.Loss:
 		fmt.Fprintf(w, "%s  L  (the player to move loses%s)\n", out.Canonical, v)
 		if out.Move != nil {
-			printMove(w, *out.Move, len(a.Game.Position.Lands()) > 1 || a.Game.Heap > 0)
+			printMove(w, *out.Move, sum)
 		}
 		fmt.Fprintf(w, "  (%s)\n", out.Note)
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/spots-dev/spots/play"
 )
 
-// game plays g against a human who types moves on stdin; spotsFirst says
+// playGame plays g against a human who types moves on stdin; spotsFirst says
 // whether spots moves first.
-func game(ctx context.Context, lib *play.Library, g play.Game, spotsFirst bool, stdin io.Reader, stdout, stderr io.Writer) int {
+func playGame(ctx context.Context, lib *play.Library, g play.Game, spotsFirst bool, stdin io.Reader, stdout, stderr io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 2
@@ -27,7 +27,7 @@ func game(ctx context.Context, lib *play.Library, g play.Game, spotsFirst bool, 
 	if spotsFirst {
 		who = "spots moves first"
 	}
-	fmt.Fprintf(stdout, "Sprouts from %s: %s. Choose your move by its number (q quits).\n", g, who)
+	fmt.Fprintf(stdout, "%s from %s: %s. Choose your move by its number (q quits).\n", g.Rules.Info().Title, g, who)
 	in := newLineReader(stdin)
 	spotsTurn := spotsFirst
 	for {

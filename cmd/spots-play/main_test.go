@@ -9,11 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spots-dev/spots/game"
 	"github.com/spots-dev/spots/internal/cmdtest"
 	"github.com/spots-dev/spots/internal/interrupt"
 	"github.com/spots-dev/spots/outcome"
 	"github.com/spots-dev/spots/play"
 	"github.com/spots-dev/spots/sprouts"
+	"github.com/spots-dev/spots/sprouts/sproutsgame"
 	"github.com/spots-dev/spots/verify"
 )
 
@@ -43,19 +45,19 @@ func TestBestJSON(t *testing.T) {
 			t.Fatalf("%s: %+v", pos, out)
 		}
 		// Load the certificate named again, on its own, and look the values up.
-		v := play.NewValues()
+		v := play.NewValues(sproutsgame.Game)
 		if _, err := v.Load(t.Context(), out.Certificates[0].Path, verify.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		for _, m := range out.Winning {
-			g, err := play.ParseGame(m.Position)
+			g, err := play.ParseGame(sproutsgame.Game, m.Position)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if x, ok := v.Value(g); !ok || x != 0 || m.Value == nil || *m.Value != 0 {
 				t.Errorf("%s: the winning move to %s has the value %d (proven %v)", pos, m.Position, x, ok)
 			}
-			if !isChild(sprouts.MustParse(pos), g.Position) {
+			if c, ok := game.Unwrap[sprouts.Position](g.Position); !ok || !isChild(sprouts.MustParse(pos), c) {
 				t.Errorf("%s: %s is not a child", pos, m.Position)
 			}
 		}

@@ -66,7 +66,7 @@ func otherGame(info game.Info, text string) string {
 		if i == 0 { // the default game
 			return fmt.Sprintf("%s is a %s %s, not a %s %s: leave out --game %s", text, other.Title, other.Noun, info.Title, info.Noun, info.Name)
 		}
-		return fmt.Sprintf("%s is a %s %s, not a %s %s: spots-solve and spots-position read %s with --game %s", text, other.Title, other.Noun, info.Title, info.Noun, other.Title, other.Name)
+		return fmt.Sprintf("%s is a %s %s, not a %s %s: spots-solve, spots-position and spots-play read %s with --game %s", text, other.Title, other.Noun, info.Title, info.Noun, other.Title, other.Name)
 	}
 	return ""
 }
