@@ -25,7 +25,7 @@ const (
 // dropped ("0.070" is "0.07"; a code of zeros only is "0.0", the game
 // without moves).
 func ParseCode(s string) (Code, error) {
-	c, off, kind, reason := readCode(s)
+	c, off, reason, kind := readCode(s)
 	if reason != "" {
 		return Code{}, &ParseError{Input: cut(s), Offset: off, Reason: reason, kind: kind}
 	}
@@ -42,25 +42,25 @@ func MustParseCode(s string) Code {
 	return c
 }
 
-// readCode reads a code; on failure it returns the byte offset, ErrSyntax
-// or ErrTooLarge, and the reason.
-func readCode(s string) (c Code, off int, kind error, reason string) {
+// readCode reads a code; on failure it returns the byte offset, the
+// reason, and ErrSyntax or ErrTooLarge.
+func readCode(s string) (c Code, off int, reason string, kind error) {
 	rest, ok := strings.CutPrefix(s, "0.")
 	switch {
 	case !ok && strings.HasPrefix(s, "."):
-		return c, 0, ErrSyntax, fmt.Sprintf("%s is not an octal code: write it with its leading zero, %s", quote(s), quote("0"+s))
+		return c, 0, fmt.Sprintf("%s is not an octal code: write it with its leading zero, %s", quote(s), quote("0"+s)), ErrSyntax
 	case !ok:
-		return c, 0, ErrSyntax, fmt.Sprintf("%s is not an octal code: want \"0.\" and octal digits, such as 0.77 (Kayles)", quote(s))
+		return c, 0, fmt.Sprintf("%s is not an octal code: want \"0.\" and octal digits, such as 0.77 (Kayles)", quote(s)), ErrSyntax
 	case rest == "":
-		return c, 2, ErrSyntax, fmt.Sprintf("octal code %s has no digits after the point", quote(s))
+		return c, 2, fmt.Sprintf("octal code %s has no digits after the point", quote(s)), ErrSyntax
 	case len(rest) > MaxDigits:
-		return c, 2 + MaxDigits, ErrTooLarge, fmt.Sprintf("octal code %s has more than %d digits", quote(s), MaxDigits)
+		return c, 2 + MaxDigits, fmt.Sprintf("octal code %s has more than %d digits", quote(s), MaxDigits), ErrTooLarge
 	}
 	digits := make([]uint8, 0, len(rest))
 	for i := range len(rest) {
 		d := rest[i]
 		if d < '0' || d > '7' {
-			return Code{}, 2 + i, ErrSyntax, fmt.Sprintf("%q in octal code %s is not an octal digit (0 to 7)", d, quote(s))
+			return Code{}, 2 + i, fmt.Sprintf("%q in octal code %s is not an octal digit (0 to 7)", d, quote(s)), ErrSyntax
 		}
 		digits = append(digits, d-'0')
 	}
@@ -69,7 +69,7 @@ func readCode(s string) (c Code, off int, kind error, reason string) {
 		last--
 	}
 	digits = digits[:last:last]
-	return Code{text: "0." + rest[:last], digits: digits}, 0, nil, ""
+	return Code{text: "0." + rest[:last], digits: digits}, 0, "", nil
 }
 
 // String returns the code as ParseCode reads it, without trailing zeros.

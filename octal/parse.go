@@ -90,7 +90,7 @@ func Parse(s string) (Position, error) {
 				var off int
 				var kind error
 				var reason string
-				if c, off, kind, reason = readCode(codeText); reason != "" {
+				if c, off, reason, kind = readCode(codeText); reason != "" {
 					return fail(at+off, kind, "%s", reason)
 				}
 				parsed[codeText] = c
@@ -99,12 +99,12 @@ func Parse(s string) (Position, error) {
 			sizeText, sizeAt = rest, at+len(codeText)+1
 		}
 		if !have {
-			if _, _, reason := readSize(term); reason != "" {
+			if _, reason, _ := readSize(term); reason != "" {
 				return fail(at, ErrSyntax, "%s is not a heap: want CODE:SIZE, such as 0.77:5, or %q alone for the empty position", quote(term), EmptyText)
 			}
 			return fail(at, ErrSyntax, "heap %s has no code: the first heap is written CODE:SIZE, such as 0.77:%s", quote(term), term)
 		}
-		n, kind, reason := readSize(sizeText)
+		n, reason, kind := readSize(sizeText)
 		if reason != "" {
 			return fail(sizeAt, kind, "%s", reason)
 		}
@@ -121,24 +121,24 @@ func Parse(s string) (Position, error) {
 
 // readSize reads a heap's size: a decimal number from 0 to MaxHeap
 // without leading zeros.
-func readSize(s string) (n int, kind error, reason string) {
+func readSize(s string) (n int, reason string, kind error) {
 	bad := fmt.Sprintf("heap size %s is not a number from 0 to %d without leading zeros (heaps are separated by a single '+')", quote(s), MaxHeap)
 	if s == "" || len(s) > 1 && s[0] == '0' || len(s) > 9 {
-		return 0, ErrSyntax, bad
+		return 0, bad, ErrSyntax
 	}
 	for i := range len(s) {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, ErrSyntax, bad
+			return 0, bad, ErrSyntax
 		}
 	}
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil:
-		return 0, ErrSyntax, bad
+		return 0, bad, ErrSyntax
 	case n > MaxHeap:
-		return 0, ErrTooLarge, fmt.Sprintf("a heap of %d tokens is over the limit of %d", n, MaxHeap)
+		return 0, fmt.Sprintf("a heap of %d tokens is over the limit of %d", n, MaxHeap), ErrTooLarge
 	}
-	return n, nil, ""
+	return n, "", nil
 }
 
 // MustParse is Parse for texts known to be valid, such as constants in
