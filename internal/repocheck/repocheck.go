@@ -17,21 +17,7 @@ const MaxSize = 1 << 20
 
 // ExemptDir is the directory, relative to the repository root and with a
 // trailing slash, whose files may exceed MaxSize: the corpus certificates.
-// The certificates of the other games' tables (corpus/NAME/*.arrow, see
-// exempt) may too.
 const ExemptDir = "corpus/certs/"
-
-// exempt reports whether the file at path may exceed MaxSize: a file of
-// ExemptDir, or a certificate of a game's table, corpus/NAME/FILE.arrow,
-// which the corpus check holds to its own limits as it does the Sprouts
-// ones.
-func exempt(path string) bool {
-	if strings.HasPrefix(path, ExemptDir) {
-		return true
-	}
-	rest, ok := strings.CutPrefix(path, "corpus/")
-	return ok && strings.Count(rest, "/") == 1 && !strings.HasPrefix(rest, "/") && strings.HasSuffix(rest, ".arrow")
-}
 
 // HeadSize is how many leading bytes of a file Problems needs to recognise
 // an executable binary.
@@ -53,8 +39,8 @@ func Problems(f File) []string {
 		return nil // a link's or submodule's "content" is a name
 	}
 	var out []string
-	if f.Size > MaxSize && !exempt(f.Path) {
-		out = append(out, fmt.Sprintf("%d bytes, over the %d-byte limit for files outside %s and the games' corpus/NAME/*.arrow", f.Size, MaxSize, ExemptDir))
+	if f.Size > MaxSize && !strings.HasPrefix(f.Path, ExemptDir) {
+		out = append(out, fmt.Sprintf("%d bytes, over the %d-byte limit for files outside %s", f.Size, MaxSize, ExemptDir))
 	}
 	if kind := executableKind(f.Head); kind != "" {
 		out = append(out, "an executable binary ("+kind+")")
