@@ -47,25 +47,16 @@ func BuildLemmas(db *solve.NimberDB, pool *Pool, root sprouts.Position, maxEntri
 // value of the database is cited, or none is derived.
 var ErrNoLemmas = errors.New("no value of the search's own to keep")
 
-// SplitLemmas splits a certificate of lemmas into parts of at most
-// perPart rows each (0, or as many rows: one part), in row order: part k
-// holds the next rows and cites what the whole cites and every part
-// before it. A row's witnesses have fewer lives than it, so they are in
-// its part or an earlier one: each part is valid with the parts before it
-// at hand, and the parts together prove what the whole does. Parts keep a
-// set of lemmas within a size per file (corpus.MaxLemmaBytes).
-func SplitLemmas(cert *format.Certificate, perPart int) []*format.Certificate {
-	if perPart <= 0 || len(cert.Entries) <= perPart {
-		return []*format.Certificate{cert}
-	}
-	var parts []*format.Certificate
-	var before []string
-	for start := 0; start < len(cert.Entries); start += perPart {
-		p := *cert
-		p.Entries = cert.Entries[start:min(start+perPart, len(cert.Entries))]
-		p.Cites = slices.Sorted(slices.Values(append(slices.Clone(cert.Cites), before...)))
-		parts = append(parts, &p)
-		before = append(before, p.Address())
-	}
-	return parts
+// LemmaPart returns the part of a certificate of lemmas that holds at
+// most n of its rows from row start, in row order, and cites what the
+// whole cites and the parts before it (before). A row's witnesses have
+// fewer lives than it, so they are in its part or an earlier one: each
+// part is valid with the parts before it at hand, and the parts together
+// prove what the whole does. Parts keep a set of lemmas within a size per
+// file (corpus.MaxLemmaBytes).
+func LemmaPart(cert *format.Certificate, start, n int, before []string) *format.Certificate {
+	p := *cert
+	p.Entries = cert.Entries[start:min(start+max(n, 1), len(cert.Entries))]
+	p.Cites = slices.Sorted(slices.Values(append(slices.Clone(cert.Cites), before...)))
+	return &p
 }

@@ -100,7 +100,8 @@ func (a *adder) keepLemmasOf(db *solve.NimberDB, its uint64, secs float64, vopt 
 }
 
 // writeLemmas certifies the search's values as lemmas, writes them into
-// dir in parts of at most lemmaPartEntries rows (certify.SplitLemmas) and
+// dir in parts of at most lemmaPartEntries rows (certify.LemmaPart; fewer
+// where a file would be over corpus.MaxLemmaBytes) and
 // verifies each file; it returns their records (but the fields of the
 // listing), the files and the number of values left out. On an error it
 // removes the files it made.
@@ -124,22 +125,33 @@ func (a *adder) writeLemmas(dir string, db *solve.NimberDB, its uint64, secs flo
 		}
 		return nil, nil, 0, err
 	}
-	parts := certify.SplitLemmas(cert, lemmaPartEntries)
-	for k, part := range parts {
-		show(false, "keeping what the search of 0*%d proved: verifying %d entries (file %d of %d)", a.n, len(part.Entries), k+1, len(parts))
+	var before []string
+	for start, per := 0, lemmaPartEntries; start < len(cert.Entries); {
+		part := certify.LemmaPart(cert, start, per, before)
+		show(false, "keeping what the search of 0*%d proved: verifying %d entries (file %d)", a.n, len(part.Entries), len(recs)+1)
 		begun := time.Now()
 		path := filepath.Join(dir, part.Address()+".arrow")
 		_, statErr := os.Lstat(path)
 		path, res, err := certify.WriteCertificate(dir, part, vopt)
-		if path != "" && os.IsNotExist(statErr) {
-			made = append(made, path)
-		}
+		fresh := path != "" && os.IsNotExist(statErr)
 		if err == nil {
 			err = os.Chmod(path, 0o644)
 		}
 		var info os.FileInfo
 		if err == nil {
 			info, err = os.Stat(path)
+		}
+		if err == nil && info.Size() > corpus.MaxLemmaBytes && per > 1 {
+			// Rows differ in size: this file is over the limit of one,
+			// so the rest goes in files of half as many rows.
+			if fresh {
+				os.Remove(path)
+			}
+			per /= 2
+			continue
+		}
+		if fresh {
+			made = append(made, path)
 		}
 		if err != nil {
 			return fail(err)
@@ -150,6 +162,8 @@ func (a *adder) writeLemmas(dir string, db *solve.NimberDB, its uint64, secs flo
 			Machine: fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 			Command: command(o), Iterations: its, Cites: part.Cites})
 		paths = append(paths, path)
+		before = append(before, res.Address)
+		start += len(part.Entries)
 	}
 	return recs, paths, st.Invalid + st.Refused, nil
 }
