@@ -69,6 +69,7 @@ type independent struct {
 	claims  map[int]pendingRow // the claimed entries among the given ones, by index (Options.Used)
 	adopted []int              // given entries that are also rows of the certificate: checked as rows
 	demand  []atomic.Bool      // claimed entries looked up: to be checked (drainClaims)
+	marked  atomic.Int64       // the claims of demand set so far
 	table   sprouts2.Table
 	entries []indEntry // by index in table
 	state   []uint8    // written by the round that checks the entry, read by later ones
@@ -197,8 +198,8 @@ func (c *independent) known(w *worker, land *sprouts2.Land, below int) (int, err
 	case indValid:
 	case indClaimed:
 		// Written once per entry: later lookups only read it.
-		if d := &c.demand[i]; !d.Load() {
-			d.Store(true)
+		if d := &c.demand[i]; !d.Load() && d.CompareAndSwap(false, true) {
+			c.marked.Add(1)
 		}
 	default:
 		return -1, nil

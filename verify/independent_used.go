@@ -131,19 +131,8 @@ func (c *independent) drainClaims(res *Result) error {
 		}
 		res.Used += len(round)
 		if c.opt.UsedProgress != nil {
-			c.opt.UsedProgress(res.Used, res.Used+c.marked())
+			c.opt.UsedProgress(res.Used, int(c.marked.Load()))
 		}
 	}
 	return nil
-}
-
-// marked counts the claims marked and not yet checked.
-func (c *independent) marked() int {
-	n := 0
-	for i := range c.claims {
-		if c.state[i] == indClaimed && c.demand[i].Load() {
-			n++
-		}
-	}
-	return n
 }
