@@ -211,3 +211,32 @@ func TestIndexAlgorithm(t *testing.T) {
 		}
 	}
 }
+
+// TestCitedBy: the claims whose certificates or lemmas cite an address, a
+// record without recorded cites asked its certificate's header, one whose
+// certificate cannot be read counted as citing.
+func TestCitedBy(t *testing.T) {
+	rs := citingRecords(t)
+	unread := rs[2]
+	unread.N, unread.Address, unread.Cites, unread.CitesRecorded = 10, addr("d"), nil, false
+	unread.Claim.Root = "0*10"
+	c := &Corpus{Dir: t.TempDir(), Records: append(rs, unread)}
+	lemma, err := format.ParseClaim("lemmas(0*11)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Lemmas = []LemmaRecord{{N: 11, Claim: lemma, Address: addr("e"), Cites: []string{addr("b")}}}
+	for _, tc := range []struct {
+		address string
+		want    []string
+	}{
+		{addr("a"), []string{"0*8=L", "0*9=W", "0*10=W"}},
+		{addr("b"), []string{"0*9=W", "0*10=W", "lemmas(0*11) (eeeeeeeeeeee)"}},
+		{addr("c"), []string{"0*10=W"}},
+		{addr("d"), nil},
+	} {
+		if got := c.CitedBy(tc.address); !slices.Equal(got, tc.want) {
+			t.Errorf("CitedBy(%.4s…) = %q, want %q", tc.address, got, tc.want)
+		}
+	}
+}

@@ -212,6 +212,11 @@ func (e *env) newAdder() (*adder, int) {
 		r := c.Records[existing]
 		return nil, e.fail(2, "the corpus already has %s (index.csv line %d); give --replace to make it again", r.Claim, r.Line)
 	}
+	if existing >= 0 {
+		if msg := citedMessage(c, c.Records[existing]); msg != "" {
+			return nil, e.fail(2, "--replace: %s; a new proof goes beside it with --no-commit --out DIR", msg)
+		}
+	}
 	root, err := sprouts.Parse(corpus.StartText(n))
 	if err != nil {
 		return nil, e.fail(2, "0*%d: %v", n, err)
@@ -518,6 +523,11 @@ func (a *adder) list(rec corpus.Record, path string) (corpus.Record, bool, int) 
 		r := c.Records[existing]
 		return rec, false, a.fail(1, "%s was listed by another add while this one solved (index.csv line %d); %s is left for inspection", r.Claim, r.Line, path)
 	}
+	if existing >= 0 && c.Records[existing].Address != rec.Address {
+		if msg := citedMessage(c, c.Records[existing]); msg != "" {
+			return rec, false, a.fail(1, "%s (cited while this one solved); %s is left for inspection", msg, path)
+		}
+	}
 	old, replaced := c.Put(rec, existing)
 	if err := c.SaveIndex(); err != nil {
 		return old, replaced, a.fail(2, "%v", err)
@@ -533,6 +543,16 @@ func (a *adder) list(rec corpus.Record, path string) (corpus.Record, bool, int) 
 		return old, replaced, status
 	}
 	return old, replaced, -1
+}
+
+// citedMessage says why the certificate of r cannot be replaced, or "":
+// others in the corpus cite it, and would cite a file no longer there.
+func citedMessage(c *corpus.Corpus, r corpus.Record) string {
+	by := c.CitedBy(r.Address)
+	if len(by) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the certificate of %s (%s) is cited by %d others (%s): replacing it would leave their citations outside the corpus", r.Claim, r.ShortAddress(), len(by), strings.Join(by, ", "))
 }
 
 // print prints what was added (and what it replaced).
@@ -609,7 +629,7 @@ func addFlags(f *pflag.FlagSet, o *options) {
 	f.StringVar(&o.algorithmName, "algorithm", solve.SearchDFPN.String(), "search: dfpn or pns")
 	f.DurationVar(&o.timeout, "timeout", 0, "give up after this long (e.g. 10m; 0: never)")
 	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
-	f.BoolVar(&o.replace, "replace", false, "replace the corpus's certificate of the same kind for 0*N")
+	f.BoolVar(&o.replace, "replace", false, "replace the corpus's certificate of the same kind for 0*N (refused while other certificates cite it)")
 	f.BoolVar(&o.noCommit, "no-commit", false, "list the certificate in the index as not committed and write it into --out, not the corpus")
 	f.StringVar(&o.out, "out", ".", fmt.Sprintf("where a certificate not committed goes (`DIR`): with --no-commit, or one over the size rule (%d MB, or more than takes the corpus to %d MB)", corpus.MaxCertBytes/1e6, corpus.MaxCorpusBytes/1e6))
 	f.StringVar(&o.state, "state", "", "dfpn: save the search to `DIR` every --state-every and when it stops, and resume from it: the same command run again after a crash, a Ctrl-C or --timeout goes on where it was (default: a directory per claim in the user's cache directory, removed once the certificate is added)")
