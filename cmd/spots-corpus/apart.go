@@ -129,9 +129,34 @@ func (e *env) verifyCiting(path, addr string, lib *verify.Library, opt verify.Op
 		return verify.Result{}, 0, err
 	}
 	lib.Forget(addr)
+	// The first check left its verdict: the time is of a check, not of
+	// a verdict remembered.
+	opt.Verdicts = nil
 	start := time.Now()
 	res, err := verify.File(path, opt)
 	return res, time.Since(start).Seconds(), err
+}
+
+// verifyIndependent checks the new certificate at path (content address
+// addr, citing cites) by the second, independent implementation of the
+// rules, as spots-verify --independent does, and returns the seconds of
+// the check: in a process of its own for one that cites nothing, else its
+// own share once a library of its own has checked, whole, what it relies
+// on (the default check's library is not used: one checker never takes
+// the other's word). The verdicts remembered answer for cited
+// certificates this build checked the same way before (verifyCiting).
+func (a *adder) verifyIndependent(path, addr string, cites []string) (float64, error) {
+	if len(cites) == 0 {
+		_, seconds, err := a.verifyApart(path, verify.Options{Independent: true})
+		return seconds, err
+	}
+	var dirs []string
+	if l := a.pipeline.Verify.Library; l != nil {
+		dirs = l.Dirs
+	}
+	opt := verify.Options{Independent: true, Verdicts: a.pipeline.Verify.Verdicts}
+	_, seconds, err := a.verifyCiting(path, addr, verify.NewLibrary(dirs...), opt)
+	return seconds, err
 }
 
 // moveFile moves the file at src into dir (created if needed), keeping its

@@ -59,6 +59,8 @@ type adder struct {
 	rules    sprouts.Rules   // the game of its search, with the search's cache of canonical codes
 	pool     *certify.Pool   // what it draws on
 	keeper   *lemmaKeeper    // keeps its lemmas while it runs (nil: only at a stop)
+	// independent is the seconds of the new certificate's independent check.
+	independent float64
 }
 
 func runAdd(e *env) int {
@@ -396,7 +398,8 @@ func (a *adder) lock() (release func(), status int) {
 }
 
 // certify writes and verifies the certificate (the pipeline), then
-// verifies it again in a separate process to time the check; it returns
+// verifies it again in a separate process to time the check, and by the
+// independent rules (a.independent: their time); it returns
 // what that process found, the time it took and the exit status of a
 // failure, or -1.
 func (a *adder) certify() (verify.Result, float64, int) {
@@ -438,6 +441,15 @@ func (a *adder) certify() (verify.Result, float64, int) {
 	if err != nil {
 		return res, 0, a.fail(1, "%s: the certificate of %s does not verify: %v", path, claim, err)
 	}
+	a.prog.Show(false, "verifying %s with the independent rules", claim)
+	a.independent, err = a.verifyIndependent(path, res.Address, a.result.Certificate.Cites)
+	a.prog.Clear()
+	if err != nil && a.ctx.Err() != nil {
+		return res, 0, a.fail(130, "%s: interrupted while verifying; nothing added (the file is left)", path)
+	}
+	if err != nil {
+		return res, 0, a.fail(1, "%s: the certificate of %s does not verify by the independent rules (spots-verify --independent): %v", path, claim, err)
+	}
 	return res, verifySeconds, -1
 }
 
@@ -474,7 +486,7 @@ func (a *adder) record(res verify.Result, verifySeconds float64) (corpus.Record,
 		}
 	}
 	return corpus.Record{N: a.n, Claim: res.Claim, Address: res.Address, Entries: res.Entries, Bytes: st.Size(),
-		Algorithm: a.opt.algorithm, SolveSeconds: millis(a.stats.Seconds), VerifySeconds: millis(verifySeconds),
+		Algorithm: a.opt.algorithm, SolveSeconds: millis(a.stats.Seconds), VerifySeconds: millis(verifySeconds), IndependentSeconds: millis(a.independent),
 		Added: time.Now().UTC().Format(time.DateOnly), Producer: producer,
 		Machine:   fmt.Sprintf("%s/%s %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		Committed: !kept.noCommit, Command: command(kept), Iterations: a.stats.Iterations,
@@ -571,8 +583,8 @@ func (a *adder) print(rec corpus.Record, path string, old corpus.Record, replace
 	} else {
 		fmt.Fprintf(a.stdout, "%s  %s  (%s)\n", a.root, out, who)
 	}
-	fmt.Fprintf(a.stdout, "    certificate %s  (%d entries, %d bytes; solved in %.2f s, verified in %.2f s)\n",
-		path, rec.Entries, rec.Bytes, rec.SolveSeconds, rec.VerifySeconds)
+	fmt.Fprintf(a.stdout, "    certificate %s  (%d entries, %d bytes; solved in %.2f s, verified in %.2f s, independently in %.2f s)\n",
+		path, rec.Entries, rec.Bytes, rec.SolveSeconds, rec.VerifySeconds, rec.IndependentSeconds)
 	if replaced {
 		fmt.Fprintf(a.stdout, "    replaces %s (%s)\n", old.Claim, old.ShortAddress())
 	}
