@@ -291,16 +291,18 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 		}
 		b.WriteString(" by content address (\"cites N\" after the claim, with the claims those prove), relying on their entries without repeating them: such a certificate is valid only with those it cites, each a certificate of this corpus, which `spots-corpus check` verifies once however many cite it; `spots-verify --bundle DIR` copies one with all it relies on, `--inline DIR` makes it self-contained.\n\n")
 	}
-	b.WriteString("| claim | address | entries | size | algorithm | solve | verify | verify/solve | added | producer | machine | status | command |\n")
-	b.WriteString("|---|---|---:|---:|---|---:|---:|---:|---|---|---|---|---|\n")
+	b.WriteString("*iterations*: the search's, over all its runs (blank where not recorded). *verify* and *independent*: the check's time by `spots-verify` and by `spots-verify --independent` (blank where not measured); for a certificate that cites others, its own share once what it relies on is checked.\n\n")
+	b.WriteString("| claim | address | entries | size | algorithm | iterations | solve | verify | independent | verify/solve | added | producer | machine | status | command |\n")
+	b.WriteString("|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|---|---|---|\n")
 	for _, r := range rows {
 		for _, c := range r.Certificates {
 			addr := "`" + c.Address + "`"
 			if c.Committed {
 				addr = "[`" + c.Address + "`](" + CertsDir + "/" + c.FileName() + ")"
 			}
-			fmt.Fprintf(&b, "| `%s`%s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
-				c.Claim, citesText(c.Record, claimOf), addr, c.Entries, SizeText(c.Bytes), c.Algorithm, duration(c.SolveSeconds), duration(c.VerifySeconds), ratio(c.Record),
+			fmt.Fprintf(&b, "| `%s`%s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
+				c.Claim, citesText(c.Record, claimOf), addr, c.Entries, SizeText(c.Bytes), c.Algorithm, iterationsText(c.Iterations),
+				duration(c.SolveSeconds), duration(c.VerifySeconds), independentText(c.IndependentSeconds), ratio(c.Record),
 				cell(c.Added), cell(c.Producer), cell(c.Machine), c.Status, strings.ReplaceAll(c.Command, "|", `\|`))
 		}
 	}
@@ -325,6 +327,24 @@ func citesText(r Record, claimOf map[string]string) string {
 		}
 	}
 	return fmt.Sprintf(" cites %d: %s", len(r.Cites), strings.Join(claims, ", "))
+}
+
+// iterationsText writes a search's iterations for the table, blank when
+// the index does not record them.
+func iterationsText(n uint64) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.FormatUint(n, 10)
+}
+
+// independentText writes the independent check's time for the table,
+// blank when it was not measured.
+func independentText(s float64) string {
+	if s <= 0 {
+		return ""
+	}
+	return duration(s)
 }
 
 // cell makes text safe in a Markdown table cell.
