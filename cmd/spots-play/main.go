@@ -42,7 +42,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -99,12 +98,9 @@ Flags:
 // usageText is usage with an example line for each registered game but
 // the default, from its example position.
 func usageText() string {
-	var b strings.Builder
-	for _, g := range game.List()[1:] {
-		info := g.Info()
-		fmt.Fprintf(&b, "  spots-play best '%s' --game %s --corpus corpus\n", info.Example, info.Name)
-	}
-	return strings.Replace(usage, "{{games}}", b.String(), 1)
+	return cmdline.GameExamples(usage, func(i game.Info) string {
+		return fmt.Sprintf("  spots-play best '%s' --game %s --corpus corpus\n", i.Example, i.Name)
+	})
 }
 
 const bestExitCodes = `  best:

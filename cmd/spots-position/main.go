@@ -72,12 +72,9 @@ Flags:
 
 // usageText is usage with an example for each game but the default.
 func usageText() string {
-	var b strings.Builder
-	for _, g := range game.List()[1:] {
-		info := g.Info()
-		fmt.Fprintf(&b, "  spots-position --game %s children %s\n", info.Name, info.Example)
-	}
-	return strings.Replace(usage, "{{games}}", b.String(), 1)
+	return cmdline.GameExamples(usage, func(i game.Info) string {
+		return fmt.Sprintf("  spots-position --game %s children %s\n", i.Name, i.Example)
+	})
 }
 
 // exitCodes is the end of --help.

@@ -40,7 +40,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/game"
@@ -94,12 +93,9 @@ Flags:
 
 // usageText is usage with an example line for each game but the default.
 func usageText() string {
-	var b strings.Builder
-	for _, g := range game.List()[1:] {
-		info := g.Info()
-		fmt.Fprintf(&b, "  spots-solve --game %s --cert certs %s\n", info.Name, info.Example)
-	}
-	return strings.Replace(usage, "{{games}}", b.String(), 1)
+	return cmdline.GameExamples(usage, func(i game.Info) string {
+		return fmt.Sprintf("  spots-solve --game %s --cert certs %s\n", i.Name, i.Example)
+	})
 }
 
 // swarmUsage is the head of --help after --algorithm swarm.

@@ -96,3 +96,15 @@ func bareNumber(text string) int {
 	}
 	return n
 }
+
+// GameExamples returns usage with its "{{games}}" replaced by a line for
+// each registered game but the default (the first), which line writes
+// from the game's Info: a command's help shows every game it can play
+// with an example of its own.
+func GameExamples(usage string, line func(game.Info) string) string {
+	var b strings.Builder
+	for _, g := range game.List()[1:] {
+		b.WriteString(line(g.Info()))
+	}
+	return strings.Replace(usage, "{{games}}", b.String(), 1)
+}
