@@ -1,11 +1,15 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
 
+	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/solve"
 )
 
@@ -85,6 +89,71 @@ func TestMemoryPlan(t *testing.T) {
 			t.Errorf("%v: table %d entries + caches %d + %d bytes, limit %d, budget %d", tc.args,
 				plan.Capacity, plan.ChildrenCache, plan.GameCache, plan.Limit, plan.Budget)
 		}
+	}
+}
+
+// TestMemoryPlanReuse: the values drawn on with --reuse come off the
+// search's share of --memory, but they live on the heap, so the heap's
+// limit is the whole budget less the table (and the runtime's own).
+func TestMemoryPlanReuse(t *testing.T) {
+	dir := t.TempDir()
+	const cert = "639a6c97f739bb9836b85afdbe997aa8ad9aaa5ed341a9bb3c37bba299c29ad2.arrow" // 0*8=L, 211 entries
+	data, err := os.ReadFile(filepath.Join("..", "..", "corpus", "certs", cert))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, cert), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const budget = 1 << 30
+	cfg := config{algorithm: solve.SearchDFPN, threads: 1, memory: "1GiB", game: "sprouts", reuse: []string{dir}}
+	plan, err := memoryPlan(cfg, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := memoryPlan(config{algorithm: solve.SearchDFPN, threads: 1, memory: "1GiB", game: "sprouts"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn := int64(211 * certify.PoolEntryBytes)
+	if plan.Budget != budget-drawn {
+		t.Errorf("the search's share is %d bytes, want the budget less the %d the values take: %d", plan.Budget, drawn, budget-drawn)
+	}
+	table := int64(solve.TableBytes(plan.Capacity, 1))
+	if want := bare.Limit + int64(solve.TableBytes(bare.Capacity, 1)) - table; plan.Limit != want {
+		t.Errorf("heap limit %d with --reuse, want %d: the budget less the table, as without it (%d)", plan.Limit, want, bare.Limit)
+	}
+}
+
+// TestHeapLimit: without --memory the heap's limit grows with the values
+// the run holds and never shrinks; with it, it stays at the plan's.
+func TestHeapLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	current := func() int64 { return debug.SetMemoryLimit(-1) }
+	plan := solve.PlanCapacity(solve.DefaultCapacity, 1)
+	db := solve.NewNimberDB()
+	for i := range 1000 {
+		db.Learn(string(rune('a'+i%26))+strings.Repeat("x", i), 0)
+	}
+	h := newHeapLimit(plan, config{algorithm: solve.SearchDFPN}, db)
+	if got, want := current(), plan.Limit+1000*valueHeapBytes; got != want {
+		t.Fatalf("limit %d with 1,000 values held, want the plan's %d and room for them: %d", got, plan.Limit, want)
+	}
+	h.values(500_000)
+	if got, want := current(), plan.Limit+500_000*valueHeapBytes; got != want {
+		t.Errorf("limit %d with 500,000 values, want %d", got, want)
+	}
+	h.values(10)
+	if got, want := current(), plan.Limit+500_000*valueHeapBytes; got != want {
+		t.Errorf("limit %d after fewer values, want it kept at %d", got, want)
+	}
+	newHeapLimit(plan, config{algorithm: solve.SearchDFPN, memory: "90MB"}, db).values(500_000)
+	if got := current(); got != plan.Limit {
+		t.Errorf("limit %d with --memory, want the plan's %d whatever the values", got, plan.Limit)
+	}
+	debug.SetMemoryLimit(12345)
+	if newHeapLimit(plan, config{algorithm: solve.SearchPNS}, db) != nil || current() != 12345 {
+		t.Errorf("pns: the limit was set (%d); the plan does not bound a pns search", current())
 	}
 }
 

@@ -335,14 +335,17 @@ func parseInput(in string) (sprouts.Position, uint32, error) {
 // search of this process (checkSearch and solveSprouts leave none): a
 // search made once with cfg is made again without fail.
 func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *prove.Checkpoint) (solve.Searcher[P], error) {
-	applyMemory(cfg.plan, cfg.algorithm)
+	limit := newHeapLimit(cfg.plan, cfg, db)
 	s := prove.Search{Algorithm: cfg.algorithm, Threads: cfg.threads, Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache,
 		MaxIterations: cfg.maxIterations, Checkpoint: saver, SaveEvery: cfg.stateEvery}
 	if prog != nil {
 		s.Progress = func(p solve.Progress) {
+			limit.values(p.Nimbers)
 			prog.Report(true, "solving", searchstatus.FiguresOf(p), searchstatus.Search(p))
 		}
 		s.ProgressEvery = prog.Every()
+	} else if limit != nil && limit.follow {
+		s.Progress = func(p solve.Progress) { limit.values(p.Nimbers) }
 	}
 	return prove.NewSearcher(g, db, s)
 }
