@@ -175,7 +175,7 @@ func TestProofSolveSeconds(t *testing.T) {
 
 // TestIndexAlgorithm: the algorithm column of index.csv and lemmas.csv
 // reads the names of solve.ParseAlgorithm that these searches write (dfpn,
-// pns), and writes them back byte for byte; any other name, one of
+// pdfpn, pns), and writes them back byte for byte; any other name, one of
 // another search included, is an error naming the column and the value.
 func TestIndexAlgorithm(t *testing.T) {
 	rs := citingRecords(t)
@@ -186,7 +186,7 @@ func TestIndexAlgorithm(t *testing.T) {
 	}{
 		{"dfpn", solve.SearchDFPN},
 		{"pns", solve.SearchPNS},
-		{"pdfpn", 0},
+		{"pdfpn", solve.SearchPDFPN},
 		{"swarm", 0},
 		{"mcts", 0},
 		{"DFPN", 0},
@@ -195,7 +195,7 @@ func TestIndexAlgorithm(t *testing.T) {
 		text := strings.Replace(string(enc), ",dfpn,", ","+tc.name+",", 1)
 		back, err := ReadIndex(strings.NewReader(text))
 		if tc.want == 0 {
-			if err == nil || !strings.Contains(err.Error(), `algorithm "`+tc.name+`"`) || !strings.Contains(err.Error(), "dfpn or pns") {
+			if err == nil || !strings.Contains(err.Error(), `algorithm "`+tc.name+`"`) || !strings.Contains(err.Error(), "dfpn, pdfpn or pns") {
 				t.Errorf("%q: %v, want an error naming the column and the value", tc.name, err)
 			}
 			continue

@@ -149,7 +149,7 @@ func parseRecord(row indexRow) (Record, error) {
 	if f[0] != strconv.Itoa(r.N) {
 		return r, field(0, fmt.Sprintf("does not match the claim %s, which is about n = %d", r.Claim, r.N))
 	}
-	m, err := row.made(solve.SearchDFPN, solve.SearchPNS)
+	m, err := row.made(solve.SearchDFPN, solve.SearchPDFPN, solve.SearchPNS)
 	if err != nil {
 		return r, err
 	}

@@ -75,7 +75,7 @@ func parseLemmaRecord(row indexRow) (LemmaRecord, error) {
 	if claim.Kind != format.ClaimLemmas || claim.Root != StartText(r.N) {
 		return r, field(1, fmt.Sprintf("is not the claim lemmas(%s)", StartText(r.N)))
 	}
-	m, err := row.made(solve.SearchDFPN, solve.SearchPNS)
+	m, err := row.made(solve.SearchDFPN, solve.SearchPDFPN, solve.SearchPNS)
 	if err != nil {
 		return r, err
 	}

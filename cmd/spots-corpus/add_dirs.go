@@ -58,7 +58,7 @@ func makeable(dir string) error {
 // stateDir returns the checkpoint directory of add, or "" for none.
 func stateDir(o options) (string, error) {
 	switch {
-	case o.noState || o.algorithm != solve.SearchDFPN:
+	case o.noState || o.algorithm == solve.SearchPNS:
 		return "", nil
 	case o.state != "":
 		return o.state, nil

@@ -143,8 +143,10 @@ func (e *env) checkAddFlags() int {
 		return e.fail(2, "add needs --solve N (e.g. spots-corpus add --solve 12)")
 	case len(o.solves) > 1 && (o.state != "" || o.replace):
 		return e.fail(2, "--solve %v: --state and --replace go with one N at a time", o.solves)
-	case o.algorithm != solve.SearchDFPN && o.algorithm != solve.SearchPNS:
-		return e.fail(2, "unknown --algorithm %q (want dfpn or pns)", o.algorithmName)
+	case o.algorithm != solve.SearchDFPN && o.algorithm != solve.SearchPDFPN && o.algorithm != solve.SearchPNS:
+		return e.fail(2, "unknown --algorithm %q (want dfpn, pdfpn or pns)", o.algorithmName)
+	case o.threads < 1 || o.threads > solve.MaxThreads:
+		return e.fail(2, "--threads %d: want 1 to %d", o.threads, solve.MaxThreads)
 	case o.capacity < solve.MinCapacity:
 		return e.fail(2, "--capacity %d is too small (at least %d)", o.capacity, solve.MinCapacity)
 	case memguard.CheckCapacity(o.capacity, 1) != nil:
@@ -165,12 +167,14 @@ func (e *env) checkAddFlags() int {
 func (e *env) notApplying() int {
 	o := e.opt
 	switch {
-	case o.state != "" && (o.noState || o.algorithm != solve.SearchDFPN):
-		return e.fail(2, "--state saves a dfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
-	case e.flags.Changed("state-every") && (o.noState || o.algorithm != solve.SearchDFPN):
-		return e.fail(2, "--state-every %v says how often a dfpn search is saved, and this one is not (--no-state or --algorithm %s): leave it out", o.every, o.algorithm)
+	case o.state != "" && (o.noState || o.algorithm == solve.SearchPNS):
+		return e.fail(2, "--state saves a dfpn or pdfpn search: leave it out with --no-state or --algorithm %s", o.algorithm)
+	case e.flags.Changed("state-every") && (o.noState || o.algorithm == solve.SearchPNS):
+		return e.fail(2, "--state-every %v says how often a dfpn or pdfpn search is saved, and this one is not (--no-state or --algorithm %s): leave it out", o.every, o.algorithm)
 	case e.flags.Changed("capacity") && o.algorithm == solve.SearchPNS:
 		return e.fail(2, "--capacity %d sizes dfpn's table, and pns has none (it keeps its whole DAG): leave it out, or use --algorithm dfpn", o.capacity)
+	case e.flags.Changed("threads") && o.algorithm != solve.SearchPDFPN:
+		return e.fail(2, "--threads %d is for pdfpn, and this search is %s, one thread: add --algorithm pdfpn, or leave --threads out", o.threads, o.algorithm)
 	}
 	return -1
 }
@@ -235,11 +239,11 @@ func (e *env) newAdder() (*adder, int) {
 }
 
 // solve runs the search, resumed from its checkpoint and saved into it
-// (dfpn), until it is solved; it returns the exit status of a search that
+// (dfpn, pdfpn), until it is solved; it returns the exit status of a search that
 // stopped first, or -1.
 func (a *adder) solve() int {
 	o := a.opt
-	s := prove.Search{Algorithm: o.algorithm, Capacity: o.capacity, MaxIterations: addMaxIterations}
+	s := prove.Search{Algorithm: o.algorithm, Threads: o.threads, Capacity: o.capacity, MaxIterations: addMaxIterations}
 	if a.prog != nil {
 		s.Progress = func(p solve.Progress) { a.prog.Show(true, "solving: %s", searchstatus.Search(p)) }
 		s.ProgressEvery = a.prog.Every()
@@ -608,7 +612,10 @@ func command(o options) string {
 	if o.algorithm != solve.SearchDFPN {
 		parts = append(parts, "--algorithm", o.algorithm.String())
 	}
-	if o.capacity != solve.DefaultCapacity && o.algorithm == solve.SearchDFPN {
+	if o.algorithm == solve.SearchPDFPN {
+		parts = append(parts, "--threads", strconv.Itoa(o.threads))
+	}
+	if o.capacity != solve.DefaultCapacity && o.algorithm != solve.SearchPNS {
 		parts = append(parts, "--capacity", strconv.Itoa(o.capacity))
 	}
 	if o.noReuse {
@@ -638,13 +645,14 @@ func producerOf(path string) (string, error) {
 func addFlags(f *pflag.FlagSet, o *options) {
 	f.IntSliceVar(&o.solves, "solve", nil, "solve the n-spot start 0*`N`; several N (--solve 34,35 or the flag again) are added one after another in one run, which checks what their certificates cite once")
 	f.BoolVar(&o.nimber, "nimber", false, "prove the Grundy value instead of the outcome")
-	f.StringVar(&o.algorithmName, "algorithm", solve.SearchDFPN.String(), "search: dfpn or pns")
+	f.StringVar(&o.algorithmName, "algorithm", solve.SearchDFPN.String(), "search: dfpn (depth-first, one thread, deterministic), pdfpn (parallel dfpn on --threads: faster with more than one CPU, but not the same search twice) or pns")
+	f.IntVar(&o.threads, "threads", runtime.NumCPU(), "pdfpn: threads searching one table")
 	f.DurationVar(&o.timeout, "timeout", 0, "give up after this long (e.g. 10m; 0: never)")
-	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn)")
+	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn)")
 	f.BoolVar(&o.replace, "replace", false, "replace the corpus's certificate of the same kind for 0*N (refused while other certificates cite it)")
 	f.BoolVar(&o.noCommit, "no-commit", false, "list the certificate in the index as not committed and write it into --out, not the corpus")
 	f.StringVar(&o.out, "out", ".", fmt.Sprintf("where a certificate not committed goes (`DIR`): with --no-commit, or one over the size rule (%d MB, or more than takes the corpus to %d MB)", corpus.MaxCertBytes/1e6, corpus.MaxCorpusBytes/1e6))
-	f.StringVar(&o.state, "state", "", "dfpn: save the search to `DIR` every --state-every and when it stops, and resume from it: the same command run again after a crash, a Ctrl-C or --timeout goes on where it was (default: a directory per claim in the user's cache directory, removed once the certificate is added)")
+	f.StringVar(&o.state, "state", "", "dfpn, pdfpn: save the search to `DIR` every --state-every and when it stops, and resume from it: the same command run again after a crash, a Ctrl-C or --timeout goes on where it was (default: a directory per claim in the user's cache directory, removed once the certificate is added)")
 	f.DurationVar(&o.every, "state-every", solve.DefaultCheckpointEvery, "how often --state saves the search")
 	f.BoolVar(&o.noState, "no-state", false, "neither save nor resume the search")
 	f.BoolVar(&o.noReuse, "no-reuse", false, "solve from nothing: do not draw on the corpus's certificates (by default the search preloads their values and the new certificate cites those its proof relies on)")

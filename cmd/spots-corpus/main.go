@@ -8,7 +8,7 @@
 //	spots-corpus check [--json] [--sample | --budget D] [--independent] [--dir DIR]...
 //	spots-corpus regenerate [--check [--no-verify]] [--dir DIR]
 //	spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]
-//	spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D]
+//	spots-corpus add --solve N [--nimber] [--algorithm dfpn|pdfpn|pns] [--threads N] [--timeout D]
 //	                 [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]
 //
 // status prints one line per n: the outcome, the Grundy value where known,
@@ -194,7 +194,7 @@ var commands = map[string]struct {
 	"check":      {atOnce(runCheck), "spots-corpus check [--json] [--sample | --budget D] [--independent] [--dir DIR]...", checkFlags},
 	"regenerate": {atOnce(runRegenerate), "spots-corpus regenerate [--check [--no-verify]] [--dir DIR]", regenerateFlags},
 	"retime":     {runRetime, "spots-corpus retime [--min-n N | --claim CLAIM...] [--runs K] [--independent] [--dry-run] [--json] [--dir DIR]", retimeFlags},
-	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pns] [--timeout D] [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]", addFlags},
+	"add":        {runAdd, "spots-corpus add --solve N [--nimber] [--algorithm dfpn|pdfpn|pns] [--threads N] [--timeout D] [--capacity N] [--replace] [--no-commit] [--out DIR] [--json] [--dir DIR]", addFlags},
 }
 
 // atOnce makes a command that has nothing to wind down (it reads and
@@ -233,6 +233,7 @@ type options struct {
 	algorithmName string          // --algorithm as given
 	timeout       time.Duration
 	capacity      int
+	threads       int // --threads: pdfpn's
 	replace       bool
 	noCommit      bool
 	out           string
