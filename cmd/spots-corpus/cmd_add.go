@@ -645,7 +645,7 @@ func producerOf(path string) (string, error) {
 func addFlags(f *pflag.FlagSet, o *options) {
 	f.IntSliceVar(&o.solves, "solve", nil, "solve the n-spot start 0*`N`; several N (--solve 34,35 or the flag again) are added one after another in one run, which checks what their certificates cite once")
 	f.BoolVar(&o.nimber, "nimber", false, "prove the Grundy value instead of the outcome")
-	f.StringVar(&o.algorithmName, "algorithm", solve.SearchDFPN.String(), "search: dfpn (depth-first, one thread, deterministic), pdfpn (parallel dfpn on --threads: faster with more than one CPU, but not the same search twice) or pns")
+	f.StringVar(&o.algorithmName, "algorithm", solve.SearchDFPN.String(), "search: dfpn (depth-first, one thread, deterministic), pdfpn (parallel dfpn: --threads search one table; for machines of many cores, and not the same search twice) or pns")
 	f.IntVar(&o.threads, "threads", runtime.NumCPU(), "pdfpn: threads searching one table")
 	f.DurationVar(&o.timeout, "timeout", 0, "give up after this long (e.g. 10m; 0: never)")
 	f.IntVar(&o.capacity, "capacity", solve.DefaultCapacity, "transposition-table entries (dfpn, pdfpn)")
