@@ -136,16 +136,15 @@ type heapLimit struct {
 // drawn on twice, in the pool and in the database).
 const valueHeapBytes = 2 * certify.PoolEntryBytes
 
-// newHeapLimit applies plan's limit, with room for the values db holds.
+// newHeapLimit applies the limit of cfg's plan, with room for the values db holds.
 // It returns nil (and sets nothing) for the searches the plan does not
 // bound.
-func newHeapLimit(plan solve.MemoryPlan, cfg config, db *solve.NimberDB) *heapLimit {
+func newHeapLimit(cfg config, db *solve.NimberDB) *heapLimit {
 	if cfg.algorithm != solve.SearchDFPN && cfg.algorithm != solve.SearchPDFPN {
 		return nil
 	}
-	h := &heapLimit{plan: plan, follow: cfg.memory == ""}
-	debug.SetMemoryLimit(plan.Limit)
-	h.set = plan.Limit
+	h := &heapLimit{plan: cfg.plan, follow: cfg.memory == "", set: cfg.plan.Limit}
+	debug.SetMemoryLimit(h.set)
 	h.values(db.Len())
 	return h
 }

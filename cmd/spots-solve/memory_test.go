@@ -135,7 +135,7 @@ func TestHeapLimit(t *testing.T) {
 	for i := range 1000 {
 		db.Learn(string(rune('a'+i%26))+strings.Repeat("x", i), 0)
 	}
-	h := newHeapLimit(plan, config{algorithm: solve.SearchDFPN}, db)
+	h := newHeapLimit(config{algorithm: solve.SearchDFPN, plan: plan}, db)
 	if got, want := current(), plan.Limit+1000*valueHeapBytes; got != want {
 		t.Fatalf("limit %d with 1,000 values held, want the plan's %d and room for them: %d", got, plan.Limit, want)
 	}
@@ -147,12 +147,12 @@ func TestHeapLimit(t *testing.T) {
 	if got, want := current(), plan.Limit+500_000*valueHeapBytes; got != want {
 		t.Errorf("limit %d after fewer values, want it kept at %d", got, want)
 	}
-	newHeapLimit(plan, config{algorithm: solve.SearchDFPN, memory: "90MB"}, db).values(500_000)
+	newHeapLimit(config{algorithm: solve.SearchDFPN, memory: "90MB", plan: plan}, db).values(500_000)
 	if got := current(); got != plan.Limit {
 		t.Errorf("limit %d with --memory, want the plan's %d whatever the values", got, plan.Limit)
 	}
 	debug.SetMemoryLimit(12345)
-	if newHeapLimit(plan, config{algorithm: solve.SearchPNS}, db) != nil || current() != 12345 {
+	if newHeapLimit(config{algorithm: solve.SearchPNS, plan: plan}, db) != nil || current() != 12345 {
 		t.Errorf("pns: the limit was set (%d); the plan does not bound a pns search", current())
 	}
 }

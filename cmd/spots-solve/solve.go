@@ -335,7 +335,7 @@ func parseInput(in string) (sprouts.Position, uint32, error) {
 // search of this process (checkSearch and solveSprouts leave none): a
 // search made once with cfg is made again without fail.
 func newSearcher[P any](cfg config, g solve.Game[P], db *solve.NimberDB, prog *statusline.Line, saver *prove.Checkpoint) (solve.Searcher[P], error) {
-	limit := newHeapLimit(cfg.plan, cfg, db)
+	limit := newHeapLimit(cfg, db)
 	s := prove.Search{Algorithm: cfg.algorithm, Threads: cfg.threads, Capacity: cfg.plan.Capacity, ChildrenCache: cfg.plan.ChildrenCache,
 		MaxIterations: cfg.maxIterations, Checkpoint: saver, SaveEvery: cfg.stateEvery}
 	if prog != nil {
