@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/spots-dev/spots/certify"
 	"github.com/spots-dev/spots/format"
@@ -245,6 +246,46 @@ func TestBackedValuesAreKept(t *testing.T) {
 		}}
 	if out := s.Solve(context.Background(), loss, 0); out != solve.Loss {
 		t.Fatalf("0*6: %v", out)
+	}
+}
+
+// TestBackedCertificateIsWritten: the check of a resumed search's result
+// derives its certificate, and the pipeline writes that one instead of
+// deriving the same proof a second time (of a large proof, minutes).
+func TestBackedCertificateIsWritten(t *testing.T) {
+	for _, nimber := range []bool{false, true} {
+		db := solve.NewNimberDB()
+		if searcher(t, db, Search{Algorithm: solve.SearchDFPN}).Solve(context.Background(), loss, 0) != solve.Loss {
+			t.Fatal("0*6 is not a loss")
+		}
+		s := &Resumed[sprouts.Position]{Searcher: searcher(t, db, Search{Algorithm: solve.SearchDFPN}), Game: sprouts.Game,
+			Restart: func(err error) solve.Searcher[sprouts.Position] {
+				t.Errorf("restarted: %v", err)
+				return searcher(t, nil, Search{Algorithm: solve.SearchDFPN})
+			}}
+		p := &Pipeline[sprouts.Position]{Game: sprouts.Game, Searcher: s, Nimber: nimber}
+		r := p.Solve(context.Background(), loss, 0)
+		built := s.Certificate()
+		if r.Outcome != solve.Loss || built == nil {
+			t.Fatalf("nimber %v: 0*6 %v, certificate %v", nimber, r.Outcome, built)
+		}
+		// A time no derivation of now gives: the file written has it only
+		// if it is the certificate the check built.
+		built.Created = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+		p.CertDir = t.TempDir()
+		if err := p.Certify(loss, 0, &r); err != nil {
+			t.Fatal(err)
+		}
+		written, err := format.ReadCertificate(r.Certificate.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !written.Created.Equal(built.Created) || written.Claim != built.Claim {
+			t.Errorf("nimber %v: wrote %v of %v, not the certificate the check built (%v)", nimber, written.Claim, written.Created, built.Created)
+		}
+		if s.Solve(context.Background(), sprouts.MustParse("0*2"), 0) != solve.Loss || s.Certificate() == built {
+			t.Errorf("nimber %v: a later solve left the certificate of the one before", nimber)
+		}
 	}
 }
 

@@ -3,8 +3,10 @@ package prove
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spots-dev/spots/certify"
+	"github.com/spots-dev/spots/format"
 	"github.com/spots-dev/spots/solve"
 	"github.com/spots-dev/spots/verify"
 )
@@ -40,12 +42,20 @@ type Resumed[P fmt.Stringer] struct {
 	// Restart returns a new search, without the checkpoint's values, to
 	// replace the one whose result they did not back (why says how).
 	Restart func(why error) solve.Searcher[P]
+	// Progress, if set, hears how the check of a result goes, as
+	// verify.Options.Progress does: of a large proof it takes minutes.
+	// It is called for the derivation from the search's values (done of
+	// at most total entries), then, with a Pool, for the check of the
+	// certificate derived (done of its total).
+	Progress func(done, total int)
 
-	spent solve.Stats // of the searches given up
+	spent solve.Stats         // of the searches given up
+	cert  *format.Certificate // of the last result backed
 }
 
 // Solve implements solve.Searcher.
 func (r *Resumed[P]) Solve(ctx context.Context, pos P, n uint32) solve.Outcome {
+	r.cert = nil
 	out := r.Searcher.Solve(ctx, pos, n)
 	if !out.Known() {
 		return out
@@ -59,6 +69,7 @@ func (r *Resumed[P]) Solve(ctx context.Context, pos P, n uint32) solve.Outcome {
 
 // Grundy implements solve.Searcher.
 func (r *Resumed[P]) Grundy(ctx context.Context, pos P) (uint32, bool) {
+	r.cert = nil
 	g, ok := r.Searcher.Grundy(ctx, pos)
 	if !ok {
 		return g, ok
@@ -88,10 +99,16 @@ func (r *Resumed[P]) RootChildren() []solve.RootChild[P] {
 	return nil
 }
 
+// Certificate implements Certified: the certificate the check of the
+// last result derived (nil if it found none, or found it with a search
+// given up), so that Pipeline.Certify writes it instead of deriving the
+// same proof again.
+func (r *Resumed[P]) Certificate() *format.Certificate { return r.cert }
+
 // backed checks the claim of a result (an outcome of pos + *n, or with
-// grundy its Grundy value) against the search's values, from the rules.
-// The positions checked are those the search expanded, so no limit
-// applies.
+// grundy its Grundy value) against the search's values, from the rules,
+// and keeps the certificate it derives. The positions checked are those
+// the search expanded, so no limit applies.
 func (r *Resumed[P]) backed(pos P, n uint32, out solve.Outcome, grundy *uint32) error {
 	claim, err := certify.Claim(pos, n, out, grundy)
 	if err != nil {
@@ -103,24 +120,29 @@ func (r *Resumed[P]) backed(pos P, n uint32, out solve.Outcome, grundy *uint32) 
 		if err != nil {
 			return fmt.Errorf("%s: %w", claim, err)
 		}
-		if _, err := d.Check(claim, verify.Options{Limits: all}); err != nil {
+		proof, err := d.Check(claim, verify.Options{Limits: all, Progress: r.Progress})
+		if err != nil {
 			return fmt.Errorf("%s: %w", claim, err)
 		}
+		r.cert = proof.Certificate(certify.Producer, certify.DevVersion)
+		r.cert.Created = time.Now().UTC()
 		return nil
 	}
 	if r.Library == nil {
 		r.Library = r.Pool.Library()
 	}
-	opt := verify.Options{Limits: all, Library: r.Library, Verdicts: r.Verdicts}
+	opt := verify.Options{Limits: all, Library: r.Library, Verdicts: r.Verdicts, Progress: r.Progress}
 	cert, err := certify.BuildCiting(r.Game, r.DB(), r.Pool, claim, opt)
 	if err != nil {
 		return err
 	}
 	// Checked within the default limits, as spots-verify checks: the
 	// certificates cited are strangers' files.
-	if _, err := verify.CertificateWith(cert, verify.Options{Library: r.Library, Verdicts: r.Verdicts}); err != nil {
+	opt = verify.Options{Library: r.Library, Verdicts: r.Verdicts, Progress: r.Progress}
+	if _, err := verify.CertificateWith(cert, opt); err != nil {
 		return fmt.Errorf("%s: %w", claim, err)
 	}
+	r.cert = cert
 	return nil
 }
 

@@ -313,7 +313,8 @@ func (a *adder) solve() int {
 // checks the certificates it draws on, and checking it once more would
 // double the check of every add.
 func (a *adder) checked(search solve.Searcher[sprouts.Position], s prove.Search, pool *certify.Pool, lib *verify.Library) solve.Searcher[sprouts.Position] {
-	return &prove.Resumed[sprouts.Position]{Searcher: search, Game: sprouts.Game, Pool: pool, Library: lib, Restart: func(why error) solve.Searcher[sprouts.Position] {
+	progress := a.prog.Entries(fmt.Sprintf("0*%d: checking what the resumed search found", a.n))
+	return &prove.Resumed[sprouts.Position]{Searcher: search, Game: sprouts.Game, Pool: pool, Library: lib, Progress: progress, Restart: func(why error) solve.Searcher[sprouts.Position] {
 		a.prog.Clear()
 		fmt.Fprintf(a.stderr, "spots-corpus: 0*%d: the values of the checkpoint in %s do not prove the result found with them, %v: solving again without it\n", a.n, a.stateAt, why)
 		a.saver.Forget()
@@ -412,15 +413,7 @@ func (a *adder) certify() (verify.Result, float64, int) {
 	if err != nil {
 		return none, 0, a.fail(1, "0*%d: %v", a.n, err)
 	}
-	if a.prog != nil {
-		a.pipeline.Verify.Progress = func(done, total int) {
-			of := ""
-			if total > 0 {
-				of = fmt.Sprintf(" of %d", total)
-			}
-			a.prog.Show(false, "certifying %s: %d%s entries checked", claim, done, of)
-		}
-	}
+	a.pipeline.Verify.Progress = a.prog.Entries(fmt.Sprintf("certifying %s", claim))
 	watch := interrupt.ExitWhenDone(a.ctx, "spots-corpus", a.stderr) // nothing to wind down: stop at once
 	err = a.pipeline.Certify(a.root, 0, &a.result)
 	watch()

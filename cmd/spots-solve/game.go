@@ -154,7 +154,7 @@ func solveGame(r *runner, name string, inputs []string) int {
 		// drawn on is believed once the checker derives it with the
 		// certificates they come from; else it is solved again without.
 		lib, verdicts := pool.Library(), cmdline.Verdicts("spots-solve", r.stderr)
-		p.Searcher = &prove.Resumed[game.Position]{Searcher: s, Game: g.Info().Name, Pool: pool, Library: lib, Verdicts: verdicts,
+		p.Searcher = &prove.Resumed[game.Position]{Searcher: s, Game: g.Info().Name, Pool: pool, Library: lib, Verdicts: verdicts, Progress: checking(r.prog),
 			Restart: func(why error) solve.Searcher[game.Position] {
 				r.prog.Clear()
 				fmt.Fprintf(r.stderr, "spots-solve: --reuse: the certificates drawn on do not prove the result found with them, %v; solving again without them\n", why)

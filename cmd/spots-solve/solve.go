@@ -278,7 +278,14 @@ func (r *runner) startProgress() {
 // s: --nimber, --timeout and --cert.
 func pipeline[P fmt.Stringer](r *runner, game string, s solve.Searcher[P]) *prove.Pipeline[P] {
 	return &prove.Pipeline[P]{Game: game, Searcher: s, Nimber: r.cfg.nimber, Timeout: r.cfg.timeout, Memory: memoryGuard(r.cfg),
-		CertDir: r.cfg.certDir, Version: buildinfo.Version(), Stopped: r.prog.Clear, Certifying: atOnce(r.ctx, r.stderr)}
+		CertDir: r.cfg.certDir, Version: buildinfo.Version(), Stopped: r.prog.Clear, Certifying: atOnce(r.ctx, r.stderr),
+		Verify: verify.Options{Progress: r.prog.Entries("certifying")}}
+}
+
+// checking is the progress of prove.Resumed's check of a result found with
+// values the search did not derive (a checkpoint's, --db-in's, --reuse's).
+func checking(prog *statusline.Line) func(done, total int) {
+	return prog.Entries("checking the result against the rules with the values it was found with")
 }
 
 // atOnce returns the pipeline's Certifying: a signal while a certificate

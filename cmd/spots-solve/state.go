@@ -136,7 +136,7 @@ func resumeChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Pos
 		prog.Clear()
 		fmt.Fprintf(stderr, "spots-solve: "+format+"\n", a...)
 	}
-	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Restart: func(why error) solve.Searcher[sprouts.Position] {
+	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Progress: checking(prog), Restart: func(why error) solve.Searcher[sprouts.Position] {
 		aside := ""
 		if filepath.Clean(saver.Dir()) == filepath.Clean(dir) {
 			if to, err := moveAside(dir); err != nil {
@@ -171,7 +171,7 @@ func dbInChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Posit
 	if cfg.dbIn == "" {
 		return s
 	}
-	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Restart: func(why error) solve.Searcher[sprouts.Position] {
+	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Progress: checking(prog), Restart: func(why error) solve.Searcher[sprouts.Position] {
 		prog.Clear()
 		fmt.Fprintf(stderr, "spots-solve: --db-in %s: its values do not prove the result found with them, %v: solving again without them\n", cfg.dbIn, why)
 		if saver != nil {
@@ -194,7 +194,7 @@ func reuseChecked(ctx context.Context, cfg config, s solve.Searcher[sprouts.Posi
 		r.Pool, r.Library = pool, lib
 		return r
 	}
-	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Pool: pool, Library: lib, Restart: func(why error) solve.Searcher[sprouts.Position] {
+	return &prove.Resumed[sprouts.Position]{Searcher: s, Game: sprouts.Game, Pool: pool, Library: lib, Progress: checking(prog), Restart: func(why error) solve.Searcher[sprouts.Position] {
 		prog.Clear()
 		fmt.Fprintf(stderr, "spots-solve: --reuse: the certificates drawn on do not prove the result found with them, %v; solving again without them\n", why)
 		db := solve.NewNimberDB()

@@ -95,3 +95,19 @@ func (l *Line) Clear() {
 		l.shown = false
 	}
 }
+
+// Entries returns a progress function for a check of entries (the shape
+// of verify.Options.Progress) that shows "what: done of total entries
+// checked" (without "of total" when total is 0), or nil for a nil line.
+func (l *Line) Entries(what string) func(done, total int) {
+	if l == nil {
+		return nil
+	}
+	return func(done, total int) {
+		of := ""
+		if total > 0 {
+			of = fmt.Sprintf(" of %d", total)
+		}
+		l.Show(false, "%s: %d%s entries checked", what, done, of)
+	}
+}
