@@ -269,6 +269,9 @@ func TestBackedCertificateIsWritten(t *testing.T) {
 		if r.Outcome != solve.Loss || built == nil {
 			t.Fatalf("nimber %v: 0*6 %v, certificate %v", nimber, r.Outcome, built)
 		}
+		if s.CheckSeconds() <= 0 {
+			t.Errorf("nimber %v: the check took %v s", nimber, s.CheckSeconds())
+		}
 		// A time no derivation of now gives: the file written has it only
 		// if it is the certificate the check built.
 		built.Created = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)

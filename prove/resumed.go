@@ -49,8 +49,9 @@ type Resumed[P fmt.Stringer] struct {
 	// certificate derived (done of its total).
 	Progress func(done, total int)
 
-	spent solve.Stats         // of the searches given up
-	cert  *format.Certificate // of the last result backed
+	spent    solve.Stats         // of the searches given up
+	cert     *format.Certificate // of the last result backed
+	checking time.Duration       // spent in backed
 }
 
 // Solve implements solve.Searcher.
@@ -99,6 +100,11 @@ func (r *Resumed[P]) RootChildren() []solve.RootChild[P] {
 	return nil
 }
 
+// CheckSeconds returns the seconds spent checking results against the
+// rules: time of the run that is not search, which a caller timing the
+// search by the clock (a checkpoint's totals) takes out.
+func (r *Resumed[P]) CheckSeconds() float64 { return r.checking.Seconds() }
+
 // Certificate implements Certified: the certificate the check of the
 // last result derived (nil if it found none, or found it with a search
 // given up), so that Pipeline.Certify writes it instead of deriving the
@@ -110,6 +116,7 @@ func (r *Resumed[P]) Certificate() *format.Certificate { return r.cert }
 // and keeps the certificate it derives. The positions checked are those
 // the search expanded, so no limit applies.
 func (r *Resumed[P]) backed(pos P, n uint32, out solve.Outcome, grundy *uint32) error {
+	defer func(start time.Time) { r.checking += time.Since(start) }(time.Now())
 	claim, err := certify.Claim(pos, n, out, grundy)
 	if err != nil {
 		return err

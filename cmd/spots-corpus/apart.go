@@ -154,7 +154,8 @@ func (a *adder) verifyIndependent(path, addr string, cites []string) (float64, e
 	if l := a.pipeline.Verify.Library; l != nil {
 		dirs = l.Dirs
 	}
-	opt := verify.Options{Independent: true, Verdicts: a.pipeline.Verify.Verdicts}
+	opt := verify.Options{Independent: true, Verdicts: a.pipeline.Verify.Verdicts,
+		Progress: a.prog.Entries(fmt.Sprintf("verifying %s with the independent rules", a.result.Certificate.Claim))}
 	_, seconds, err := a.verifyCiting(path, addr, verify.NewLibrary(dirs...), opt)
 	return seconds, err
 }

@@ -367,6 +367,9 @@ func (a *adder) solved() int {
 	resume := ""
 	if a.saver != nil {
 		a.stats.Iterations, a.stats.Seconds = a.saver.Totals(a.stats.Iterations)
+		if r, ok := a.pipeline.Searcher.(*prove.Resumed[sprouts.Position]); ok {
+			a.stats.Seconds -= r.CheckSeconds() // the clock ran on through the check of the result
+		}
 		a.opt.runs = a.saver.Runs() + 1
 		resume = fmt.Sprintf("; the search is saved in %s: run the same command again to go on", a.stateAt)
 	}
